@@ -1,0 +1,174 @@
+"""The `mteval` command: a stable interface; scripts and CI pipelines depend on its flags and output.
+
+User errors exit with status 2 and one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from mteval_core import __version__
+from mteval_core.config import BREVITY_PENALTIES, STEMMERS, TOKENIZERS, Options
+from mteval_core.errors import InputError
+from mteval_core.export import to_csv, to_json, to_latex, to_text
+from mteval_core.metrics import DEFAULT_METRICS, REGISTRY, parse_metric_list
+from mteval_core.testset import TestSet, TextColumn
+
+EXIT_USER_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise InputError(f"{message} (see '{self.prog} --help')")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mteval", description="Machine translation evaluation.")
+    parser.add_argument("--version", action="version", version=f"mteval {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    score = commands.add_parser(
+        "score",
+        help="score system outputs against references",
+        description="Score system outputs against one or more references. Plain text files have "
+        "one segment per line; NIST mteval SGML and WMT XML files are read too.",
+    )
+    score.add_argument(
+        "--refs",
+        nargs="+",
+        required=True,
+        metavar="REF",
+        help="reference files; each is one complete reference translation",
+    )
+    score.add_argument(
+        "--hyps",
+        nargs="+",
+        required=True,
+        metavar="HYP",
+        help="system outputs; each is named after its file (without the last extension), "
+        "or give NAME=PATH",
+    )
+    score.add_argument(
+        "--metrics",
+        default=",".join(DEFAULT_METRICS),
+        type=parse_metric_list,
+        help=f"comma-separated, from: {', '.join(REGISTRY)} (default: %(default)s)",
+    )
+    score.add_argument("--tokenize", choices=TOKENIZERS, default="13a")
+    score.add_argument("--lowercase", action="store_true", help="Unicode lowercasing")
+    score.add_argument("--stem", choices=STEMMERS, default="none")
+    score.add_argument(
+        "--stem-language",
+        default="english",
+        metavar="LANG",
+        help="language of the Snowball stemmer (default: english)",
+    )
+    score.add_argument(
+        "--fmean-alpha",
+        type=float,
+        default=0.9,
+        metavar="A",
+        help="Fmean = PR / (A P + (1 - A) R); 0.9 as Lavie et al. 2004 (default)",
+    )
+    score.add_argument(
+        "--bp",
+        choices=BREVITY_PENALTIES,
+        default="closest",
+        help="BLEU brevity penalty reference length (default: closest)",
+    )
+    score.add_argument("--segments", action="store_true", help="also print segment scores")
+    score.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
+    score.set_defaults(run=run_score)
+    return parser
+
+
+def run_score(args: argparse.Namespace) -> str:
+    # Imported here so that `mteval --help` stays instant.
+    from mteval_core.scoring import score_test_set
+
+    options = Options(
+        tokenize=args.tokenize,
+        lowercase=args.lowercase,
+        stem=args.stem,
+        stem_language=args.stem_language,
+        fmean_alpha=args.fmean_alpha,
+        bp=args.bp,
+    )
+    test_set = load_command_line_test_set(args.refs, args.hyps)
+    scores = score_test_set(test_set, args.metrics, options)
+    if args.format == "json":
+        return to_json(scores, segments=args.segments) + "\n"
+    if args.format == "csv":
+        return to_csv(scores, segments=args.segments)
+    if args.format == "latex":
+        return to_latex(scores)
+    return to_text(scores, segments=args.segments)
+
+
+def load_command_line_test_set(ref_args: Sequence[str], hyp_args: Sequence[str]) -> TestSet:
+    """Read every --refs and --hyps file; SGML/XML files may carry several columns and doc ids."""
+    from mteval_core.io import read_bytes, read_columns
+
+    references: list[TextColumn] = []
+    systems: list[TextColumn] = []
+    documents: tuple[str, ...] | None = None
+    documents_origin = ""
+    for role, args, out in (("ref", ref_args, references), ("sys", hyp_args, systems)):
+        for arg in args:
+            name, path = _split_name(arg) if role == "sys" else (None, arg)
+            read = read_columns(read_bytes(path), path, role, name)
+            out.extend(read.columns)
+            if read.documents is not None:
+                if documents is not None and read.documents != documents:
+                    raise InputError(
+                        f"its documents differ from those of {documents_origin}",
+                        origin=path,
+                        hint="All SGML/XML files must cover the same documents in the same order.",
+                    )
+                documents, documents_origin = read.documents, path
+    return TestSet(references=references, systems=systems, documents=documents)
+
+
+def _split_name(arg: str) -> tuple[str | None, str]:
+    """'NAME=PATH' -> (NAME, PATH); a path that exists as given is never split."""
+    if "=" in arg and not os.path.exists(arg):
+        name, path = arg.split("=", 1)
+        if not name:
+            raise InputError(f"empty system name in {arg!r}", hint="Write NAME=PATH.")
+        return name, path
+    return None, arg
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        output = args.run(args)
+        sys.stdout.write(output)
+        sys.stdout.flush()
+    except InputError as error:
+        print(f"mteval: error: {error}", file=sys.stderr)
+        return EXIT_USER_ERROR
+    except BrokenPipeError:  # e.g. `mteval score ... | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:  # a bug of ours: still one line, with a way to see more
+        if os.environ.get("MTEVAL_DEBUG"):
+            raise
+        print(
+            f"mteval: internal error: {type(error).__name__}: {error} "
+            "(please report it; set MTEVAL_DEBUG=1 to see the traceback)",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

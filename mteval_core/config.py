@@ -1,0 +1,106 @@
+"""One configuration object for every computation, and the signature that records it.
+
+The same :class:`Options` travels from the command-line flags or the dashboard's Data page to every
+metric, so a number is always reported together with the options that produced it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+from mteval_core import __version__
+from mteval_core.errors import InputError
+
+TOKENIZERS = ("13a", "intl", "none", "mteval")
+STEMMERS = ("none", "porter", "snowball")
+BREVITY_PENALTIES = ("closest", "shortest")
+SNOWBALL_LANGUAGES = (
+    "arabic",
+    "danish",
+    "dutch",
+    "english",
+    "finnish",
+    "french",
+    "german",
+    "hungarian",
+    "italian",
+    "norwegian",
+    "portuguese",
+    "romanian",
+    "russian",
+    "spanish",
+    "swedish",
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every option that can change a number.
+
+    tokenize: '13a' (sacreBLEU's default), 'intl', 'none' (whitespace only, GTM/METEOR style) or
+    'mteval' (13a with mteval-v13a's ASCII-only lowercasing). lowercase: Unicode lowercasing.
+    stem: 'none', 'porter' (NLTK, its default NLTK_EXTENSIONS mode) or 'snowball' (NLTK, in
+    ``stem_language``). fmean_alpha: weight of precision in Fmean (0.9: Lavie's 10PR / (9P + R)).
+    bp: which reference length BLEU's brevity penalty uses when there are several.
+    """
+
+    tokenize: str = "13a"
+    lowercase: bool = False
+    stem: str = "none"
+    stem_language: str = "english"
+    fmean_alpha: float = 0.9
+    bp: str = "closest"
+
+    def __post_init__(self) -> None:
+        _check_choice("tokenize", self.tokenize, TOKENIZERS)
+        _check_choice("stem", self.stem, STEMMERS)
+        _check_choice("bp", self.bp, BREVITY_PENALTIES)
+        if self.stem == "snowball":
+            _check_choice("stem language", self.stem_language, SNOWBALL_LANGUAGES)
+        alpha = self.fmean_alpha
+        if not (isinstance(alpha, int | float) and math.isfinite(alpha) and 0.0 <= alpha <= 1.0):
+            raise InputError(
+                f"Fmean alpha must be a number from 0 to 1, got {alpha!r}",
+                hint="0.9 weights recall nine times more than precision (Lavie et al. 2004); "
+                "0.5 gives F1.",
+            )
+
+    def with_(self, **changes: object) -> Options:
+        return replace(self, **changes)
+
+    # ------------------------------------------------------------------ signature pieces
+    @property
+    def case_label(self) -> str:
+        if self.lowercase:
+            return "lc"
+        return "lc-ascii" if self.tokenize == "mteval" else "mixed"
+
+    @property
+    def stem_label(self) -> str:
+        if self.stem == "porter":
+            return "porter-nltk"
+        if self.stem == "snowball":
+            return f"snowball-{self.stem_language}"
+        return "none"
+
+    def preprocessing_signature(self) -> str:
+        """The part of every signature that says how text became tokens."""
+        return f"case:{self.case_label}|tok:{self.tokenize}|stem:{self.stem_label}"
+
+
+def signature(options: Options, n_references: int, extra: dict[str, str] | None = None) -> str:
+    """A sacreBLEU-style signature: every option that changes a number, then the version."""
+    parts = [f"nrefs:{n_references}", options.preprocessing_signature()]
+    for key, value in (extra or {}).items():
+        parts.append(f"{key}:{value}")
+    parts.append(f"version:{__version__}")
+    return "|".join(parts)
+
+
+def _check_choice(what: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise InputError(
+            f"unknown {what} {value!r}",
+            hint=f"Choose one of: {', '.join(choices)}.",
+        )

@@ -1,0 +1,46 @@
+"""The one exception type users see.
+
+Every problem with user input is raised as an :class:`InputError` that names the file (and the line
+or column when there is one), says what is wrong and what to do about it. The command line prints it
+as one line and exits with status 2; the dashboard shows it as a friendly message.
+"""
+
+from __future__ import annotations
+
+
+class InputError(ValueError):
+    """Bad user input, described so that a person can fix it."""
+
+    def __init__(
+        self,
+        problem: str,
+        *,
+        origin: str | None = None,
+        line: int | None = None,
+        column: int | str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        self.problem = problem
+        self.origin = origin
+        self.line = line
+        self.column = column
+        self.hint = hint
+        super().__init__(str(self))
+
+    def where(self) -> str:
+        """'file, line 3, column score' style location, or '' when unknown."""
+        parts = []
+        if self.origin:
+            parts.append(self.origin)
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        if self.column is not None:
+            parts.append(f"column {self.column}")
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        where = self.where()
+        text = f"{where}: {self.problem}" if where else self.problem
+        if self.hint:
+            text = f"{text.rstrip('.')}. {self.hint}"
+        return text

@@ -1,0 +1,130 @@
+"""Writers for scores: plain text, JSON, CSV and LaTeX, every one carrying the signature."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from mteval_core.scoring import Scores
+
+# How many decimals a human-readable table shows; JSON and CSV keep every digit.
+_DECIMALS = {"bleu": 2, "bleu_arith": 2, "nist": 4}
+_DEFAULT_DECIMALS = 4
+
+
+def _fmt(metric: str, value: float) -> str:
+    return f"{value:.{_DECIMALS.get(metric, _DEFAULT_DECIMALS)}f}"
+
+
+def to_json(scores: Scores, segments: bool = False) -> str:
+    """{"signature", "scores": {system: {metric: x}}, "segments": {system: {metric: [x...]}}}."""
+    document: dict[str, object] = {"signature": scores.signature, "scores": scores.corpus()}
+    if segments:
+        document["segments"] = {
+            system: {metric: values.tolist() for metric, values in by_metric.items()}
+            for system, by_metric in scores.segments().items()
+        }
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def to_csv(scores: Scores, segments: bool = False) -> str:
+    """One row per system (or per system and segment); the signature in its own column."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    metrics = scores.metric_names
+    if segments:
+        writer.writerow(["system", "segment", *metrics, "signature"])
+        for system, by_metric in scores.segments().items():
+            columns = [by_metric[m] for m in metrics]
+            for index, values in enumerate(zip(*columns, strict=True), start=1):
+                writer.writerow(
+                    [system, index, *(repr(float(v)) for v in values), scores.signature]
+                )
+    else:
+        writer.writerow(["system", *metrics, "signature"])
+        for system, by_metric in scores.corpus().items():
+            writer.writerow([system, *(repr(by_metric[m]) for m in metrics), scores.signature])
+    return out.getvalue()
+
+
+def to_text(scores: Scores, segments: bool = False) -> str:
+    """An aligned table for people, systems in input order, then the signature."""
+    metrics = scores.metric_names
+    labels = [m.label for m in scores.metrics]
+    rows = [
+        [system, *(_fmt(m, by_metric[m]) for m in metrics)]
+        for system, by_metric in scores.corpus().items()
+    ]
+    lines = _align(["system", *labels], rows)
+    if segments:
+        for system, by_metric in scores.segments().items():
+            lines.append("")
+            lines.append(f"segments of {system}:")
+            seg_rows = [
+                [str(i), *(_fmt(m, float(by_metric[m][i - 1])) for m in metrics)]
+                for i in range(1, len(by_metric[metrics[0]]) + 1)
+            ]
+            lines.extend(_align(["segment", *labels], seg_rows))
+    lines.append("")
+    lines.append(f"signature: {scores.signature}")
+    return "\n".join(lines) + "\n"
+
+
+def _align(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return [
+        "  ".join(
+            cell.ljust(w) if i == 0 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths))
+        )
+        for row in [header, *rows]
+    ]
+
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
+
+
+def to_latex(scores: Scores) -> str:
+    """A booktabs table (best score per metric in bold) with the signature in the caption."""
+    metrics = scores.metric_names
+    corpus = scores.corpus()
+    best = {m: max(by_metric[m] for by_metric in corpus.values()) for m in metrics}
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\begin{tabular}{l" + "r" * len(metrics) + "}",
+        r"\toprule",
+        "System & " + " & ".join(latex_escape(m.label) for m in scores.metrics) + r" \\",
+        r"\midrule",
+    ]
+    for system, by_metric in corpus.items():
+        cells = []
+        for m in metrics:
+            cell = _fmt(m, by_metric[m])
+            cells.append(rf"\textbf{{{cell}}}" if by_metric[m] == best[m] else cell)
+        lines.append(latex_escape(system) + " & " + " & ".join(cells) + r" \\")
+    lines += [
+        r"\bottomrule",
+        r"\end{tabular}",
+        r"\caption{Scores computed with mteval. Signature: \texttt{"
+        + latex_escape(scores.signature)
+        + "}}",
+        r"\end{table}",
+    ]
+    return "\n".join(lines) + "\n"

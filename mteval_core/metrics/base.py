@@ -1,0 +1,59 @@
+"""The small interface every metric implements.
+
+A metric extracts per-segment sufficient statistics once, as a float array of shape
+(n_segments, n_stats). Everything else is arithmetic on those arrays: the corpus score is the score
+of their column sums, a bootstrap resample is the score of a weighted sum (W @ stats), a segment
+score is the score of one row. Nothing downstream re-tokenizes or re-scores text.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+import numpy as np
+
+from mteval_core.config import Options, signature
+from mteval_core.ngrams import EncodedCorpus
+
+
+class Metric(ABC):
+    """A lexical metric under fixed options."""
+
+    name: ClassVar[str]  # registry key, e.g. "bleu"
+    label: ClassVar[str]  # how tables print it, e.g. "BLEU"
+    scale: ClassVar[str]  # what the numbers mean, for help texts
+    stat_names: ClassVar[tuple[str, ...]]
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+
+    @abstractmethod
+    def statistics(self, corpus: EncodedCorpus, system: str) -> np.ndarray:
+        """(n_segments, n_stats) sufficient statistics of one system."""
+
+    @abstractmethod
+    def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        """Scores from summed statistics; ``totals`` is (..., n_stats), the result (...)."""
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        return float(self.score_from_totals(stats.sum(axis=0)))
+
+    def segment_scores(self, stats: np.ndarray) -> np.ndarray:
+        return self.score_from_totals(stats)
+
+    def signature_options(self) -> dict[str, str]:
+        """The metric's own options that change its numbers (beyond preprocessing)."""
+        return {}
+
+    def signature(self, n_references: int) -> str:
+        return f"{self.name}|" + signature(self.options, n_references, self.signature_options())
+
+
+def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator / denominator, 0 where the denominator is 0 (an empty side scores 0, not NaN)."""
+    numerator = np.asarray(numerator, dtype=np.float64)
+    denominator = np.asarray(denominator, dtype=np.float64)
+    out = np.zeros(np.broadcast_shapes(numerator.shape, denominator.shape))
+    np.divide(numerator, denominator, out=out, where=denominator != 0)
+    return out

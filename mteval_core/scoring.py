@@ -1,0 +1,70 @@
+"""Score every system of a test set with a list of metrics: the one call the CLI and app make."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from mteval_core.config import Options, signature
+from mteval_core.errors import InputError
+from mteval_core.metrics import get_metric
+from mteval_core.metrics.base import Metric
+from mteval_core.ngrams import EncodedCorpus
+from mteval_core.testset import TestSet
+
+
+@dataclass(frozen=True, eq=False)
+class Scores:
+    """Corpus and segment scores of every system, with the statistics they came from."""
+
+    signature: str
+    systems: list[str]
+    metrics: list[Metric]
+    statistics: dict[str, dict[str, np.ndarray]]  # metric name -> system -> (n_segments, n_stats)
+
+    @property
+    def metric_names(self) -> list[str]:
+        return [m.name for m in self.metrics]
+
+    def corpus(self) -> dict[str, dict[str, float]]:
+        """system -> metric -> corpus score."""
+        return {
+            system: {m.name: m.corpus_score(self.statistics[m.name][system]) for m in self.metrics}
+            for system in self.systems
+        }
+
+    def segments(self) -> dict[str, dict[str, np.ndarray]]:
+        """system -> metric -> segment scores."""
+        return {
+            system: {
+                m.name: m.segment_scores(self.statistics[m.name][system]) for m in self.metrics
+            }
+            for system in self.systems
+        }
+
+
+def run_signature(options: Options, metrics: Sequence[Metric], n_references: int) -> str:
+    """One signature for a whole run: preprocessing plus every chosen metric's own options."""
+    extra: dict[str, str] = {}
+    for metric in metrics:
+        extra.update(metric.signature_options())
+    return signature(options, n_references, extra)
+
+
+def score_test_set(test_set: TestSet, metric_names: Sequence[str], options: Options) -> Scores:
+    if not test_set.systems:
+        raise InputError("there is no system output to score", hint="Add at least one system file.")
+    metrics = [get_metric(name, options) for name in metric_names]
+    corpus = EncodedCorpus(test_set, options)
+    statistics = {
+        metric.name: {system: metric.statistics(corpus, system) for system in corpus.systems}
+        for metric in metrics
+    }
+    return Scores(
+        signature=run_signature(options, metrics, corpus.n_references),
+        systems=test_set.system_names,
+        metrics=metrics,
+        statistics=statistics,
+    )

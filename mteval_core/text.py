@@ -1,0 +1,88 @@
+"""From strings to tokens: case, tokenization and stemming, one pipeline for every metric.
+
+The order is sacreBLEU's: lowercase the string, tokenize it, split into tokens; stemming then maps
+each token to its stem, so that matching requires identity of stems (Lavie et al. 2004).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from functools import cache
+
+from mteval_core.config import Options
+
+# GTM 1.4 and METEOR split on these five characters only; NBSP and vertical tab are not separators.
+_GTM_WHITESPACE = re.compile(r"[ \t\n\r\f]+")
+_GTM_TRIM = "".join(chr(c) for c in range(0x21))  # Java's String.trim(): every char <= U+0020
+_ASCII_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def split_whitespace(text: str) -> list[str]:
+    """GTM 1.4's split: trim characters <= U+0020, then split on space, tab, LF, CR, form feed."""
+    text = text.strip(_GTM_TRIM)
+    return _GTM_WHITESPACE.split(text) if text else []
+
+
+# mteval-v13a's tokenizer, as sacreBLEU's "13a" implements it. Its first rule puts spaces around
+# every character of a fixed set; that is a per-character mapping, so str.translate does it in one
+# fast pass. The other three rules need context and stay regular expressions. The result is
+# identical to sacreBLEU's (tested on WMT17 and on random strings); it is just several times faster.
+_13A_PUNCTUATION = '{|}~[\\]^_` !"#$%&()*+:;<=>?@/'
+_13A_SPACE_OUT = str.maketrans({c: f" {c} " for c in _13A_PUNCTUATION})
+_13A_RULES = (
+    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),  # period and comma unless preceded by a digit
+    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),  # period and comma unless followed by a digit
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # dash when preceded by a digit
+)
+
+
+def tokenize_13a(text: str) -> list[str]:
+    """Tokens of sacreBLEU's 13a tokenizer (which strips trailing whitespace first)."""
+    line = text.rstrip().replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in line:
+        line = line.replace("&quot;", '"').replace("&amp;", "&")
+        line = line.replace("&lt;", "<").replace("&gt;", ">")
+    line = f" {line} ".translate(_13A_SPACE_OUT)
+    for pattern, replacement in _13A_RULES:
+        line = pattern.sub(replacement, line)
+    return line.split()
+
+
+def tokenize_mteval(text: str) -> list[str]:
+    """mteval-v13a's default: ASCII-only lowercasing (tr/A-Z/a-z/), then the 13a rules."""
+    return tokenize_13a(text.translate(_ASCII_UPPER))
+
+
+@cache
+def _tokenizer(name: str) -> Callable[[str], list[str]]:
+    if name == "none":
+        return split_whitespace
+    if name == "mteval":
+        return tokenize_mteval
+    if name == "intl":
+        from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+
+        intl = TokenizerV14International()
+        return lambda text: intl(text.rstrip()).split()
+    return tokenize_13a
+
+
+@cache
+def stemmer(kind: str, language: str = "english") -> Callable[[str], str] | None:
+    """The stemming function for an option, or None for no stemming."""
+    if kind == "none":
+        return None
+    from nltk.stem import PorterStemmer, SnowballStemmer  # imported only when stemming
+
+    if kind == "porter":
+        return PorterStemmer().stem
+    return SnowballStemmer(language).stem
+
+
+def tokenize(texts: Sequence[str], options: Options) -> list[list[str]]:
+    """Tokens of each text after case folding and tokenization; ``Vocabulary`` does the stemming."""
+    split = _tokenizer(options.tokenize)
+    if options.lowercase:
+        return [split(text.lower()) for text in texts]
+    return [split(text) for text in texts]

@@ -1,0 +1,103 @@
+"""BLEU against sacreBLEU (the oracle), and hand-checked cases of what sacreBLEU does not offer."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import sacrebleu
+from sacrebleu.metrics import BLEU as SacreBLEU
+
+from mteval_core.config import Options
+from mteval_core.metrics.bleu import reference_length
+from mteval_core.scoring import score_test_set
+from tests.conftest import make_test_set, read_lines, shared_dataset
+
+
+@pytest.mark.parametrize("lowercase", [False, True], ids=["cased", "lowercased"])
+def test_wmt17_corpus_and_sentence_bleu_equal_sacrebleu(wmt17, lowercase):
+    refs = [list(wmt17.references[0].segments)]
+    scores = score_test_set(wmt17, ["bleu"], Options(lowercase=lowercase))
+    corpus, segments = scores.corpus(), scores.segments()
+    sentence = SacreBLEU(lowercase=lowercase, effective_order=True)
+    assert len(wmt17.systems) == 16
+    for system in wmt17.systems:
+        expected = sacrebleu.corpus_bleu(list(system.segments), refs, lowercase=lowercase).score
+        assert corpus[system.name]["bleu"] == pytest.approx(expected, abs=1e-9)
+        expected_segments = [
+            sentence.sentence_score(h, [r]).score for h, r in zip(system.segments, refs[0])
+        ]
+        np.testing.assert_allclose(segments[system.name]["bleu"], expected_segments, atol=1e-9)
+
+
+def test_three_references_equal_sacrebleu():
+    folder = shared_dataset("wmt21-newstest2021-ende")
+    refs = [read_lines(folder / "ref" / f"ref-{x}.de") for x in "ACD"]
+    systems = {p.stem: read_lines(p) for p in sorted((folder / "sys").iterdir())[:5]}
+    scores = score_test_set(make_test_set(refs, systems), ["bleu"], Options()).corpus()
+    for name, hyp in systems.items():
+        expected = sacrebleu.corpus_bleu(hyp, refs).score
+        assert scores[name]["bleu"] == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("tokenize", ["intl", "none"])
+def test_other_tokenizers_equal_sacrebleu(wmt17, tokenize):
+    refs = [list(wmt17.references[0].segments)]
+    small = wmt17.with_systems(wmt17.systems[:3])
+    scores = score_test_set(small, ["bleu"], Options(tokenize=tokenize)).corpus()
+    for system in small.systems:
+        expected = sacrebleu.corpus_bleu(list(system.segments), refs, tokenize=tokenize).score
+        assert scores[system.name]["bleu"] == pytest.approx(expected, abs=1e-9)
+
+
+def test_edge_cases_equal_sacrebleu():
+    """Empty hypotheses, empty references, short segments and no matches at all."""
+    refs = [["a b c d e", "", "x y", "p q r s t u v", "same words here now"]]
+    cases = {
+        "empty": ["", "", "", "", ""],
+        "short": ["a", "x", "x y", "p", "same"],
+        "nomatch": ["z z z z z", "k", "m n", "o o o", "w v u t"],
+        "perfect": ["a b c d e", "", "x y", "p q r s t u v", "same words here now"],
+    }
+    scores = score_test_set(make_test_set(refs, cases), ["bleu"], Options())
+    corpus, segments = scores.corpus(), scores.segments()
+    sentence = SacreBLEU(effective_order=True)
+    for name, hyp in cases.items():
+        assert corpus[name]["bleu"] == pytest.approx(sacrebleu.corpus_bleu(hyp, refs).score)
+        expected = [sentence.sentence_score(h, [r]).score for h, r in zip(hyp, refs[0])]
+        np.testing.assert_allclose(segments[name]["bleu"], expected, atol=1e-9)
+    assert corpus["perfect"]["bleu"] == pytest.approx(100.0)
+
+
+def test_closest_and_shortest_reference_length():
+    # mteval-v13a's documented example: 7 tokens against 11, 8, 6 and 7 -> 7; without the 7,
+    # 8 and 6 tie and the shorter one wins
+    assert reference_length(np.array([7]), np.array([[11], [8], [6], [7]]), "closest")[0] == 7
+    assert reference_length(np.array([7]), np.array([[11], [8], [6]]), "closest")[0] == 6
+    hyp = np.array([7, 3])
+    refs = np.array([[11, 3], [8, 9], [6, 1]])
+    assert reference_length(hyp, refs, "closest").tolist() == [6, 3]
+    assert reference_length(hyp, refs, "shortest").tolist() == [6, 1]
+
+
+def test_shortest_brevity_penalty_by_hand():
+    # 10 hypothesis tokens, all in the second reference; references of 6 and 12 tokens.
+    refs = [["a b c d e f"], ["a b c d e f g h i j k l"]]
+    test_set = make_test_set(refs, {"sys": ["a b c d e f g h i j"]})
+    closest = score_test_set(test_set, ["bleu"], Options(bp="closest")).corpus()["sys"]["bleu"]
+    shortest = score_test_set(test_set, ["bleu"], Options(bp="shortest")).corpus()["sys"]["bleu"]
+    assert closest == pytest.approx(100 * math.exp(1 - 12 / 10))  # closest length is 12
+    assert shortest == pytest.approx(100.0)  # shortest length is 6: no penalty
+
+
+def test_arithmetic_mean_variant_by_hand():
+    # hypothesis "a b c x" against "a b c d": precisions 3/4, 2/3, 1/2, 0/1; equal lengths, bp 1
+    test_set = make_test_set(["a b c d"], {"sys": ["a b c x"]})
+    scores = score_test_set(test_set, ["bleu_arith", "bleu"], Options())
+    corpus = scores.corpus()["sys"]
+    assert corpus["bleu_arith"] == pytest.approx(100 * (3 / 4 + 2 / 3 + 1 / 2 + 0) / 4)
+    # the geometric mean is not zero thanks to sacreBLEU's exp smoothing (1/2 a match at n = 4)
+    logs = math.log(3 / 4) + math.log(2 / 3) + math.log(1 / 2) + math.log(1 / 2)
+    geometric = 100 * math.exp(logs / 4)
+    assert corpus["bleu"] == pytest.approx(geometric)
