@@ -1,4 +1,4 @@
-"""The `mteval` command: a stable interface; scripts and CI pipelines depend on its flags and output.
+"""The `mteval` command: a stable interface that scripts and CI pipelines depend on.
 
 User errors exit with status 2 and one line on stderr, never a traceback.
 """
@@ -57,7 +57,6 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--metrics",
         default=",".join(DEFAULT_METRICS),
-        type=parse_metric_list,
         help=f"comma-separated, from: {', '.join(REGISTRY)} (default: %(default)s)",
     )
     score.add_argument("--tokenize", choices=TOKENIZERS, default="13a")
@@ -92,6 +91,7 @@ def run_score(args: argparse.Namespace) -> str:
     # Imported here so that `mteval --help` stays instant.
     from mteval_core.scoring import score_test_set
 
+    metrics = parse_metric_list(args.metrics)
     options = Options(
         tokenize=args.tokenize,
         lowercase=args.lowercase,
@@ -101,7 +101,7 @@ def run_score(args: argparse.Namespace) -> str:
         bp=args.bp,
     )
     test_set = load_command_line_test_set(args.refs, args.hyps)
-    scores = score_test_set(test_set, args.metrics, options)
+    scores = score_test_set(test_set, metrics, options)
     if args.format == "json":
         return to_json(scores, segments=args.segments) + "\n"
     if args.format == "csv":

@@ -41,7 +41,7 @@ class Options:
     tokenize: '13a' (sacreBLEU's default), 'intl', 'none' (whitespace only, GTM/METEOR style) or
     'mteval' (13a with mteval-v13a's ASCII-only lowercasing). lowercase: Unicode lowercasing.
     stem: 'none', 'porter' (NLTK, its default NLTK_EXTENSIONS mode) or 'snowball' (NLTK, in
-    ``stem_language``). fmean_alpha: weight of precision in Fmean (0.9: Lavie's 10PR / (9P + R)).
+    ``stem_language``). fmean_alpha: weight of recall in Fmean (0.9: Lavie's 10PR / (9P + R)).
     bp: which reference length BLEU's brevity penalty uses when there are several.
     """
 

@@ -220,7 +220,9 @@ class EncodedCorpus:
     ) -> tuple[np.ndarray, np.ndarray]:
         """min(hypothesis count, reference count) per hypothesis key, and that key."""
         index = self._lookup(reference.keys, hypothesis.keys)
-        ref_counts = np.where(index >= 0, reference.counts[index], 0)
+        found = index >= 0
+        ref_counts = np.zeros(len(index), np.int64)
+        ref_counts[found] = reference.counts[index[found]]
         return np.minimum(hypothesis.counts, ref_counts), hypothesis.keys
 
     def clipped_matches(self, system: str, n: int) -> np.ndarray:

@@ -258,7 +258,7 @@ def _check_human(human: HumanScores, test_set: TestSet) -> None:
         if bad_score.any():
             row = frame[bad_score].iloc[0]
             raise InputError(
-                f"score {row['score']!r} is not a finite number",
+                f"score {float(row['score'])} is not a finite number",
                 origin=row["origin"],
                 line=int(row["line"]),
                 column="score",

@@ -1,0 +1,38 @@
+"""mteval dashboard, home page: what the dashboard does and the current test set at a glance."""
+
+import streamlit as st
+
+from mteval_core.sample import load_sample
+from mteval_core.tables import overview, segment_preview
+
+st.set_page_config(page_title="mteval", layout="wide")
+
+
+@st.cache_resource(show_spinner="Loading the sample test set...")
+def sample_test_set():
+    return load_sample()  # immutable, so every session may share it
+
+
+loaded = sample_test_set()
+test_set = loaded.test_set
+
+st.title("mteval")
+st.markdown(
+    "Evaluate machine translation with exact lexical metrics (BLEU and NIST as sacreBLEU and "
+    "mteval-v13a compute them; unigram precision, recall, F1 and Fmean as Lavie et al. 2004 define "
+    "them), with and without stemming."
+)
+
+st.subheader(f"Current test set: {test_set.name}")
+st.caption(
+    "The dashboard opens on the project's own sample: German to English, with illustrative "
+    "TIDES-style adequacy and fluency judgments (see sample_data/README.md)."
+)
+facts = overview(test_set)
+for column, (label, value) in zip(st.columns(len(facts)), facts.items()):
+    column.markdown(f"**{label}**  \n{value}")
+for note in loaded.notes:
+    st.info(note)
+
+st.dataframe(segment_preview(test_set, rows=10), width="stretch")
+st.page_link("pages/1_Scores.py", label="Scores: every system under every metric", icon="📊")

@@ -1,0 +1,90 @@
+"""Benchmark: every metric of `mteval score` against sacreBLEU's BLEU alone, in the same run.
+
+Scores all 16 WMT17 en-de systems x 3,004 segments (../shared/data/wmt17-newstest2017-ende):
+  - sacreBLEU's command line, BLEU only:        sacrebleu REF -i SYS... -m bleu
+  - mteval's command line, all its metrics:     mteval score --refs REF --hyps SYS... --metrics ...
+Both are timed as whole processes (start-up and file reading included), alternating, several
+runs each; the report gives medians, the ratio mteval / sacreBLEU and each one's peak memory.
+
+    python bench/bench_score.py [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wmt17-newstest2017-ende"
+METRICS = "bleu,nist,precision,recall,f1,fmean"
+
+
+def run(command: list[str]) -> tuple[float, float]:
+    """Wall time in seconds and peak resident memory in MB of one whole process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    if status != 0:
+        raise SystemExit(f"failed: {' '.join(command)}\n{process.stderr.read().decode()}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    if not DATA.is_dir():
+        print(f"skipped: {DATA} is not available")
+        return 0
+    ref = str(DATA / "ref" / "ref.de")
+    systems = sorted(str(p) for p in (DATA / "sys").iterdir())
+    bin_dir = Path(sys.executable).parent
+    sacrebleu = shutil.which("sacrebleu", path=str(bin_dir)) or "sacrebleu"
+    mteval = shutil.which("mteval", path=str(bin_dir)) or "mteval"
+    commands = {
+        "sacrebleu bleu": [sacrebleu, ref, "-i", *systems, "-m", "bleu", "-f", "text"],
+        "mteval all metrics": [
+            mteval,
+            "score",
+            "--refs",
+            ref,
+            "--hyps",
+            *systems,
+            "--metrics",
+            METRICS,
+            "--format",
+            "json",
+        ],
+    }
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    memory: dict[str, float] = dict.fromkeys(commands, 0.0)
+    for command in commands.values():  # warm-up: file cache, .pyc files
+        run(command)
+    for _ in range(args.runs):
+        for name, command in commands.items():
+            elapsed, peak = run(command)
+            times[name].append(elapsed)
+            memory[name] = max(memory[name], peak)
+    median = {name: statistics.median(values) for name, values in times.items()}
+    ratio = median["mteval all metrics"] / median["sacrebleu bleu"]
+    print(f"WMT17 en-de: {len(systems)} systems x 3,004 segments, {args.runs} runs each")
+    for name in commands:
+        runs = ", ".join(f"{t:.2f}" for t in times[name])
+        print(f"  {name:20s} median {median[name]:.2f} s (runs: {runs}) peak {memory[name]:.0f} MB")
+    print(f"  ratio mteval / sacreBLEU: {ratio:.2f}  (goal: <= 1.0; metrics: {METRICS})")
+    report = {"median_seconds": median, "runs": times, "peak_mb": memory, "ratio": ratio}
+    out = Path(__file__).parent / "results"
+    out.mkdir(exist_ok=True)
+    (out / "bench_score.json").write_text(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,44 @@
+"""Scores page: every system of the current test set under every metric."""
+
+import streamlit as st
+
+from mteval_core.config import STEMMERS, TOKENIZERS, Options
+from mteval_core.errors import InputError
+from mteval_core.figures import system_scores_bar
+from mteval_core.metrics import DEFAULT_METRICS
+from mteval_core.sample import load_sample
+from mteval_core.scoring import score_test_set
+from mteval_core.tables import scores_frame
+from mteval_core.testset import TestSet
+
+st.set_page_config(page_title="mteval: scores", layout="wide")
+
+
+@st.cache_resource(show_spinner="Loading the sample test set...")
+def sample_test_set():
+    return load_sample()
+
+
+@st.cache_data(show_spinner="Scoring...", hash_funcs={TestSet: lambda t: t.content_hash})
+def scores_of(test_set: TestSet, options: Options):
+    return score_test_set(test_set, DEFAULT_METRICS, options)
+
+
+test_set = sample_test_set().test_set
+st.title("Scores")
+left, middle, right = st.columns(3)
+tokenize = left.selectbox("Tokenizer", TOKENIZERS, help="13a is sacreBLEU's default")
+stem = middle.selectbox("Stemming", STEMMERS)
+lowercase = right.checkbox("Lowercase")
+
+try:
+    scores = scores_of(test_set, Options(tokenize=tokenize, stem=stem, lowercase=lowercase))
+except InputError as error:
+    st.error(str(error))
+    st.stop()
+
+table = scores_frame(scores)
+st.dataframe(table.style.format("{:.4f}"), width="stretch")
+st.caption(f"Signature: `{scores.signature}`")
+metric = st.selectbox("Chart", list(table.columns))
+st.plotly_chart(system_scores_bar(table[metric].to_dict(), metric), width="stretch")

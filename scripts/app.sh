@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Set everything up (a virtual environment in .venv with the package) and open the dashboard on
+# the sample data at http://127.0.0.1:8501. Extra arguments go to `streamlit run`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e .
+exec .venv/bin/streamlit run app.py --server.address=127.0.0.1 --browser.gatherUsageStats=false "$@"

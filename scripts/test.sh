@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Set everything up (a virtual environment in .venv, the package with its test tools) and run
+# the linters and every test. Extra arguments go to pytest, e.g. `bash scripts/test.sh -k bleu`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e ".[test]"
+.venv/bin/ruff check .
+.venv/bin/ruff format --check .
+exec .venv/bin/python -m pytest "$@"
