@@ -17,7 +17,12 @@ from mteval_core.ngrams import EncodedCorpus
 
 
 def fmean(precision: np.ndarray, recall: np.ndarray, alpha: float) -> np.ndarray:
-    return safe_divide(precision * recall, alpha * precision + (1.0 - alpha) * recall)
+    """PR / (alpha P + (1 - alpha) R), written as METEOR 1.5 computes it, 1 / ((1 - alpha) / P +
+    alpha / R), so that segment scores agree with METEOR to the last bit; 0 when P or R is 0."""
+    both = (precision > 0) & (recall > 0)
+    p = np.where(both, precision, 1.0)
+    r = np.where(both, recall, 1.0)
+    return np.where(both, 1.0 / ((1.0 - alpha) / p + alpha / r), 0.0)
 
 
 class _UnigramMetric(Metric):
