@@ -48,7 +48,7 @@ def run_meteor(tmp_path: Path, references: list[list[str]], hypothesis: list[str
             ("recall", "Recall"),
             ("f1", "f1"),
             ("fmean", "fMean"),
-        )  # fmt: skip
+        )
     }
     segments = [float(x) for x in re.findall(r"^Segment \d+ score:\s+(\S+)$", output, re.M)]
     return corpus, np.array(segments)

@@ -1,0 +1,24 @@
+"""Readers that turn files (or uploaded bytes) into the pieces of a :class:`TestSet`.
+
+Formats are recognised by content (:func:`detect_format`); every problem is an :class:`InputError`
+that names the file, the line or column, what is wrong and what to do.
+"""
+
+from mteval_core.errors import InputError
+from mteval_core.io.decoding import decode, read_bytes, split_lines
+from mteval_core.io.detect import ColumnsRead, detect_format, read_columns
+from mteval_core.io.directory import DirectoryRead, read_directory
+from mteval_core.io.human import read_human
+
+__all__ = [
+    "ColumnsRead",
+    "DirectoryRead",
+    "InputError",
+    "decode",
+    "detect_format",
+    "read_bytes",
+    "read_columns",
+    "read_directory",
+    "read_human",
+    "split_lines",
+]

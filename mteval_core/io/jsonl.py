@@ -1,0 +1,50 @@
+"""Long-format JSON Lines: one JSON object per line and per (segment, system).
+
+The keys are the column names of :mod:`long_format`; blank lines are allowed.
+"""
+
+from __future__ import annotations
+
+import json
+
+from mteval_core.errors import InputError
+from mteval_core.io.decoding import decode, split_lines
+from mteval_core.io.long_format import LongColumns, Record, columns_from_records
+from mteval_core.testset import TestSet
+
+
+def read_jsonl_columns(data: bytes, origin: str) -> LongColumns:
+    """The columns of a long-format JSON Lines file."""
+    records = []
+    keys: dict[str, None] = {}  # every key seen, in order of first appearance
+    for number, line in enumerate(split_lines(decode(data, origin)), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise InputError(
+                f"this line is not valid JSON: {error.msg}",
+                origin=origin,
+                line=number,
+                column=error.colno,
+                hint="Each line must be one complete JSON object, such as "
+                '{"system": "A", "segment": 1, "hypothesis": "..."}.',
+            ) from None
+        if not isinstance(value, dict):
+            raise InputError(
+                "this line is valid JSON but not an object ({...})",
+                origin=origin,
+                line=number,
+                hint="Each line must be one JSON object with keys such as system and hypothesis.",
+            )
+        records.append(Record(number, value))
+        keys.update(dict.fromkeys(value))
+    if not records:
+        raise InputError("the file is empty", origin=origin, hint="Give one JSON object per line.")
+    return columns_from_records(records, list(keys), None, origin)
+
+
+def read_jsonl(data: bytes, origin: str) -> TestSet:
+    """A complete test set from one JSON Lines file; it needs at least one reference key."""
+    return read_jsonl_columns(data, origin).test_set(origin)

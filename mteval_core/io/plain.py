@@ -1,0 +1,27 @@
+"""Plain text: one segment per line, the format of sacreBLEU and most MT toolkits."""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from mteval_core.errors import InputError
+from mteval_core.io.decoding import decode, split_lines
+from mteval_core.testset import TextColumn
+
+
+def read_plain(data: bytes, origin: str, name: str) -> TextColumn:
+    """The lines of ``data`` as one column; empty lines in the middle are empty segments."""
+    text = decode(data, origin)
+    if not text.strip():
+        raise InputError(
+            "the file is empty", origin=origin, hint="Give one segment per line, in test set order."
+        )
+    return TextColumn(name=name, segments=tuple(split_lines(text)), origin=origin)
+
+
+def system_name_from_path(path: str) -> str:
+    """The file name without its last extension: ``sys/online-A.0.de`` -> ``online-A.0``.
+
+    Only the last extension goes, because system names often contain dots themselves.
+    """
+    return PurePath(path).stem
