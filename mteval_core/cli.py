@@ -125,7 +125,7 @@ def load_command_line_test_set(ref_args: Sequence[str], hyp_args: Sequence[str])
             read = read_columns(read_bytes(path), path, role, name)
             out.extend(read.columns)
             for note in read.notes:  # e.g. skipped test-suite documents: worth knowing, not fatal
-                print(f"mteval: note: {path}: {note}", file=sys.stderr)
+                print(f"mteval: note: {note}", file=sys.stderr)
             if read.documents is not None:
                 if documents is not None and read.documents != documents:
                     raise InputError(
