@@ -35,4 +35,4 @@ for note in loaded.notes:
     st.info(note)
 
 st.dataframe(segment_preview(test_set, rows=10), width="stretch")
-st.page_link("pages/1_Scores.py", label="Scores: every system under every metric", icon="📊")
+st.page_link("pages/1_Scores.py", label="Scores: every system under every metric")
