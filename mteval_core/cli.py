@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from mteval_core import __version__
-from mteval_core.config import BREVITY_PENALTIES, STEMMERS, TOKENIZERS, Options
+from mteval_core.config import BREVITY_PENALTIES, GTM_MATCHINGS, STEMMERS, TOKENIZERS, Options
 from mteval_core.errors import InputError
 from mteval_core.export import to_csv, to_json, to_latex, to_text
 from mteval_core.metrics import DEFAULT_METRICS, REGISTRY, parse_metric_list
@@ -81,6 +81,19 @@ def build_parser() -> argparse.ArgumentParser:
         default="closest",
         help="BLEU brevity penalty reference length (default: closest)",
     )
+    score.add_argument(
+        "--gtm-exponent",
+        type=float,
+        default=1.0,
+        metavar="E",
+        help="GTM's reward for runs, e > 0 (default: 1, as GTM 1.4; the paper uses 2)",
+    )
+    score.add_argument(
+        "--gtm-matching",
+        choices=GTM_MATCHINGS,
+        default="greedy",
+        help="greedy: GTM 1.4 bit for bit (default); exact: the paper's maximum matching",
+    )
     score.add_argument("--segments", action="store_true", help="also print segment scores")
     score.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
     score.set_defaults(run=run_score)
@@ -99,6 +112,8 @@ def run_score(args: argparse.Namespace) -> str:
         stem_language=args.stem_language,
         fmean_alpha=args.fmean_alpha,
         bp=args.bp,
+        gtm_exponent=args.gtm_exponent,
+        gtm_matching=args.gtm_matching,
     )
     test_set = load_command_line_test_set(args.refs, args.hyps)
     scores = score_test_set(test_set, metrics, options)

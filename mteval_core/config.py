@@ -15,6 +15,7 @@ from mteval_core.errors import InputError
 TOKENIZERS = ("13a", "intl", "none", "mteval")
 STEMMERS = ("none", "porter", "snowball")
 BREVITY_PENALTIES = ("closest", "shortest")
+GTM_MATCHINGS = ("greedy", "exact")
 SNOWBALL_LANGUAGES = (
     "arabic",
     "danish",
@@ -43,6 +44,8 @@ class Options:
     stem: 'none', 'porter' (NLTK, its default NLTK_EXTENSIONS mode) or 'snowball' (NLTK, in
     ``stem_language``). fmean_alpha: weight of recall in Fmean (0.9: Lavie's 10PR / (9P + R)).
     bp: which reference length BLEU's brevity penalty uses when there are several.
+    gtm_exponent: GTM's e > 0, the reward for runs (1 = unigram matching, 2 = the paper's).
+    gtm_matching: 'greedy' (GTM 1.4, bit for bit) or 'exact' (the paper's maximum matching).
     """
 
     tokenize: str = "13a"
@@ -51,6 +54,8 @@ class Options:
     stem_language: str = "english"
     fmean_alpha: float = 0.9
     bp: str = "closest"
+    gtm_exponent: float = 1.0
+    gtm_matching: str = "greedy"
 
     def __post_init__(self) -> None:
         _check_choice("tokenize", self.tokenize, TOKENIZERS)
@@ -58,6 +63,19 @@ class Options:
         _check_choice("bp", self.bp, BREVITY_PENALTIES)
         if self.stem == "snowball":
             _check_choice("stem language", self.stem_language, SNOWBALL_LANGUAGES)
+        _check_choice("GTM matching", self.gtm_matching, GTM_MATCHINGS)
+        e = self.gtm_exponent
+        if not (isinstance(e, int | float) and math.isfinite(e) and 0.0 < e <= 1000.0):
+            raise InputError(
+                f"the GTM exponent must be a number above 0, got {e!r}",
+                hint="1 is GTM 1.4's default (unigram matching); 2 rewards runs as in the paper.",
+            )
+        if self.gtm_matching == "exact" and e < 1:
+            raise InputError(
+                f"the exact GTM matching needs an exponent of at least 1, got {e!r}",
+                hint="Below 1, splitting runs into single cells would maximise the sum of "
+                "len ** e; use the greedy matching (GTM 1.4's) for e < 1.",
+            )
         alpha = self.fmean_alpha
         if not (isinstance(alpha, int | float) and math.isfinite(alpha) and 0.0 <= alpha <= 1.0):
             raise InputError(

@@ -22,6 +22,7 @@ from mteval_core.config import Options
 from mteval_core.testset import TestSet
 from mteval_core.text import stemmer, tokenize
 
+BARRIER = -1  # GTM's reference barrier in a token stream: real token ids are >= 0
 _KEY_BASE = np.int64(1 << 32)  # bigger than any token id: (prefix + 1) * base + token is unique
 
 
@@ -110,9 +111,6 @@ class EncodedCorpus:
             system.name: self.vocabulary.encode(tokenize(system.segments, options))
             for system in test_set.systems
         }
-        self._dictionaries: list[np.ndarray] = []  # per order: sorted keys of reference n-grams
-        self._reference_grams: list[list[_Grams]] = []  # per order, per reference
-        self._build_reference_dictionaries()
         self._cache: dict[tuple, object] = {}
 
     # ------------------------------------------------------------------ lengths
@@ -128,8 +126,35 @@ class EncodedCorpus:
         """(n_references, n_segments) token counts."""
         return np.stack([ref.lengths for ref in self.references])
 
+    @cached_property
+    def concatenated_references(self) -> TokenStream:
+        """Per segment, R_1 + [barrier] + R_2 + [barrier] + ... + R_k + [barrier] (GTM's Rcat)."""
+        widths = self.reference_lengths + 1  # each reference and its barrier
+        offsets = np.zeros(self.n_segments + 1, np.int64)
+        np.cumsum(widths.sum(axis=0), out=offsets[1:])
+        ids = np.full(offsets[-1], BARRIER, np.int64)
+        start = offsets[:-1].copy()
+        for ref, width in zip(self.references, widths):
+            within = np.arange(len(ref.ids)) - np.repeat(ref.offsets[:-1], ref.lengths)
+            ids[np.repeat(start, ref.lengths) + within] = ref.ids
+            start += width
+        return TokenStream(ids, offsets)
+
     # ------------------------------------------------------------------ dictionaries
-    def _build_reference_dictionaries(self) -> None:
+    @cached_property
+    def _dictionaries(self) -> list[np.ndarray]:
+        """Per order: the sorted keys of the reference n-grams (built on first use)."""
+        return self._reference_index[0]
+
+    @cached_property
+    def _reference_grams(self) -> list[list[_Grams]]:
+        """Per order, per reference: the reference n-grams with their ids."""
+        return self._reference_index[1]
+
+    @cached_property
+    def _reference_index(self) -> tuple[list[np.ndarray], list[list[_Grams]]]:
+        dictionaries: list[np.ndarray] = []
+        all_grams: list[list[_Grams]] = []
         previous: list[np.ndarray] = []  # per reference: gid of the (n-1)-gram at each token
         for n in range(1, self.max_order + 1):
             per_ref_keys = []
@@ -139,13 +164,14 @@ class EncodedCorpus:
                 per_ref_starts.append(starts)
                 per_ref_keys.append(self._keys(ref, starts, n, previous[r] if previous else None))
             dictionary, inverse = np.unique(np.concatenate(per_ref_keys), return_inverse=True)
-            self._dictionaries.append(dictionary)
+            dictionaries.append(dictionary)
             grams = []
             cut = np.cumsum([len(k) for k in per_ref_keys])[:-1]
             for ref, starts, gid in zip(self.references, per_ref_starts, np.split(inverse, cut)):
                 grams.append(_Grams(starts, ref.segment_of_token[starts], gid))
-            self._reference_grams.append(grams)
+            all_grams.append(grams)
             previous = [self._gid_by_token(ref, g) for ref, g in zip(self.references, grams)]
+        return dictionaries, all_grams
 
     @staticmethod
     def _keys(
@@ -261,6 +287,23 @@ class EncodedCorpus:
                 segment = keys // np.int64(len(self._dictionaries[0]))
                 rows.append(np.bincount(segment, weights=clipped, minlength=self.n_segments))
             self._cache[key] = np.stack(rows)
+        return self._cache[key]
+
+    def unigram_matches_all_references(self, system: str) -> np.ndarray:
+        """Per segment, sum over words of min(count in hypothesis, count in all references).
+
+        The size of a maximum matching in GTM's grid against the concatenated references.
+        """
+        key = ("unigram-all-refs", system)
+        if key not in self._cache:
+            parts = self._reference_counts(1)
+            keys, inverse = np.unique(np.concatenate([p.keys for p in parts]), return_inverse=True)
+            counts = np.bincount(inverse, weights=np.concatenate([p.counts for p in parts]))
+            summed = _SegmentCounts(keys, counts.astype(np.int64))
+            hyp = self._segment_counts(self._hypothesis_grams(system, 1), 1)
+            clipped, hyp_keys = self._clip(hyp, summed)
+            segment = hyp_keys // np.int64(len(self._dictionaries[0]))
+            self._cache[key] = np.bincount(segment, weights=clipped, minlength=self.n_segments)
         return self._cache[key]
 
     # ------------------------------------------------------------------ NIST weights

@@ -16,8 +16,6 @@ from collections.abc import Mapping
 from pathlib import PurePath
 from typing import NoReturn
 
-import pandas as pd
-
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode
 from mteval_core.io.delimited import Row, Table, pick_column, read_table
@@ -98,6 +96,8 @@ def read_human(
                 label = default_criterion
             score = sign * _score(row, column, origin)
             records.append({**record, "criterion": label, "score": score})
+    import pandas as pd  # here, not at the top: scoring without human scores stays fast
+
     frame = pd.DataFrame.from_records(records)
     if segment is None:
         return HumanScores(system_rows=frame)

@@ -6,11 +6,24 @@ from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.metrics.base import Metric
 from mteval_core.metrics.bleu import BLEU, BLEUArithmetic
+from mteval_core.metrics.gtm import GTM, GTMPrecision, GTMRecall
 from mteval_core.metrics.nist import NIST
 from mteval_core.metrics.unigram import F1, Fmean, Precision, Recall
 
 REGISTRY: dict[str, type[Metric]] = {
-    cls.name: cls for cls in (BLEU, NIST, Precision, Recall, F1, Fmean, BLEUArithmetic)
+    cls.name: cls
+    for cls in (
+        BLEU,
+        NIST,
+        Precision,
+        Recall,
+        F1,
+        Fmean,
+        BLEUArithmetic,
+        GTM,
+        GTMPrecision,
+        GTMRecall,
+    )
 }
 DEFAULT_METRICS = ("bleu", "nist", "precision", "recall", "f1", "fmean")
 

@@ -1,0 +1,102 @@
+"""GTM (Melamed, Green & Turian 2003), as GTM 1.4 computes it: precision, recall and F.
+
+Statistics per segment: the match size, the candidate length and the mean reference length. A
+document or corpus is not a mean of segment scores nor a pooled power sum: its size is the sum of
+the segment sizes, its lengths are sums of lengths (GTM 1.4), so the corpus score is the score of
+the summed statistics like every other metric here.
+
+P = size / |C|, R = size / mean reference length, F = (2 * (P * R)) / (P + R), each 0 where its
+denominator is 0 (so an empty candidate against an empty reference scores 0, as in GTM 1.4).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from mteval_core.config import Options
+from mteval_core.metrics.base import Metric, safe_divide
+from mteval_core.ngrams import EncodedCorpus
+
+
+class ExactMatchingFallback(UserWarning):
+    """Some segments were too large for the exact matching; their greedy size was used."""
+
+
+def segment_sizes(
+    corpus: EncodedCorpus, system: str, caps: np.ndarray, options: Options
+) -> np.ndarray:
+    """GTM's match size of every segment: greedy (GTM 1.4) or exact (the paper's maximum).
+
+    At e = 1 both have a closed form: every maximal matching of identical tokens is maximum, so
+    size = min(sum over words of min(count in C, count in Rcat), cap), with floor(cap) for exact.
+    """
+    exponent = float(options.gtm_exponent)
+    if exponent == 1.0:
+        matched = corpus.unigram_matches_all_references(system)
+        return np.minimum(matched, caps if options.gtm_matching == "greedy" else np.floor(caps))
+    # numba loads slowly: only when a matching must be built
+    from mteval_core.matching import EXACT_TIME_LIMIT, MAX_EXACT_BLOCKS, exact_sizes, greedy_sizes
+
+    candidate, rcat = corpus.systems[system], corpus.concatenated_references
+    arrays = (candidate.ids, candidate.offsets, rcat.ids, rcat.offsets, caps, exponent)
+    if options.gtm_matching == "greedy":
+        return greedy_sizes(*arrays)
+    sizes, methods = exact_sizes(*arrays)
+    fallbacks = methods.count("greedy-fallback")
+    if fallbacks:
+        warnings.warn(
+            f"{system}: {fallbacks} segment(s) too large for the exact matching "
+            f"(over {MAX_EXACT_BLOCKS:,} candidate blocks or {EXACT_TIME_LIMIT:g} s); "
+            "their greedy size, a lower bound, was used",
+            ExactMatchingFallback,
+            stacklevel=2,
+        )
+    return sizes
+
+
+class _GTMStatistics(Metric):
+    stat_names = ("size", "candidate_length", "mean_reference_length")
+    scale = "0 to 1"
+
+    def statistics(self, corpus: EncodedCorpus, system: str) -> np.ndarray:
+        candidate_length = corpus.hypothesis_lengths(system).astype(np.float64)
+        mean_reference_length = corpus.reference_lengths.sum(axis=0) / corpus.n_references
+        caps = np.minimum(candidate_length, mean_reference_length)
+        sizes = segment_sizes(corpus, system, caps, self.options)
+        return np.column_stack([sizes, candidate_length, mean_reference_length])
+
+    def signature_options(self) -> dict[str, str]:
+        return {"gtm-e": f"{self.options.gtm_exponent:g}", "gtm-match": self.options.gtm_matching}
+
+    @staticmethod
+    def _precision_recall(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        totals = np.asarray(totals, dtype=np.float64)
+        size = totals[..., 0]
+        return safe_divide(size, totals[..., 1]), safe_divide(size, totals[..., 2])
+
+
+class GTM(_GTMStatistics):
+    name = "gtm"
+    label = "GTM"
+
+    def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        precision, recall = self._precision_recall(totals)
+        return safe_divide(2.0 * (precision * recall), precision + recall)
+
+
+class GTMPrecision(_GTMStatistics):
+    name = "gtm_precision"
+    label = "GTM-P"
+
+    def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        return self._precision_recall(totals)[0]
+
+
+class GTMRecall(_GTMStatistics):
+    name = "gtm_recall"
+    label = "GTM-R"
+
+    def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        return self._precision_recall(totals)[1]
