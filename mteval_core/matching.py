@@ -9,8 +9,10 @@ in the order l descending, then i * |Rcat| + j descending, as long as its cells 
 matched total stays under the cap min(|C|, mean reference length), the last block being cut to a
 fractional length where the cap bites. The score is size = (sum of len ** e) ** (1 / e).
 
-The loops are compiled with numba: GTM is a sequential greedy per segment, and a segment's grid
-is small, so a compiled loop over segments is the fast way (no Python per segment or per block).
+The loops (run lengths, the ordered candidate blocks, the greedy, the weights that bound the exact
+matching) are compiled with Cython in ``_gtm_loops.pyx``: GTM is a sequential greedy per segment on
+a small grid, so a compiled loop over segments is the fast way; this module holds the logic of the
+exact matching on top of them.
 """
 
 from __future__ import annotations
@@ -19,129 +21,25 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
-from mteval_core.ngrams import BARRIER
+from mteval_core._gtm_loops import (
+    candidate_blocks,
+    greedy_matching,
+    greedy_sizes,
+    run_lengths,
+    run_weights,
+)
 
-
-@njit(cache=True)
-def run_lengths(candidate: np.ndarray, rcat: np.ndarray) -> np.ndarray:
-    """L[i, j]: length of the chain of hits starting at cell (i, j), 0 where there is no hit."""
-    m, x = len(candidate), len(rcat)
-    lengths = np.zeros((m + 1, x + 1), np.int32)
-    for i in range(m - 1, -1, -1):
-        token = candidate[i]
-        for j in range(x - 1, -1, -1):
-            if rcat[j] == token and token != BARRIER:
-                lengths[i, j] = lengths[i + 1, j + 1] + 1
-    return lengths
-
-
-@njit(cache=True)
-def candidate_blocks(lengths: np.ndarray) -> np.ndarray:
-    """Every block as rows (i, j, l), in GTM 1.4's order: l descending, then i*X + j descending."""
-    m, x = lengths.shape[0] - 1, lengths.shape[1] - 1
-    area = np.int64(m) * np.int64(x)
-    count = 0
-    for i in range(m):
-        for j in range(x):
-            count += lengths[i, j]
-    keys = np.empty(count, np.int64)
-    k = 0
-    for i in range(m):
-        for j in range(x):
-            for length in range(1, lengths[i, j] + 1):
-                keys[k] = -(length * area + i * x + j)  # negated: argsort ascending
-                k += 1
-    keys = keys[np.argsort(keys)]
-    blocks = np.empty((count, 3), np.int64)
-    for k in range(count):
-        key = -keys[k]
-        position = key % area
-        blocks[k, 0] = position // x
-        blocks[k, 1] = position % x
-        blocks[k, 2] = key // area
-    return blocks
-
-
-@njit(cache=True)
-def greedy_matching(
-    candidate: np.ndarray, rcat: np.ndarray, cap: float, exponent: float
-) -> tuple[float, np.ndarray]:
-    """GTM 1.4's greedy: (sum of len ** e, selected blocks as rows (i, j, len) in order)."""
-    m, x = len(candidate), len(rcat)
-    selected = np.empty((min(m, x), 3), np.float64)
-    if m == 0 or x == 0 or cap <= 0:
-        return 0.0, selected[:0]
-    blocks = candidate_blocks(run_lengths(candidate, rcat))
-    row_used = np.zeros(m, np.bool_)
-    col_used = np.zeros(x, np.bool_)
-    remaining = cap
-    total = 0.0
-    n = 0
-    for k in range(len(blocks)):
-        if remaining <= 0:
-            break
-        i, j = blocks[k, 0], blocks[k, 1]
-        length = min(float(blocks[k, 2]), remaining)
-        cells = math.ceil(length)
-        free = True
-        for t in range(cells):
-            if row_used[i + t] or col_used[j + t]:
-                free = False
-                break
-        if not free:
-            continue
-        for t in range(cells):
-            row_used[i + t] = True
-            col_used[j + t] = True
-        remaining -= length
-        total += length**exponent
-        selected[n, 0] = i
-        selected[n, 1] = j
-        selected[n, 2] = length
-        n += 1
-    return total, selected[:n]
-
-
-@njit(cache=True)
-def run_weights(lengths: np.ndarray, exponent: float) -> np.ndarray:
-    """For every hit, (length of the maximal run through it) ** (e - 1), else 0.
-
-    A block of length l adds l ** e = l * l ** (e - 1) to the sum, so giving each of its cells the
-    weight (length of its whole run) ** (e - 1) can only overstate it (e >= 1): the weight of a
-    best assignment of cells is an upper bound on any matching's sum of len ** e.
-    """
-    m, x = lengths.shape[0] - 1, lengths.shape[1] - 1
-    weights = np.zeros((m, x))
-    for i in range(m):
-        for j in range(x):
-            run = lengths[i, j]
-            if run > 0 and (i == 0 or j == 0 or lengths[i - 1, j - 1] == 0):
-                weight = float(run) ** (exponent - 1.0)
-                for t in range(run):
-                    weights[i + t, j + t] = weight
-    return weights
-
-
-@njit(cache=True)
-def greedy_sizes(
-    candidates: np.ndarray,
-    candidate_offsets: np.ndarray,
-    rcats: np.ndarray,
-    rcat_offsets: np.ndarray,
-    caps: np.ndarray,
-    exponent: float,
-) -> np.ndarray:
-    """size = (sum of len ** e) ** (1 / e) of GTM 1.4's greedy matching, for every segment."""
-    sizes = np.zeros(len(caps))
-    inverse = 1.0 / exponent
-    for s in range(len(caps)):
-        candidate = candidates[candidate_offsets[s] : candidate_offsets[s + 1]]
-        rcat = rcats[rcat_offsets[s] : rcat_offsets[s + 1]]
-        total = greedy_matching(candidate, rcat, caps[s], exponent)[0]
-        sizes[s] = total**inverse  # a general pow, as GTM 1.4: 216 ** (1/3) = 5.999999999999999
-    return sizes
+__all__ = [
+    "ExactMatching",
+    "candidate_blocks",
+    "exact_matching",
+    "exact_sizes",
+    "greedy_matching",
+    "greedy_sizes",
+    "run_lengths",
+    "run_weights",
+]
 
 
 # ---------------------------------------------------------------------- the exact maximum matching

@@ -289,23 +289,6 @@ class EncodedCorpus:
             self._cache[key] = np.stack(rows)
         return self._cache[key]
 
-    def unigram_matches_all_references(self, system: str) -> np.ndarray:
-        """Per segment, sum over words of min(count in hypothesis, count in all references).
-
-        The size of a maximum matching in GTM's grid against the concatenated references.
-        """
-        key = ("unigram-all-refs", system)
-        if key not in self._cache:
-            parts = self._reference_counts(1)
-            keys, inverse = np.unique(np.concatenate([p.keys for p in parts]), return_inverse=True)
-            counts = np.bincount(inverse, weights=np.concatenate([p.counts for p in parts]))
-            summed = _SegmentCounts(keys, counts.astype(np.int64))
-            hyp = self._segment_counts(self._hypothesis_grams(system, 1), 1)
-            clipped, hyp_keys = self._clip(hyp, summed)
-            segment = hyp_keys // np.int64(len(self._dictionaries[0]))
-            self._cache[key] = np.bincount(segment, weights=clipped, minlength=self.n_segments)
-        return self._cache[key]
-
     # ------------------------------------------------------------------ NIST weights
     def nist_weights(self, n: int) -> np.ndarray:
         """Information weight of every reference n-gram of order n, as mteval-v13a computes it.

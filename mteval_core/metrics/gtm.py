@@ -27,20 +27,11 @@ class ExactMatchingFallback(UserWarning):
 def segment_sizes(
     corpus: EncodedCorpus, system: str, caps: np.ndarray, options: Options
 ) -> np.ndarray:
-    """GTM's match size of every segment: greedy (GTM 1.4) or exact (the paper's maximum).
-
-    At e = 1 both have a closed form: every maximal matching of identical tokens is maximum, so
-    size = min(sum over words of min(count in C, count in Rcat), cap), with floor(cap) for exact.
-    """
-    exponent = float(options.gtm_exponent)
-    if exponent == 1.0:
-        matched = corpus.unigram_matches_all_references(system)
-        return np.minimum(matched, caps if options.gtm_matching == "greedy" else np.floor(caps))
-    # numba loads slowly: only when a matching must be built
+    """GTM's match size of every segment: greedy (GTM 1.4) or exact (the paper's maximum)."""
     from mteval_core.matching import EXACT_TIME_LIMIT, MAX_EXACT_BLOCKS, exact_sizes, greedy_sizes
 
     candidate, rcat = corpus.systems[system], corpus.concatenated_references
-    arrays = (candidate.ids, candidate.offsets, rcat.ids, rcat.offsets, caps, exponent)
+    arrays = (candidate.ids, candidate.offsets, rcat.ids, rcat.offsets, caps, options.gtm_exponent)
     if options.gtm_matching == "greedy":
         return greedy_sizes(*arrays)
     sizes, methods = exact_sizes(*arrays)
