@@ -36,6 +36,11 @@ def run(command: list[str]) -> tuple[float, float]:
     return elapsed, usage.ru_maxrss / 1024
 
 
+def executable(name: str) -> str:
+    """A command of this Python's environment (e.g. .venv/bin/mteval), else from PATH."""
+    return shutil.which(name, path=str(Path(sys.executable).parent)) or name
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -45,13 +50,19 @@ def main() -> int:
         return 0
     ref = str(DATA / "ref" / "ref.de")
     systems = sorted(str(p) for p in (DATA / "sys").iterdir())
-    bin_dir = Path(sys.executable).parent
-    sacrebleu = shutil.which("sacrebleu", path=str(bin_dir)) or "sacrebleu"
-    mteval = shutil.which("mteval", path=str(bin_dir)) or "mteval"
     commands = {
-        "sacrebleu bleu": [sacrebleu, ref, "-i", *systems, "-m", "bleu", "-f", "text"],
+        "sacrebleu bleu": [
+            executable("sacrebleu"),
+            ref,
+            "-i",
+            *systems,
+            "-m",
+            "bleu",
+            "-f",
+            "text",
+        ],
         "mteval all metrics": [
-            mteval,
+            executable("mteval"),
             "score",
             "--refs",
             ref,
