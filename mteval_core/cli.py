@@ -95,8 +95,32 @@ def build_parser() -> argparse.ArgumentParser:
         help="greedy: GTM 1.4 bit for bit (default); exact: the paper's maximum matching",
     )
     score.add_argument("--segments", action="store_true", help="also print segment scores")
+    score.add_argument(
+        "--documents",
+        action="store_true",
+        help="also print document scores (json; csv prints them instead of system rows); "
+        "needs SGML or XML input, which carries document ids",
+    )
     score.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
     score.set_defaults(run=run_score)
+
+    gtm = commands.add_parser(
+        "gtm",
+        prefix_chars="-+",
+        help="GTM with GTM 1.4's command line and output (a drop-in for gtm.jar)",
+        description="Print what gtm.jar prints: 'DOCID SEGID F' per segment (+s) and 'DOCID F' "
+        "per document (on by default; -d turns it off). Input: GTM/mteval SGML or plain text; "
+        "tokens are split on whitespace only, as GTM 1.4 does.",
+    )
+    gtm.add_argument("+s", dest="segment_lines", action="store_true", help="segment lines on")
+    gtm.add_argument("-s", dest="segment_lines", action="store_false", help="off (default)")
+    gtm.add_argument("+d", dest="document_lines", action="store_true", help="document lines on")
+    gtm.add_argument("-d", dest="document_lines", action="store_false", help="off")
+    gtm.add_argument("-e", dest="exponent", type=float, default=1.0, help="exponent (default 1)")
+    gtm.add_argument("--matching", choices=GTM_MATCHINGS, default="greedy")
+    gtm.add_argument("candidate", help="the system output (one system)")
+    gtm.add_argument("references", nargs="+", help="one or more reference files")
+    gtm.set_defaults(run=run_gtm, segment_lines=False, document_lines=True)
     return parser
 
 
@@ -116,14 +140,69 @@ def run_score(args: argparse.Namespace) -> str:
         gtm_matching=args.gtm_matching,
     )
     test_set = load_command_line_test_set(args.refs, args.hyps)
+    documents = test_set.documents if args.documents else None
+    if args.documents and documents is None:
+        raise InputError(
+            "--documents needs document ids, and plain text files have none",
+            hint="Give NIST mteval SGML or WMT XML files, or leave out --documents.",
+        )
+    if args.documents and args.format in ("text", "latex"):
+        raise InputError("--documents works with --format json or csv")
     scores = score_test_set(test_set, metrics, options)
     if args.format == "json":
-        return to_json(scores, segments=args.segments) + "\n"
+        return to_json(scores, segments=args.segments, documents=documents) + "\n"
     if args.format == "csv":
-        return to_csv(scores, segments=args.segments)
+        return to_csv(scores, segments=args.segments, documents=documents)
     if args.format == "latex":
         return to_latex(scores)
     return to_text(scores, segments=args.segments)
+
+
+def run_gtm(args: argparse.Namespace) -> str:
+    from mteval_core.gtm14 import gtm14_lines
+
+    options = Options(tokenize="none", gtm_exponent=args.exponent, gtm_matching=args.matching)
+    candidate, documents, segment_ids = _read_gtm_file(args.candidate)
+    if documents is None:  # plain text: one document named after the file
+        documents = (_stem(args.candidate),) * len(candidate[0])
+    if len(candidate) != 1:
+        raise InputError(
+            f"the file holds {len(candidate)} systems", origin=args.candidate,
+            hint="Give one system output per run, as with gtm.jar.",
+        )  # fmt: skip
+    references: list[TextColumn] = []
+    for path in args.references:
+        columns, reference_documents, _ = _read_gtm_file(path)
+        if reference_documents not in (None, documents):
+            raise InputError(
+                f"its documents or segments differ from those of {args.candidate}", origin=path,
+                hint="References need the candidate's documents, in the same order.",
+            )  # fmt: skip
+        references += columns
+    test_set = TestSet(references=references, systems=candidate, documents=documents)
+    lines = gtm14_lines(test_set, options, segment_ids, args.segment_lines, args.document_lines)
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _read_gtm_file(path: str) -> tuple[list[TextColumn], tuple[str, ...] | None, tuple[str, ...]]:
+    """Columns, document id (None for plain text) and segment id of every segment."""
+    from mteval_core.io import read_bytes
+    from mteval_core.io.detect import detect_format
+    from mteval_core.io.mteval_sgml import read_sgml
+    from mteval_core.io.plain import read_plain
+
+    data = read_bytes(path)
+    if detect_format(data, path) == "mteval-sgml":
+        found = read_sgml(data, path)
+        return found.columns, found.documents, found.seg_ids
+    column = read_plain(data, path, _stem(path))
+    return [column], None, tuple(str(i) for i in range(1, len(column) + 1))
+
+
+def _stem(path: str) -> str:
+    from mteval_core.io.plain import system_name_from_path
+
+    return system_name_from_path(path)
 
 
 def load_command_line_test_set(ref_args: Sequence[str], hyp_args: Sequence[str]) -> TestSet:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
 
 from mteval_core.scoring import Scores
 
@@ -17,23 +18,33 @@ def _fmt(metric: str, value: float) -> str:
     return f"{value:.{_DECIMALS.get(metric, _DEFAULT_DECIMALS)}f}"
 
 
-def to_json(scores: Scores, segments: bool = False) -> str:
-    """{"signature", "scores": {system: {metric: x}}, "segments": {system: {metric: [x...]}}}."""
-    document: dict[str, object] = {"signature": scores.signature, "scores": scores.corpus()}
+def to_json(scores: Scores, segments: bool = False, documents: Sequence[str] | None = None) -> str:
+    """{"signature", "scores": {system: {metric: x}}, "segments": {system: {metric: [x...]}}},
+    and "documents": {system: {metric: {document: x}}} when document ids are given."""
+    out: dict[str, object] = {"signature": scores.signature, "scores": scores.corpus()}
     if segments:
-        document["segments"] = {
+        out["segments"] = {
             system: {metric: values.tolist() for metric, values in by_metric.items()}
             for system, by_metric in scores.segments().items()
         }
-    return json.dumps(document, indent=2, ensure_ascii=False)
+    if documents is not None:
+        out["documents"] = scores.documents(documents)
+    return json.dumps(out, indent=2, ensure_ascii=False)
 
 
-def to_csv(scores: Scores, segments: bool = False) -> str:
-    """One row per system (or per system and segment); the signature in its own column."""
+def to_csv(scores: Scores, segments: bool = False, documents: Sequence[str] | None = None) -> str:
+    """One row per system (or per system and segment, or per system and document); the
+    signature in its own column."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     metrics = scores.metric_names
-    if segments:
+    if documents is not None:
+        writer.writerow(["system", "document", *metrics, "signature"])
+        for system, by_metric in scores.documents(documents).items():
+            for document in by_metric[metrics[0]]:
+                values = [repr(by_metric[m][document]) for m in metrics]
+                writer.writerow([system, document, *values, scores.signature])
+    elif segments:
         writer.writerow(["system", "segment", *metrics, "signature"])
         for system, by_metric in scores.segments().items():
             columns = [by_metric[m] for m in metrics]

@@ -35,6 +35,27 @@ class Scores:
             for system in self.systems
         }
 
+    def documents(self, documents: Sequence[str]) -> dict[str, dict[str, dict[str, float]]]:
+        """system -> metric -> document -> score, from the statistics summed per document.
+
+        ``documents`` gives each segment's document id; documents keep their first-seen order.
+        Like mteval and GTM 1.4, a document is scored as a small corpus, not as a mean.
+        """
+        position = {name: k for k, name in enumerate(dict.fromkeys(documents))}
+        names = list(position)
+        index = np.fromiter((position[d] for d in documents), np.int64, len(documents))
+        result: dict[str, dict[str, dict[str, float]]] = {}
+        for system in self.systems:
+            result[system] = {}
+            for metric in self.metrics:
+                stats = self.statistics[metric.name][system]
+                sums = np.zeros((len(names), stats.shape[1]))
+                np.add.at(sums, index, stats)
+                result[system][metric.name] = dict(
+                    zip(names, metric.score_from_totals(sums).tolist())
+                )
+        return result
+
     def segments(self) -> dict[str, dict[str, np.ndarray]]:
         """system -> metric -> segment scores."""
         return {

@@ -24,7 +24,7 @@ from mteval_core.io.wmt_xml import read_wmt_xml
 from mteval_core.testset import TextColumn
 
 FORMATS = ("plain", "mteval-sgml", "wmt-xml", "csv", "tsv", "jsonl")
-SGML_ROOTS = {"srcset", "refset", "tstset", "mteval"}
+SGML_ROOTS = {"srcset", "refset", "tstset", "mteval", "doc"}  # bare <doc>: GTM 1.4's input
 KNOWN_COLUMNS = {
     "system",
     "segment",
@@ -124,7 +124,7 @@ def read_columns(data: bytes, origin: str, role: str, name: str | None = None) -
         return ColumnsRead([read_plain(data, origin, name or default)], None)
     if file_format == "mteval-sgml":
         found = read_sgml(data, origin)
-        if SGML_ROLES[found.kind] != role:
+        if found.kind != "bare" and SGML_ROLES[found.kind] != role:
             raise InputError(
                 f"this is a {found.kind}set, not a {_sgml_kind(role)}set",
                 origin=origin,

@@ -31,7 +31,7 @@ ENTITY = re.compile(r"&(amp|lt|gt|quot|apos|#[0-9]+|#[xX][0-9a-fA-F]+);")
 
 @dataclass(frozen=True)
 class SgmlSet:
-    kind: str  # 'src', 'ref' or 'tst'
+    kind: str  # 'src', 'ref', 'tst', or 'bare' (GTM 1.4's documents without a set element)
     columns: list[TextColumn]  # one per sysid, in order of first appearance, named by sysid
     documents: tuple[str, ...]  # document id of every segment
     seg_ids: tuple[str, ...]  # the id attribute of every segment
@@ -130,12 +130,8 @@ class _Parser:
 
     def _open_doc(self, token: re.Match[str]) -> None:
         line = self._line(token.start())
-        if self.kind is None:
-            raise self._error(
-                "<doc> outside a <srcset>, <refset> or <tstset>",
-                token.start(),
-                "Wrap the documents in the set element.",
-            )
+        if self.kind is None:  # GTM 1.4's SGML: documents without a set element
+            self.kind = "bare"
         if self.doc is not None:
             raise self._error(
                 f"missing </doc> for the document {self.doc.docid!r} "

@@ -212,9 +212,11 @@ def test_a_file_with_two_kinds_of_set() -> None:
     assert error.line == 2
 
 
-def test_no_set_at_all() -> None:
-    error = error_for(b"<doc docid='d'><seg id=1>x</seg></doc>")
-    assert "outside a <srcset>" in error.problem
+def test_documents_without_a_set_are_gtm14_input() -> None:
+    found = read_sgml(b"<doc docid='d' sysid='s'><seg id=7>x y</seg></doc>\n", "gtm.sgm")
+    assert found.kind == "bare" and found.columns[0].name == "s"
+    assert found.documents == ("d",) and found.seg_ids == ("7",)
+    assert "no sysid" in error_for(b"<doc docid='d'><seg id=1>x</seg></doc>").problem
 
 
 def test_no_segments() -> None:
