@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 
 from mteval_core import __version__
@@ -241,7 +242,13 @@ def _split_name(arg: str) -> tuple[str | None, str]:
     return None, arg
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings (e.g. an exact matching that fell back to greedy) as one line each on stderr."""
+    print(f"mteval: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    warnings.showwarning = _show_warning
     try:
         args = build_parser().parse_args(argv)
         output = args.run(args)

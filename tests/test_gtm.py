@@ -278,3 +278,14 @@ def test_reference_order_does_not_matter_at_e1(data):
         for order in permutations(references)
     }
     assert len(results) == 1
+
+
+def test_huge_grids_fall_back_to_greedy_with_a_warning(monkeypatch):
+    import mteval_core.matching as matching
+
+    monkeypatch.setattr(matching, "MAX_EXACT_BLOCKS", 3)
+    test_set = make_test_set(["a a a b"], {"s": ["a b a a"]})
+    options = Options(tokenize="none", gtm_exponent=2.0, gtm_matching="exact")
+    with pytest.warns(UserWarning, match="1 segment"):
+        scores = score_test_set(test_set, ["gtm_precision"], options).corpus()
+    assert scores["s"]["gtm_precision"] == math.sqrt(6) / 4  # the greedy size, a lower bound
