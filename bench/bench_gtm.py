@@ -16,12 +16,10 @@ machine; the issue gives its whole-process time here as about 1.6 s for these 48
 from __future__ import annotations
 
 import argparse
-import json
-import statistics
 import tempfile
 from pathlib import Path
 
-from bench_score import DATA, executable, run
+from bench_score import DATA, compare, executable
 
 from mteval_core.text import tokenize_13a
 
@@ -56,27 +54,10 @@ def main() -> int:
             "gtm e=2": [*gtm, "--gtm-exponent", "2"],
             "gtm e=2 exact": [*gtm, "--gtm-exponent", "2", "--gtm-matching", "exact"],
         }
-        times: dict[str, list[float]] = {name: [] for name in commands}
-        memory = dict.fromkeys(commands, 0.0)
-        for command in commands.values():  # warm-up
-            run(command)
-        for _ in range(args.runs):
-            for name, command in commands.items():
-                elapsed, peak = run(command)
-                times[name].append(elapsed)
-                memory[name] = max(memory[name], peak)
-    median = {name: statistics.median(values) for name, values in times.items()}
-    base = median["sacrebleu bleu"]
+        result = compare(commands, args.runs)
     print(f"WMT17 en-de: {len(systems)} systems x 3,004 segments, {args.runs} runs each")
-    for name in commands:
-        print(
-            f"  {name:15s} median {median[name]:6.2f} s  ratio to sacreBLEU "
-            f"{median[name] / base:.2f}  peak {memory[name]:.0f} MB"
-        )
-    report = {"median_seconds": median, "runs": times, "peak_mb": memory}
-    out = Path(__file__).parent / "results"
-    out.mkdir(exist_ok=True)
-    (out / "bench_gtm.json").write_text(json.dumps(report, indent=2))
+    result.print_table()
+    result.save("bench_gtm")
     return 0
 
 

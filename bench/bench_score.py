@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wmt17-newstest2017-ende"
@@ -74,27 +75,53 @@ def main() -> int:
             "json",
         ],
     }
-    times: dict[str, list[float]] = {name: [] for name in commands}
-    memory: dict[str, float] = dict.fromkeys(commands, 0.0)
-    for command in commands.values():  # warm-up: file cache, .pyc files
+    result = compare(commands, args.runs)
+    ratio = result.median["mteval all metrics"] / result.median["sacrebleu bleu"]
+    print(f"WMT17 en-de: {len(systems)} systems x 3,004 segments, {args.runs} runs each")
+    result.print_table()
+    print(f"  ratio mteval / sacreBLEU: {ratio:.2f}  (goal: <= 1.0; metrics: {METRICS})")
+    result.save("bench_score", ratio=ratio)
+    return 0
+
+
+@dataclass
+class Comparison:
+    """Wall times and peak memory of several commands, run alternately."""
+
+    times: dict[str, list[float]]
+    peak_mb: dict[str, float]
+
+    @property
+    def median(self) -> dict[str, float]:
+        return {name: statistics.median(values) for name, values in self.times.items()}
+
+    def print_table(self) -> None:
+        base = self.median.get("sacrebleu bleu")
+        for name, values in self.times.items():
+            median = self.median[name]
+            ratio = f"  ratio to sacreBLEU {median / base:.2f}" if base else ""
+            runs = ", ".join(f"{t:.2f}" for t in values)
+            print(f"  {name:20s} median {median:6.2f} s{ratio}  peak {self.peak_mb[name]:.0f} MB"
+                  f"  (runs: {runs})")  # fmt: skip
+
+    def save(self, name: str, **extra: float) -> None:
+        report = {"median_seconds": self.median, "runs": self.times, "peak_mb": self.peak_mb}
+        out = Path(__file__).parent / "results"
+        out.mkdir(exist_ok=True)
+        (out / f"{name}.json").write_text(json.dumps({**report, **extra}, indent=2))
+
+
+def compare(commands: dict[str, list[str]], runs: int) -> Comparison:
+    """One warm-up run each (file cache, compiled files), then ``runs`` alternating rounds."""
+    result = Comparison({name: [] for name in commands}, dict.fromkeys(commands, 0.0))
+    for command in commands.values():
         run(command)
-    for _ in range(args.runs):
+    for _ in range(runs):
         for name, command in commands.items():
             elapsed, peak = run(command)
-            times[name].append(elapsed)
-            memory[name] = max(memory[name], peak)
-    median = {name: statistics.median(values) for name, values in times.items()}
-    ratio = median["mteval all metrics"] / median["sacrebleu bleu"]
-    print(f"WMT17 en-de: {len(systems)} systems x 3,004 segments, {args.runs} runs each")
-    for name in commands:
-        runs = ", ".join(f"{t:.2f}" for t in times[name])
-        print(f"  {name:20s} median {median[name]:.2f} s (runs: {runs}) peak {memory[name]:.0f} MB")
-    print(f"  ratio mteval / sacreBLEU: {ratio:.2f}  (goal: <= 1.0; metrics: {METRICS})")
-    report = {"median_seconds": median, "runs": times, "peak_mb": memory, "ratio": ratio}
-    out = Path(__file__).parent / "results"
-    out.mkdir(exist_ok=True)
-    (out / "bench_score.json").write_text(json.dumps(report, indent=2))
-    return 0
+            result.times[name].append(elapsed)
+            result.peak_mb[name] = max(result.peak_mb[name], peak)
+    return result
 
 
 if __name__ == "__main__":
