@@ -15,6 +15,12 @@ from mteval_core import __version__
 from mteval_core.config import BREVITY_PENALTIES, GTM_MATCHINGS, STEMMERS, TOKENIZERS, Options
 from mteval_core.errors import InputError
 from mteval_core.export import to_csv, to_json, to_latex, to_text
+from mteval_core.meta_cli import (
+    add_correlate_command,
+    add_meta_arguments,
+    meta_evaluation,
+    render_meta_text,
+)
 from mteval_core.metrics import DEFAULT_METRICS, REGISTRY, parse_metric_list
 from mteval_core.testset import TestSet, TextColumn
 
@@ -103,7 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
         "needs SGML or XML input, which carries document ids",
     )
     score.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
+    add_meta_arguments(score)
     score.set_defaults(run=run_score)
+    add_correlate_command(commands)
 
     gtm = commands.add_parser(
         "gtm",
@@ -149,14 +157,17 @@ def run_score(args: argparse.Namespace) -> str:
         )
     if args.documents and args.format in ("text", "latex"):
         raise InputError("--documents works with --format json or csv")
+    if (args.human or args.bootstrap) and args.format in ("csv", "latex"):
+        raise InputError("--human and --bootstrap work with --format json or text")
     scores = score_test_set(test_set, metrics, options)
+    extra = meta_evaluation(args, test_set, scores)
     if args.format == "json":
-        return to_json(scores, segments=args.segments, documents=documents) + "\n"
+        return to_json(scores, args.segments, documents, extra) + "\n"
     if args.format == "csv":
         return to_csv(scores, segments=args.segments, documents=documents)
     if args.format == "latex":
         return to_latex(scores)
-    return to_text(scores, segments=args.segments)
+    return to_text(scores, segments=args.segments) + render_meta_text(extra)
 
 
 def run_gtm(args: argparse.Namespace) -> str:

@@ -18,7 +18,12 @@ def _fmt(metric: str, value: float) -> str:
     return f"{value:.{_DECIMALS.get(metric, _DEFAULT_DECIMALS)}f}"
 
 
-def to_json(scores: Scores, segments: bool = False, documents: Sequence[str] | None = None) -> str:
+def to_json(
+    scores: Scores,
+    segments: bool = False,
+    documents: Sequence[str] | None = None,
+    extra: dict | None = None,
+) -> str:
     """{"signature", "scores": {system: {metric: x}}, "segments": {system: {metric: [x...]}}},
     and "documents": {system: {metric: {document: x}}} when document ids are given."""
     out: dict[str, object] = {"signature": scores.signature, "scores": scores.corpus()}
@@ -29,7 +34,8 @@ def to_json(scores: Scores, segments: bool = False, documents: Sequence[str] | N
         }
     if documents is not None:
         out["documents"] = scores.documents(documents)
-    return json.dumps(out, indent=2, ensure_ascii=False)
+    out.update(extra or {})  # e.g. "human", "correlations", "ci", "pairs" (see meta_cli)
+    return json.dumps(out, indent=2, ensure_ascii=False, default=float)
 
 
 def to_csv(scores: Scores, segments: bool = False, documents: Sequence[str] | None = None) -> str:

@@ -1,0 +1,83 @@
+"""System-level agreement between a metric and people: correlations, pairwise views.
+
+Pure functions over 1-D arrays (one value per system), and row-wise versions over 2-D arrays
+(one row per bootstrap resample) so that intervals need no Python loop over resamples.
+scipy is the reference for the single-vector functions and is used where it is already exact.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+KENDALL_VARIANTS = ("b", "c", "like")
+
+
+def pearson(x: np.ndarray, y: np.ndarray) -> float:
+    """Lavie et al.'s choice: it also weighs how far systems lie from the regression line."""
+    return float(pearson_rows(np.asarray(x, float)[None], np.asarray(y, float)[None])[0])
+
+
+def spearman(x: np.ndarray, y: np.ndarray) -> float:
+    """Melamed et al.'s choice: only the ranking of the systems counts."""
+    return pearson(scipy_stats.rankdata(x), scipy_stats.rankdata(y))
+
+
+def kendall(x: np.ndarray, y: np.ndarray, variant: str = "b") -> float:
+    """Kendall's tau: 'b' (ties corrected; WMT's system level, scipy's default), 'c' (Stuart's,
+    for tables), or 'like': WMT's segment-level tau-like, (concordant - discordant) / (concordant
+    + discordant), where a pair the metric ties but people do not counts as discordant."""
+    if variant in ("b", "c"):
+        return float(scipy_stats.kendalltau(x, y, variant=variant).statistic)
+    if variant != "like":
+        raise ValueError(f"Kendall variant must be one of {KENDALL_VARIANTS}, not {variant!r}")
+    dx, dy = pairwise_differentials(x, y)
+    judged = dy != 0
+    concordant = np.sum(judged & (np.sign(dx) == np.sign(dy)))
+    discordant = np.sum(judged) - concordant
+    total = concordant + discordant
+    return float((concordant - discordant) / total) if total else float("nan")
+
+
+def pairwise_differentials(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every pair of systems (i < j): x_i - x_j and y_i - y_j (Coughlin 2003)."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    first, second = np.array(list(combinations(range(len(x)), 2))).reshape(-1, 2).T
+    return x[first] - x[second], y[first] - y[second]
+
+
+def differential_correlation(x: np.ndarray, y: np.ndarray) -> float:
+    """Pearson correlation of the pairwise differences: many more points than systems."""
+    return pearson(*pairwise_differentials(x, y))
+
+
+def pairwise_accuracy(x: np.ndarray, y: np.ndarray) -> float:
+    """Share of system pairs people tell apart that the metric orders the same way."""
+    dx, dy = pairwise_differentials(x, y)
+    judged = dy != 0
+    return float(np.mean(np.sign(dx[judged]) == np.sign(dy[judged]))) if judged.any() else 1.0
+
+
+# ---------------------------------------------------------------------- row-wise (resamples)
+def pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Pearson's r of every row pair of two (rows, n) arrays; NaN where a row is constant."""
+    dx = x - x.mean(axis=-1, keepdims=True)
+    dy = y - y.mean(axis=-1, keepdims=True)
+    denominator = np.sqrt((dx * dx).sum(axis=-1) * (dy * dy).sum(axis=-1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = (dx * dy).sum(axis=-1) / denominator
+    return np.clip(r, -1.0, 1.0)
+
+
+def spearman_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return pearson_rows(scipy_stats.rankdata(x, axis=-1), scipy_stats.rankdata(y, axis=-1))
+
+
+def kendall_rows(x: np.ndarray, y: np.ndarray, variant: str = "b") -> np.ndarray:
+    """Kendall's tau of every row pair; a loop over rows (system counts are small)."""
+    return np.array([kendall(a, b, variant) for a, b in zip(x, y)])
+
+
+CORRELATIONS = {"pearson": pearson_rows, "spearman": spearman_rows, "kendall": kendall_rows}

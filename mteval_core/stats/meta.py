@@ -1,0 +1,163 @@
+"""Meta-evaluation: how well each metric agrees with people, and how sure we can be.
+
+Two entry points. ``correlate_tables`` works from system-level tables alone (the `mteval
+correlate` command); its intervals resample systems. ``bootstrap_scores`` works from a scored test
+set: it resamples segments once (one seeded matrix for every system and metric) and gives an
+interval for every system score, a Holm-corrected paired test for every system pair, and, with
+human judgments, an interval for every correlation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+
+from mteval_core.errors import InputError
+from mteval_core.scoring import Scores
+from mteval_core.stats.bootstrap import (
+    BootstrapOptions,
+    holm,
+    paired_p_values,
+    percentile_interval,
+    resample_counts,
+    resampled_means,
+)
+from mteval_core.stats.correlation import (
+    differential_correlation,
+    kendall,
+    kendall_rows,
+    pairwise_accuracy,
+    pearson,
+    pearson_rows,
+    spearman,
+    spearman_rows,
+)
+
+
+def correlations(metric: np.ndarray, human: np.ndarray) -> dict[str, float | int]:
+    """Every system-level statistic of one metric against the human scores."""
+    return {
+        "pearson": pearson(metric, human),
+        "spearman": spearman(metric, human),
+        "kendall": kendall(metric, human, "b"),
+        "kendall_like": kendall(metric, human, "like"),
+        "pairwise_accuracy": pairwise_accuracy(metric, human),
+        "differential_pearson": differential_correlation(metric, human),
+        "n": len(human),
+    }
+
+
+def _intervals(metric: np.ndarray, human: np.ndarray, confidence: float) -> dict[str, list]:
+    """CIs of Pearson, Spearman and Kendall from (resamples, systems) arrays."""
+    return {
+        "pearson_ci": list(percentile_interval(pearson_rows(metric, human), confidence)),
+        "spearman_ci": list(percentile_interval(spearman_rows(metric, human), confidence)),
+        "kendall_ci": list(percentile_interval(kendall_rows(metric, human), confidence)),
+    }
+
+
+def correlate_tables(
+    human: Mapping[str, float],
+    metrics: Mapping[str, Mapping[str, float]],
+    exclude: Sequence[str] = (),
+    bootstrap: BootstrapOptions | None = None,
+) -> dict[str, dict]:
+    """metric -> statistics over the systems both tables share, minus ``exclude``.
+
+    With ``bootstrap``, intervals come from resampling systems (all there is at system level).
+    """
+    results = {}
+    for name, scores in metrics.items():
+        systems = [s for s in human if s in scores and s not in set(exclude)]
+        if len(systems) < 3:
+            raise InputError(
+                f"metric {name!r} shares only {len(systems)} systems with the human scores",
+                hint="A correlation needs at least 3 systems; check the system names.",
+            )
+        x = np.array([scores[s] for s in systems])
+        y = np.array([human[s] for s in systems])
+        results[name] = correlations(x, y)
+        if bootstrap is not None:
+            rng = np.random.default_rng(bootstrap.seed)
+            picks = rng.integers(0, len(systems), size=(bootstrap.n_resamples, len(systems)))
+            results[name].update(_intervals(x[picks], y[picks], bootstrap.confidence))
+    return results
+
+
+@dataclass(frozen=True)
+class BootstrapResult:
+    """Resampled corpus scores and everything derived from them."""
+
+    samples: dict[str, np.ndarray]  # metric -> (n_resamples, n_systems)
+    ci: dict[str, dict[str, list[float]]]  # system -> metric -> [low, high]
+    pairs: list[dict]  # {"a", "b", "metric", "delta", "p", "p_holm"}
+    correlations: dict[str, dict] = field(default_factory=dict)  # metric -> statistics and CIs
+
+
+def bootstrap_scores(
+    scores: Scores,
+    options: BootstrapOptions,
+    human: np.ndarray | None = None,
+    human_systems: Sequence[str] = (),
+) -> BootstrapResult:
+    """Resample segments once and derive intervals, paired tests and correlation intervals.
+
+    ``human`` is an (n_human_systems, n_segments) matrix of segment scores (NaN: not rated) for
+    ``human_systems``; metric scores are correlated with it over those systems.
+    """
+    first = scores.statistics[scores.metrics[0].name][scores.systems[0]]
+    counts = resample_counts(
+        first.shape[0], options.n_resamples, np.random.default_rng(options.seed)
+    )
+    corpus = scores.corpus()
+    samples: dict[str, np.ndarray] = {}
+    ci: dict[str, dict[str, list[float]]] = {system: {} for system in scores.systems}
+    pairs: list[dict] = []
+    for metric in scores.metrics:
+        columns = [
+            metric.score_from_totals(counts @ scores.statistics[metric.name][s])
+            for s in scores.systems
+        ]
+        samples[metric.name] = np.column_stack(columns)
+        for system, column in zip(scores.systems, columns):
+            ci[system][metric.name] = list(percentile_interval(column, options.confidence))
+        observed = np.array([corpus[s][metric.name] for s in scores.systems])
+        p = paired_p_values(samples[metric.name], observed)
+        index_pairs = list(combinations(range(len(scores.systems)), 2))
+        adjusted = holm(np.array([p[a, b] for a, b in index_pairs])) if index_pairs else []
+        for (a, b), p_holm in zip(index_pairs, adjusted):
+            pairs.append({
+                "a": scores.systems[a], "b": scores.systems[b], "metric": metric.name,
+                "delta": float(observed[a] - observed[b]), "p": float(p[a, b]),
+                "p_holm": float(p_holm),
+            })  # fmt: skip
+    result = BootstrapResult(samples, ci, pairs)
+    if human is not None:
+        result.correlations.update(
+            _segment_level_correlations(scores, samples, counts, human, human_systems, options)
+        )
+    return result
+
+
+def _segment_level_correlations(
+    scores: Scores,
+    samples: dict[str, np.ndarray],
+    counts: np.ndarray,
+    human: np.ndarray,
+    human_systems: Sequence[str],
+    options: BootstrapOptions,
+) -> dict[str, dict]:
+    columns = [scores.systems.index(s) for s in human_systems]
+    human_observed = np.array([np.nanmean(row) for row in human])
+    human_samples = np.column_stack([resampled_means(row, counts) for row in human])
+    corpus = scores.corpus()
+    results = {}
+    for metric in scores.metrics:
+        observed = np.array([corpus[s][metric.name] for s in human_systems])
+        results[metric.name] = correlations(observed, human_observed)
+        metric_samples = samples[metric.name][:, columns]
+        results[metric.name].update(_intervals(metric_samples, human_samples, options.confidence))
+    return results
