@@ -63,12 +63,18 @@ def pairwise_accuracy(x: np.ndarray, y: np.ndarray) -> float:
 # ---------------------------------------------------------------------- row-wise (resamples)
 def pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Pearson's r of every row pair of two (rows, n) arrays; NaN where a row is constant."""
-    dx = x - x.mean(axis=-1, keepdims=True)
-    dy = y - y.mean(axis=-1, keepdims=True)
+    dx = _unit_scale(x - x.mean(axis=-1, keepdims=True))
+    dy = _unit_scale(y - y.mean(axis=-1, keepdims=True))
     denominator = np.sqrt((dx * dx).sum(axis=-1) * (dy * dy).sum(axis=-1))
     with np.errstate(invalid="ignore", divide="ignore"):
         r = (dx * dy).sum(axis=-1) / denominator
     return np.clip(r, -1.0, 1.0)
+
+
+def _unit_scale(deviations: np.ndarray) -> np.ndarray:
+    """Divide each row by its largest |value| (r does not change) so squares cannot underflow."""
+    largest = np.abs(deviations).max(axis=-1, keepdims=True)
+    return deviations / np.where(largest > 0, largest, 1.0)
 
 
 def spearman_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -1,0 +1,77 @@
+"""Benchmark: bootstrap intervals and paired significance on WMT17, next to sacreBLEU's paired
+bootstrap, whole processes in the same run.
+
+  - sacrebleu REF -i SYS... -m bleu --paired-bs --paired-bs-n 1000   (BLEU only; the first system
+    is its baseline, so 15 pairs)
+  - mteval score --refs REF --hyps SYS... --metrics bleu,nist,precision,recall,f1,fmean,gtm
+    --bootstrap 1000 --format json   (an interval for every system and metric, and a paired test
+    with Holm's correction for all 120 system pairs of every metric)
+Then, in this process, the bootstrap step alone (resampling, intervals, 840 paired tests) on the
+statistics of the same scoring, median of several runs.
+
+    python bench/bench_bootstrap.py [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+from bench_score import DATA, compare, executable
+
+METRICS = "bleu,nist,precision,recall,f1,fmean,gtm"
+
+
+def bootstrap_step_seconds(runs: int) -> float:
+    from mteval_core.config import Options
+    from mteval_core.scoring import score_test_set
+    from mteval_core.stats.bootstrap import BootstrapOptions
+    from mteval_core.stats.meta import bootstrap_scores
+    from mteval_core.testset import TestSet, TextColumn
+
+    def column(path: Path) -> TextColumn:
+        lines = path.read_text(encoding="utf-8").split("\n")[:-1]
+        return TextColumn(path.name.rsplit(".", 1)[0], tuple(lines), str(path))
+
+    test_set = TestSet(
+        references=[column(DATA / "ref" / "ref.de")],
+        systems=[column(p) for p in sorted((DATA / "sys").iterdir())],
+    )
+    scores = score_test_set(test_set, METRICS.split(","), Options())
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        bootstrap_scores(scores, BootstrapOptions(n_resamples=1000, seed=1))
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    if not DATA.is_dir():
+        print(f"skipped: {DATA} is not available")
+        return 0
+    ref = str(DATA / "ref" / "ref.de")
+    systems = sorted(str(p) for p in (DATA / "sys").iterdir())
+    commands = {
+        "sacrebleu bleu": [executable("sacrebleu"), ref, "-i", *systems, "-m", "bleu",
+                           "--paired-bs", "--paired-bs-n", "1000"],
+        "mteval bootstrap": [executable("mteval"), "score", "--refs", ref, "--hyps", *systems,
+                             "--metrics", METRICS, "--bootstrap", "1000", "--format", "json"],
+    }  # fmt: skip
+    result = compare(commands, args.runs)
+    step = bootstrap_step_seconds(args.runs)
+    print(f"WMT17 en-de: {len(systems)} systems x 3,004 segments, 1,000 resamples, "
+          f"{args.runs} runs each")  # fmt: skip
+    result.print_table()
+    print(f"  bootstrap step alone (7 metrics x 16 systems, 840 paired tests): {step:.2f} s")
+    result.save("bench_bootstrap", bootstrap_step_seconds=step)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Statistics over per-segment sufficient statistics: correlations, bootstrap, significance."""

@@ -1,0 +1,101 @@
+"""Correlations against scipy (the oracle) and hand-checked values; Holm; the bootstrap's seed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as scipy_stats
+
+from mteval_core.stats.bootstrap import (
+    holm,
+    paired_p_values,
+    percentile_interval,
+    resample_counts,
+    resampled_means,
+)
+from mteval_core.stats.correlation import (
+    differential_correlation,
+    kendall,
+    pairwise_accuracy,
+    pairwise_differentials,
+    pearson,
+    pearson_rows,
+    spearman,
+    spearman_rows,
+)
+
+VECTORS = st.lists(st.floats(-100, 100, allow_nan=False), min_size=3, max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(VECTORS, st.randoms())
+def test_single_correlations_equal_scipy(x, random):
+    y = [v + random.uniform(-50, 50) for v in x]
+    if np.ptp(x) == 0 or np.ptp(y) == 0:
+        return
+    assert pearson(x, y) == pytest.approx(scipy_stats.pearsonr(x, y).statistic, abs=1e-12)
+    assert spearman(x, y) == pytest.approx(scipy_stats.spearmanr(x, y).statistic, abs=1e-12)
+    assert kendall(x, y, "b") == pytest.approx(scipy_stats.kendalltau(x, y).statistic, abs=1e-12)
+
+
+def test_row_wise_versions_equal_the_single_ones():
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=(50, 9)), rng.normal(size=(50, 9))
+    np.testing.assert_allclose(pearson_rows(x, y), [pearson(a, b) for a, b in zip(x, y)])
+    np.testing.assert_allclose(spearman_rows(x, y), [spearman(a, b) for a, b in zip(x, y)])
+
+
+def test_pairwise_views_by_hand():
+    metric, human = np.array([3.0, 1.0, 2.0]), np.array([10.0, 8.0, 8.0])
+    dx, dy = pairwise_differentials(metric, human)
+    assert dx.tolist() == [2.0, 1.0, -1.0] and dy.tolist() == [2.0, 2.0, 0.0]
+    assert pairwise_accuracy(metric, human) == 1.0  # the tie in the human scores is skipped
+    assert kendall(metric, human, "like") == 1.0
+    # metric [2, 2, 1]: it ties the pair people order (discordant), agrees on the other
+    assert kendall(np.array([2.0, 2.0, 1.0]), human, "like") == 0.0
+    assert differential_correlation(metric, human) == pytest.approx(pearson(dx, dy))
+
+
+def test_holm_by_hand():
+    # sorted 0.01, 0.02, 0.04 -> 3 * 0.01, 2 * 0.02, 1 * 0.04, made monotone
+    np.testing.assert_allclose(holm(np.array([0.04, 0.01, 0.02])), [0.04, 0.03, 0.04])
+    np.testing.assert_allclose(holm(np.array([0.5, 0.9])), [1.0, 1.0])
+
+
+def test_bootstrap_is_reproducible_under_a_seed():
+    first = resample_counts(100, 50, np.random.default_rng(7))
+    second = resample_counts(100, 50, np.random.default_rng(7))
+    assert (first == second).all() and (first.sum(axis=1) == 100).all()
+    assert not (first == resample_counts(100, 50, np.random.default_rng(8))).all()
+
+
+def test_resampled_means_skip_unrated_segments():
+    counts = np.array([[1, 1, 1], [3, 0, 0], [0, 0, 3]])
+    values = np.array([1.0, np.nan, 3.0])
+    np.testing.assert_allclose(resampled_means(values, counts), [2.0, 1.0, 3.0])
+
+
+def test_paired_p_values_separate_clear_differences():
+    rng = np.random.default_rng(1)
+    counts = resample_counts(300, 1000, rng)
+    a, b = rng.normal(0.6, 0.1, 300), rng.normal(0.3, 0.1, 300)
+    c = a + rng.normal(0, 0.1, 300)
+    c += a.mean() - c.mean()  # the same mean as a: no real difference
+    samples = np.column_stack([counts @ v / 300 for v in (a, b, c)])
+    p = paired_p_values(samples, np.array([a.mean(), b.mean(), c.mean()]))
+    assert p[0, 1] < 0.01 and p[0, 2] > 0.05 and np.allclose(p, p.T)
+
+
+def test_percentile_interval_coverage_on_synthetic_data():
+    """A 95% interval for a mean covers the true mean about 95% of the time."""
+    rng = np.random.default_rng(2024)
+    covered = 0
+    trials = 400
+    for _ in range(trials):
+        sample = rng.exponential(1.0, size=200)  # true mean 1
+        counts = resample_counts(200, 500, rng)
+        low, high = percentile_interval(counts @ sample / 200, 0.95)
+        covered += low <= 1.0 <= high
+    assert 0.91 <= covered / trials <= 0.98
