@@ -151,6 +151,8 @@ def meta_evaluation(args: argparse.Namespace, test_set: TestSet, scores: Scores)
         extra["pairs"] = result.pairs
         for metric, statistics in result.correlations.items():
             extra["correlations"][metric].update(statistics)
+        if result.metric_comparisons:
+            extra["metric_comparisons"] = result.metric_comparisons
     return extra
 
 

@@ -60,6 +60,19 @@ def pairwise_accuracy(x: np.ndarray, y: np.ndarray) -> float:
     return float(np.mean(np.sign(dx[judged]) == np.sign(dy[judged]))) if judged.any() else 1.0
 
 
+def williams_test(r12: float, r13: float, r23: float, n: int) -> float:
+    """One-sided p-value that r12 > r13 when both share variable 1 (Williams 1959, in the form of
+    Graham & Baldwin 2014 used by WMT): 1 = human, 2 = metric A, 3 = metric B, r23 = corr(A, B)."""
+    if n <= 3:
+        return float("nan")
+    k = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
+    denominator = np.sqrt(2 * k * (n - 1) / (n - 3) + ((r12 + r13) ** 2 / 4) * (1 - r23) ** 3)
+    if denominator == 0:
+        return float("nan")
+    t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23)) / denominator
+    return float(scipy_stats.t.sf(t, df=n - 3))
+
+
 # ---------------------------------------------------------------------- row-wise (resamples)
 def pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Pearson's r of every row pair of two (rows, n) arrays; NaN where a row is constant."""

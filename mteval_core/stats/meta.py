@@ -34,6 +34,7 @@ from mteval_core.stats.correlation import (
     pearson_rows,
     spearman,
     spearman_rows,
+    williams_test,
 )
 
 
@@ -95,6 +96,7 @@ class BootstrapResult:
     ci: dict[str, dict[str, list[float]]]  # system -> metric -> [low, high]
     pairs: list[dict]  # {"a", "b", "metric", "delta", "p", "p_holm"}
     correlations: dict[str, dict] = field(default_factory=dict)  # metric -> statistics and CIs
+    metric_comparisons: list[dict] = field(default_factory=list)  # is metric a better than b?
 
 
 def bootstrap_scores(
@@ -136,10 +138,36 @@ def bootstrap_scores(
             })  # fmt: skip
     result = BootstrapResult(samples, ci, pairs)
     if human is not None:
-        result.correlations.update(
-            _segment_level_correlations(scores, samples, counts, human, human_systems, options)
+        statistics, resampled = _segment_level_correlations(
+            scores, samples, counts, human, human_systems, options
         )
+        result.correlations.update(statistics)
+        result.metric_comparisons.extend(compare_metrics(scores, human, human_systems, resampled))
     return result
+
+
+def compare_metrics(
+    scores: Scores,
+    human: np.ndarray,
+    human_systems: Sequence[str],
+    resampled_pearson: dict[str, np.ndarray],
+) -> list[dict]:
+    """For every pair of metrics: the share of resamples in which a's Pearson correlation with
+    the human scores beats b's, and Williams' test that a correlates better than b."""
+    corpus = scores.corpus()
+    human_scores = np.array([np.nanmean(row) for row in human])
+    values = {m: np.array([corpus[s][m] for s in human_systems]) for m in scores.metric_names}
+    comparisons = []
+    for a, b in combinations(scores.metric_names, 2):
+        r_a, r_b = pearson(values[a], human_scores), pearson(values[b], human_scores)
+        comparisons.append({
+            "a": a, "b": b, "pearson_a": r_a, "pearson_b": r_b,
+            "share_a_better": float(np.mean(resampled_pearson[a] > resampled_pearson[b])),
+            "williams_p_a_better": williams_test(
+                r_a, r_b, pearson(values[a], values[b]), len(human_systems)
+            ),
+        })  # fmt: skip
+    return comparisons
 
 
 def _segment_level_correlations(
@@ -149,15 +177,17 @@ def _segment_level_correlations(
     human: np.ndarray,
     human_systems: Sequence[str],
     options: BootstrapOptions,
-) -> dict[str, dict]:
+) -> tuple[dict[str, dict], dict[str, np.ndarray]]:
+    """Correlations with intervals, and each metric's resampled Pearson correlations."""
     columns = [scores.systems.index(s) for s in human_systems]
     human_observed = np.array([np.nanmean(row) for row in human])
     human_samples = np.column_stack([resampled_means(row, counts) for row in human])
     corpus = scores.corpus()
-    results = {}
+    results, resampled = {}, {}
     for metric in scores.metrics:
         observed = np.array([corpus[s][metric.name] for s in human_systems])
         results[metric.name] = correlations(observed, human_observed)
         metric_samples = samples[metric.name][:, columns]
         results[metric.name].update(_intervals(metric_samples, human_samples, options.confidence))
-    return results
+        resampled[metric.name] = pearson_rows(metric_samples, human_samples)
+    return results, resampled

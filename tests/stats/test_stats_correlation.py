@@ -24,6 +24,7 @@ from mteval_core.stats.correlation import (
     pearson_rows,
     spearman,
     spearman_rows,
+    williams_test,
 )
 
 VECTORS = st.lists(st.floats(-100, 100, allow_nan=False), min_size=3, max_size=12)
@@ -99,3 +100,12 @@ def test_percentile_interval_coverage_on_synthetic_data():
         low, high = percentile_interval(counts @ sample / 200, 0.95)
         covered += low <= 1.0 <= high
     assert 0.91 <= covered / trials <= 0.98
+
+
+def test_williams_test_by_hand():
+    # r12 = 0.5, r13 = 0.3, r23 = 0.4, n = 20: K = 1 - .25 - .09 - .16 + 2 * .5 * .3 * .4 = 0.62,
+    # t = 0.2 * sqrt(19 * 1.4) / sqrt(2 * 0.62 * 19 / 17 + (0.8 ** 2 / 4) * 0.6 ** 3) = 0.86548
+    t = 0.2 * (19 * 1.4) ** 0.5 / (2 * 0.62 * 19 / 17 + 0.16 * 0.216) ** 0.5
+    assert t == pytest.approx(0.86548, abs=1e-5)
+    assert williams_test(0.5, 0.3, 0.4, 20) == pytest.approx(scipy_stats.t.sf(t, 17))
+    assert williams_test(0.3, 0.5, 0.4, 20) == pytest.approx(1 - scipy_stats.t.sf(t, 17))

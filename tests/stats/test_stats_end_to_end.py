@@ -36,3 +36,6 @@ def test_ted_mqm_correlations_with_intervals(name):
         assert low <= corpus[system]["bleu"] <= high
     assert len(result.pairs) == 3 * len(systems) * (len(systems) - 1) // 2
     assert all(p["p_holm"] >= p["p"] for p in result.pairs)
+    comparison = result.metric_comparisons[0]
+    assert (comparison["a"], comparison["b"]) == ("bleu", "fmean")
+    assert 0 <= comparison["share_a_better"] <= 1 and 0 <= comparison["williams_p_a_better"] <= 1
