@@ -1,0 +1,112 @@
+"""Reliability against test-set size (Melamed, Green & Turian 2003, Figure 3).
+
+A pseudo-document is k randomly chosen segments of one system (k = 1..25). It is scored by the
+metric from its summed segment statistics, and by people as the mean human score of its segments.
+The correlation between the two over many pseudo-documents, as k grows, shows how much text a
+metric needs before it agrees with people; repeating the draw gives series that a Wilcoxon
+signed-rank test can compare between two metrics (the paper's criterion). Doing this for every
+combination of the available references shows what more references buy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+from mteval_core.config import Options
+from mteval_core.metrics.base import Metric
+from mteval_core.scoring import score_test_set
+from mteval_core.stats.correlation import pearson_rows, spearman_rows
+from mteval_core.testset import TestSet
+
+
+@dataclass(frozen=True)
+class ReliabilityOptions:
+    sizes: Sequence[int] = tuple(range(1, 26))
+    n_documents: int = 300  # pseudo-documents per size and repetition
+    repetitions: int = 10
+    seed: int = 12345
+
+
+@dataclass(frozen=True)
+class ReliabilityCurve:
+    """Correlations per size (rows) and repetition (columns)."""
+
+    sizes: list[int]
+    pearson: np.ndarray
+    spearman: np.ndarray
+    references: tuple[str, ...] = field(default=())
+
+    def as_dict(self) -> dict:
+        return {
+            "references": list(self.references),
+            "sizes": self.sizes,
+            "pearson_mean": np.nanmean(self.pearson, axis=1).tolist(),
+            "spearman_mean": np.nanmean(self.spearman, axis=1).tolist(),
+            "pearson": self.pearson.tolist(),
+            "spearman": self.spearman.tolist(),
+        }
+
+
+def reliability_curve(
+    metric: Metric, stats: np.ndarray, human: np.ndarray, options: ReliabilityOptions
+) -> ReliabilityCurve:
+    """``stats``: (n_systems, n_segments, n_stats); ``human``: (n_systems, n_segments), NaN where
+    a segment is not rated (never drawn)."""
+    rng = np.random.default_rng(options.seed)
+    n_systems, n_segments = human.shape
+    rated = np.isfinite(human)
+    sizes = [k for k in options.sizes if k <= rated.sum(axis=1).min()]
+    shape = (len(sizes), options.repetitions)
+    pearson, spearman = np.full(shape, np.nan), np.full(shape, np.nan)
+    for row, k in enumerate(sizes):
+        for repetition in range(options.repetitions):
+            system = rng.integers(0, n_systems, options.n_documents)
+            keys = np.where(rated[system], rng.random((options.n_documents, n_segments)), np.inf)
+            chosen = np.argpartition(keys, k - 1, axis=1)[:, :k]  # k distinct rated segments
+            metric_scores = metric.score_from_totals(stats[system[:, None], chosen].sum(axis=1))
+            human_scores = human[system[:, None], chosen].mean(axis=1)
+            pearson[row, repetition] = pearson_rows(metric_scores[None], human_scores[None])[0]
+            spearman[row, repetition] = spearman_rows(metric_scores[None], human_scores[None])[0]
+    return ReliabilityCurve(sizes, pearson, spearman)
+
+
+def reliability_by_references(
+    test_set: TestSet,
+    metric_name: str,
+    human: np.ndarray,
+    options: Options,
+    reliability: ReliabilityOptions,
+) -> list[ReliabilityCurve]:
+    """One curve for every non-empty combination of the test set's references."""
+    curves = []
+    names = test_set.reference_names
+    for size in range(1, len(names) + 1):
+        for subset in combinations(range(len(names)), size):
+            reduced = TestSet(
+                references=[test_set.references[i] for i in subset],
+                systems=test_set.systems,
+                documents=test_set.documents,
+            )
+            scores = score_test_set(reduced, [metric_name], options)
+            stats = np.stack([scores.statistics[metric_name][s] for s in scores.systems])
+            curve = reliability_curve(scores.metrics[0], stats, human, reliability)
+            curves.append(
+                ReliabilityCurve(
+                    curve.sizes, curve.pearson, curve.spearman, tuple(names[i] for i in subset)
+                )
+            )
+    return curves
+
+
+def compare_curves(a: ReliabilityCurve, b: ReliabilityCurve, statistic: str = "pearson") -> float:
+    """Wilcoxon signed-rank p-value that two metrics' correlation series differ (two-sided)."""
+    x, y = getattr(a, statistic).ravel(), getattr(b, statistic).ravel()
+    keep = np.isfinite(x) & np.isfinite(y)
+    if not np.any(x[keep] != y[keep]):
+        return 1.0
+    return float(scipy_stats.wilcoxon(x[keep], y[keep]).pvalue)

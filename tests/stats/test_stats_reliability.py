@@ -1,0 +1,66 @@
+"""Melamed et al.'s reliability experiment: correlation against pseudo-document size."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from mteval_core.config import Options
+from mteval_core.human import segment_matrix
+from mteval_core.metrics import get_metric
+from mteval_core.sample import load_sample
+from mteval_core.scoring import score_test_set
+from mteval_core.stats.reliability import (
+    ReliabilityOptions,
+    compare_curves,
+    reliability_by_references,
+    reliability_curve,
+)
+
+
+def synthetic(noise: float, rng: np.random.Generator):
+    """Four systems of different quality; a metric that sees each segment's human score through
+    noise (as a precision). Larger pseudo-documents average the noise away, not the quality."""
+    quality = np.array([0.3, 0.45, 0.6, 0.75])[:, None]
+    human = (quality + rng.normal(0, 0.2, size=(4, 200))).clip(0.01, 1)
+    matches = (human + rng.normal(0, noise, human.shape)).clip(0, 1) * 20
+    stats = np.stack([matches, np.full(human.shape, 20.0), np.full(human.shape, 20.0)], axis=-1)
+    return get_metric("precision", Options()), stats, human
+
+
+def test_larger_pseudo_documents_correlate_better_and_noise_hurts():
+    rng = np.random.default_rng(0)
+    options = ReliabilityOptions(sizes=(1, 5, 25), n_documents=200, repetitions=5, seed=1)
+    metric, stats, human = synthetic(0.3, rng)
+    noisy = reliability_curve(metric, stats, human, options)
+    metric, stats_clean, _ = synthetic(0.05, np.random.default_rng(0))
+    clean = reliability_curve(metric, stats_clean, human, options)
+    means = noisy.pearson.mean(axis=1)
+    assert means[0] < means[1] < means[2]
+    assert (clean.pearson.mean(axis=1) > means).all()
+    assert compare_curves(clean, noisy) < 0.01
+    again = reliability_curve(metric, stats_clean, human, options)
+    assert np.array_equal(again.pearson, clean.pearson)  # seeded
+
+
+def test_unrated_segments_are_never_drawn():
+    rng = np.random.default_rng(3)
+    metric, stats, human = synthetic(0.1, rng)
+    human[:, 100:] = np.nan
+    curve = reliability_curve(metric, stats, human, ReliabilityOptions(sizes=(10,), repetitions=2))
+    assert np.isfinite(curve.pearson).all()
+
+
+def test_every_reference_combination_on_the_sample():
+    test_set = load_sample().test_set
+    scores = score_test_set(test_set, ["fmean"], Options())
+    human = segment_matrix(test_set.human, scores.systems, test_set.n_segments, "adequacy")
+    options = ReliabilityOptions(sizes=(1, 5), n_documents=100, repetitions=3)
+    start = time.perf_counter()
+    curves = reliability_by_references(test_set, "fmean", human, Options(), options)
+    assert time.perf_counter() - start < 10
+    assert [c.references for c in curves] == [("ref-A",), ("ref-B",), ("ref-A", "ref-B")]
+    for curve in curves:
+        assert curve.pearson.shape == (2, 3)
+        assert curve.as_dict()["pearson_mean"][1] > 0.5  # the four systems differ a lot
