@@ -34,6 +34,16 @@ def add_meta_arguments(parser: argparse.ArgumentParser) -> None:
         help="systems left out of the correlations (outliers, human references)",
     )
     parser.add_argument(
+        "--human-lower-is-better",
+        action="store_true",
+        help="the human scores count errors (e.g. MQM points): negate them on load",
+    )
+    parser.add_argument(
+        "--rated-segments-only",
+        action="store_true",
+        help="compute each metric on the segments its system was rated on",
+    )
+    parser.add_argument(
         "--bootstrap",
         type=int,
         default=0,
@@ -110,14 +120,19 @@ def meta_evaluation(args: argparse.Namespace, test_set: TestSet, scores: Scores)
     """What --human and --bootstrap add to `mteval score`: human scores, correlations, CIs and
     paired tests, as JSON-ready data."""
     from mteval_core.human import criteria_of, default_criterion, segment_matrix
-    from mteval_core.stats.meta import bootstrap_scores, correlations
+    from mteval_core.stats.meta import bootstrap_scores, correlations, metric_scores_for_human
 
     extra: dict = {}
     human_matrix, human_systems = None, []
     if args.human:
         from mteval_core.io import read_bytes, read_human
 
-        judgments = read_human(read_bytes(args.human), args.human, documents=test_set.documents)
+        judgments = read_human(
+            read_bytes(args.human),
+            args.human,
+            documents=test_set.documents,
+            lower_is_better=args.human_lower_is_better,
+        )
         test_set = test_set.with_human(judgments)  # checks systems and segments
         criterion = args.criterion or default_criterion(judgments)
         parts = criteria_of(criterion, judgments)
@@ -138,15 +153,24 @@ def meta_evaluation(args: argparse.Namespace, test_set: TestSet, scores: Scores)
                 f"only {len(human_systems)} scored systems have human judgments",
                 origin=args.human, hint="A correlation needs at least 3 systems.",
             )  # fmt: skip
-        extra["human"] = {"criterion": criterion, "scores": dict(zip(human_systems, human_scores))}
-        corpus = scores.corpus()
-        extra["correlations"] = {
-            m: correlations(np.array([corpus[s][m] for s in human_systems]), human_scores)
-            for m in scores.metric_names
+        extra["human"] = {
+            "criterion": criterion,
+            "negated_on_load": args.human_lower_is_better,
+            "scores": dict(zip(human_systems, human_scores)),
         }
+        if args.rated_segments_only and human_matrix is not None:
+            observed = metric_scores_for_human(scores, human_matrix, human_systems, True)
+        else:
+            corpus = scores.corpus()
+            observed = {
+                m: np.array([corpus[s][m] for s in human_systems]) for m in scores.metric_names
+            }
+        extra["correlations"] = {m: correlations(observed[m], human_scores) for m in observed}
     options = _bootstrap_options(args)
     if options is not None:
-        result = bootstrap_scores(scores, options, human_matrix, human_systems)
+        result = bootstrap_scores(
+            scores, options, human_matrix, human_systems, args.rated_segments_only
+        )
         extra["ci"] = result.ci
         extra["pairs"] = result.pairs
         for metric, statistics in result.correlations.items():
@@ -191,4 +215,12 @@ def render_meta_text(extra: dict) -> str:
             f"paired bootstrap: {len(significant)} of {len(extra['pairs'])} system pairs differ "
             "at p < 0.05 after Holm's correction (see --format json for every pair and interval)"
         )
+        smallest = min((p["p"] for p in extra["pairs"]), default=1.0)
+        per_metric = len({(p["a"], p["b"]) for p in extra["pairs"]})
+        if smallest * per_metric >= 0.05:
+            lines.append(
+                f"note: the smallest possible p-value with these resamples is {smallest:.4f}; "
+                f"Holm multiplies it by up to {per_metric} pairs, so nothing can reach 0.05. "
+                "Use more resamples (--bootstrap)."
+            )
     return "\n".join(lines) + ("\n" if lines else "")

@@ -104,11 +104,13 @@ def bootstrap_scores(
     options: BootstrapOptions,
     human: np.ndarray | None = None,
     human_systems: Sequence[str] = (),
+    rated_only: bool = False,
 ) -> BootstrapResult:
     """Resample segments once and derive intervals, paired tests and correlation intervals.
 
     ``human`` is an (n_human_systems, n_segments) matrix of segment scores (NaN: not rated) for
-    ``human_systems``; metric scores are correlated with it over those systems.
+    ``human_systems``; metric scores are correlated with it over those systems, computed on the
+    segments each system was rated on when ``rated_only``.
     """
     first = scores.statistics[scores.metrics[0].name][scores.systems[0]]
     counts = resample_counts(
@@ -139,32 +141,51 @@ def bootstrap_scores(
     result = BootstrapResult(samples, ci, pairs)
     if human is not None:
         statistics, resampled = _segment_level_correlations(
-            scores, samples, counts, human, human_systems, options
+            scores, samples, counts, human, human_systems, options, rated_only
         )
         result.correlations.update(statistics)
-        result.metric_comparisons.extend(compare_metrics(scores, human, human_systems, resampled))
+        observed = metric_scores_for_human(scores, human, human_systems, rated_only)
+        result.metric_comparisons.extend(compare_metrics(observed, human, resampled))
+    return result
+
+
+def metric_scores_for_human(
+    scores: Scores,
+    human: np.ndarray,
+    human_systems: Sequence[str],
+    rated_only: bool = False,
+    counts: np.ndarray | None = None,
+) -> dict[str, np.ndarray]:
+    """metric -> score of each human-rated system: on all segments, or (``rated_only``) on the
+    segments that system was rated on; per resample (rows) when ``counts`` are given."""
+    rated = np.isfinite(human)
+    result = {}
+    for metric in scores.metrics:
+        columns = []
+        for row, system in enumerate(human_systems):
+            stats = scores.statistics[metric.name][system]
+            weights = np.ones(stats.shape[0]) if counts is None else counts
+            if rated_only:
+                weights = weights * rated[row]
+            columns.append(metric.score_from_totals(weights @ stats))
+        result[metric.name] = np.stack(columns, axis=-1)
     return result
 
 
 def compare_metrics(
-    scores: Scores,
-    human: np.ndarray,
-    human_systems: Sequence[str],
-    resampled_pearson: dict[str, np.ndarray],
+    values: dict[str, np.ndarray], human: np.ndarray, resampled_pearson: dict[str, np.ndarray]
 ) -> list[dict]:
     """For every pair of metrics: the share of resamples in which a's Pearson correlation with
     the human scores beats b's, and Williams' test that a correlates better than b."""
-    corpus = scores.corpus()
     human_scores = np.array([np.nanmean(row) for row in human])
-    values = {m: np.array([corpus[s][m] for s in human_systems]) for m in scores.metric_names}
     comparisons = []
-    for a, b in combinations(scores.metric_names, 2):
+    for a, b in combinations(values, 2):
         r_a, r_b = pearson(values[a], human_scores), pearson(values[b], human_scores)
         comparisons.append({
             "a": a, "b": b, "pearson_a": r_a, "pearson_b": r_b,
             "share_a_better": float(np.mean(resampled_pearson[a] > resampled_pearson[b])),
             "williams_p_a_better": williams_test(
-                r_a, r_b, pearson(values[a], values[b]), len(human_systems)
+                r_a, r_b, pearson(values[a], values[b]), len(human_scores)
             ),
         })  # fmt: skip
     return comparisons
@@ -177,17 +198,21 @@ def _segment_level_correlations(
     human: np.ndarray,
     human_systems: Sequence[str],
     options: BootstrapOptions,
+    rated_only: bool,
 ) -> tuple[dict[str, dict], dict[str, np.ndarray]]:
     """Correlations with intervals, and each metric's resampled Pearson correlations."""
-    columns = [scores.systems.index(s) for s in human_systems]
     human_observed = np.array([np.nanmean(row) for row in human])
     human_samples = np.column_stack([resampled_means(row, counts) for row in human])
-    corpus = scores.corpus()
+    observed = metric_scores_for_human(scores, human, human_systems, rated_only)
+    if rated_only:
+        resampled_scores = metric_scores_for_human(scores, human, human_systems, True, counts)
+    else:
+        columns = [scores.systems.index(s) for s in human_systems]
+        resampled_scores = {m: samples[m][:, columns] for m in scores.metric_names}
     results, resampled = {}, {}
-    for metric in scores.metrics:
-        observed = np.array([corpus[s][metric.name] for s in human_systems])
-        results[metric.name] = correlations(observed, human_observed)
-        metric_samples = samples[metric.name][:, columns]
-        results[metric.name].update(_intervals(metric_samples, human_samples, options.confidence))
-        resampled[metric.name] = pearson_rows(metric_samples, human_samples)
+    for name in scores.metric_names:
+        results[name] = correlations(observed[name], human_observed)
+        metric_samples = resampled_scores[name]
+        results[name].update(_intervals(metric_samples, human_samples, options.confidence))
+        resampled[name] = pearson_rows(metric_samples, human_samples)
     return results, resampled
