@@ -177,6 +177,7 @@ def meta_evaluation(args: argparse.Namespace, test_set: TestSet, scores: Scores)
             extra["correlations"][metric].update(statistics)
         if result.metric_comparisons:
             extra["metric_comparisons"] = result.metric_comparisons
+            extra["human"]["ci"] = result.human_ci
     return extra
 
 

@@ -97,6 +97,7 @@ class BootstrapResult:
     pairs: list[dict]  # {"a", "b", "metric", "delta", "p", "p_holm"}
     correlations: dict[str, dict] = field(default_factory=dict)  # metric -> statistics and CIs
     metric_comparisons: list[dict] = field(default_factory=list)  # is metric a better than b?
+    human_ci: dict[str, list[float]] = field(default_factory=dict)  # system -> [low, high]
 
 
 def bootstrap_scores(
@@ -144,6 +145,9 @@ def bootstrap_scores(
             scores, samples, counts, human, human_systems, options, rated_only
         )
         result.correlations.update(statistics)
+        for system, row in zip(human_systems, human):
+            interval = percentile_interval(resampled_means(row, counts), options.confidence)
+            result.human_ci[system] = list(interval)
         observed = metric_scores_for_human(scores, human, human_systems, rated_only)
         result.metric_comparisons.extend(compare_metrics(observed, human, resampled))
     return result

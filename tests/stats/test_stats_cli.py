@@ -34,6 +34,8 @@ def test_human_bootstrap_json(capsys):
     assert len(result["pairs"]) == 2 * 6
     assert set(result["ci"]["word-by-word"]) == {"bleu", "fmean"}
     assert result["metric_comparisons"][0]["a"] == "bleu"
+    low, high = result["human"]["ci"]["neural-small"]
+    assert low < result["human"]["scores"]["neural-small"] < high
     _, again, _ = run(capsys, *BASE, "--metrics", "bleu,fmean", "--bootstrap", "200",
                       "--seed", "4", "--format", "json")  # fmt: skip
     assert again == out  # same seed, same output
