@@ -119,6 +119,8 @@ def run_correlate(args: argparse.Namespace) -> str:
 def meta_evaluation(args: argparse.Namespace, test_set: TestSet, scores: Scores) -> dict:
     """What --human and --bootstrap add to `mteval score`: human scores, correlations, CIs and
     paired tests, as JSON-ready data."""
+    if not (args.human or args.bootstrap):
+        return {}  # and scipy, which the statistics need, is not even imported
     from mteval_core.human import criteria_of, default_criterion, segment_matrix
     from mteval_core.stats.meta import bootstrap_scores, correlations, metric_scores_for_human
 
