@@ -14,12 +14,11 @@ statistics of the same scoring, median of several runs.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 from pathlib import Path
 
-from bench_score import DATA, compare, executable
+from bench_score import DATA, arguments, compare, executable
 
 METRICS = "bleu,nist,precision,recall,f1,fmean,gtm"
 
@@ -49,11 +48,8 @@ def bootstrap_step_seconds(runs: int) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
-    if not DATA.is_dir():
-        print(f"skipped: {DATA} is not available")
+    args = arguments(__doc__, default_runs=3)
+    if args is None:
         return 0
     ref = str(DATA / "ref" / "ref.de")
     systems = sorted(str(p) for p in (DATA / "sys").iterdir())

@@ -15,11 +15,10 @@ machine; the issue gives its whole-process time here as about 1.6 s for these 48
 
 from __future__ import annotations
 
-import argparse
 import tempfile
 from pathlib import Path
 
-from bench_score import DATA, compare, executable
+from bench_score import DATA, arguments, compare, executable
 
 from mteval_core.text import tokenize_13a
 
@@ -30,11 +29,8 @@ def pretokenize(source: Path, target: Path) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=5)
-    args = parser.parse_args()
-    if not DATA.is_dir():
-        print(f"skipped: {DATA} is not available")
+    args = arguments(__doc__, default_runs=5)
+    if args is None:
         return 0
     with tempfile.TemporaryDirectory() as folder:
         tokenized = Path(folder)

@@ -42,12 +42,20 @@ def executable(name: str) -> str:
     return shutil.which(name, path=str(Path(sys.executable).parent)) or name
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=5)
+def arguments(doc: str, default_runs: int) -> argparse.Namespace | None:
+    """The benchmark's command line, or None (after saying so) when the data is not there."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=default_runs)
     args = parser.parse_args()
     if not DATA.is_dir():
         print(f"skipped: {DATA} is not available")
+        return None
+    return args
+
+
+def main() -> int:
+    args = arguments(__doc__, default_runs=5)
+    if args is None:
         return 0
     ref = str(DATA / "ref" / "ref.de")
     systems = sorted(str(p) for p in (DATA / "sys").iterdir())
