@@ -6,8 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 
-import numpy as np
-
 from mteval_core.errors import InputError
 from mteval_core.scoring import Scores
 from mteval_core.testset import HumanScores, TestSet
@@ -117,15 +115,11 @@ def run_correlate(args: argparse.Namespace) -> str:
 
 
 def meta_evaluation(args: argparse.Namespace, test_set: TestSet, scores: Scores) -> dict:
-    """What --human and --bootstrap add to `mteval score`: human scores, correlations, CIs and
-    paired tests, as JSON-ready data."""
+    """What --human and --bootstrap add to `mteval score`, as JSON-ready data."""
     if not (args.human or args.bootstrap):
         return {}  # and scipy, which the statistics need, is not even imported
-    from mteval_core.human import criteria_of, default_criterion, segment_matrix
-    from mteval_core.stats.meta import bootstrap_scores, correlations, metric_scores_for_human
+    from mteval_core.stats.meta import evaluate
 
-    extra: dict = {}
-    human_matrix, human_systems = None, []
     if args.human:
         from mteval_core.io import read_bytes, read_human
 
@@ -136,55 +130,15 @@ def meta_evaluation(args: argparse.Namespace, test_set: TestSet, scores: Scores)
             lower_is_better=args.human_lower_is_better,
         )
         test_set = test_set.with_human(judgments)  # checks systems and segments
-        criterion = args.criterion or default_criterion(judgments)
-        parts = criteria_of(criterion, judgments)
-        human_systems = [
-            s for s in scores.systems if s not in args.exclude and s in _rated(judgments)
-        ]
-        if len(judgments.segment_rows):
-            matrices = [
-                segment_matrix(judgments, human_systems, test_set.n_segments, c) for c in parts
-            ]
-            human_matrix = np.sum(matrices, axis=0)
-            human_scores = np.nanmean(human_matrix, axis=1)
-        else:
-            means = [_system_means(judgments, c) for c in parts]
-            human_scores = np.array([sum(m[s] for m in means) for s in human_systems])
-        if len(human_systems) < 3:
-            raise InputError(
-                f"only {len(human_systems)} scored systems have human judgments",
-                origin=args.human, hint="A correlation needs at least 3 systems.",
-            )  # fmt: skip
-        extra["human"] = {
-            "criterion": criterion,
-            "negated_on_load": args.human_lower_is_better,
-            "scores": dict(zip(human_systems, human_scores)),
-        }
-        if args.rated_segments_only and human_matrix is not None:
-            observed = metric_scores_for_human(scores, human_matrix, human_systems, True)
-        else:
-            corpus = scores.corpus()
-            observed = {
-                m: np.array([corpus[s][m] for s in human_systems]) for m in scores.metric_names
-            }
-        extra["correlations"] = {m: correlations(observed[m], human_scores) for m in observed}
-    options = _bootstrap_options(args)
-    if options is not None:
-        result = bootstrap_scores(
-            scores, options, human_matrix, human_systems, args.rated_segments_only
-        )
-        extra["ci"] = result.ci
-        extra["pairs"] = result.pairs
-        for metric, statistics in result.correlations.items():
-            extra["correlations"][metric].update(statistics)
-        if result.metric_comparisons:
-            extra["metric_comparisons"] = result.metric_comparisons
-            extra["human"]["ci"] = result.human_ci
-    return extra
-
-
-def _rated(judgments: HumanScores) -> set[str]:
-    return set(judgments.segment_rows["system"]) | set(judgments.system_rows["system"])
+    return evaluate(
+        test_set,
+        scores,
+        criterion=args.criterion,
+        exclude=args.exclude,
+        rated_only=args.rated_segments_only,
+        bootstrap=_bootstrap_options(args),
+        negated_on_load=args.human_lower_is_better,
+    )
 
 
 def render_correlations(results: dict[str, dict], title: str) -> str:

@@ -16,6 +16,7 @@ from itertools import combinations
 import numpy as np
 
 from mteval_core.errors import InputError
+from mteval_core.human import criteria_of, default_criterion, segment_matrix, system_scores
 from mteval_core.scoring import Scores
 from mteval_core.stats.bootstrap import (
     BootstrapOptions,
@@ -36,6 +37,7 @@ from mteval_core.stats.correlation import (
     spearman_rows,
     williams_test,
 )
+from mteval_core.testset import TestSet
 
 
 def correlations(metric: np.ndarray, human: np.ndarray) -> dict[str, float | int]:
@@ -86,6 +88,66 @@ def correlate_tables(
             picks = rng.integers(0, len(systems), size=(bootstrap.n_resamples, len(systems)))
             results[name].update(_intervals(x[picks], y[picks], bootstrap.confidence))
     return results
+
+
+def evaluate(
+    test_set: TestSet,
+    scores: Scores,
+    criterion: str | None = None,
+    exclude: Sequence[str] = (),
+    rated_only: bool = False,
+    bootstrap: BootstrapOptions | None = None,
+    negated_on_load: bool = False,
+) -> dict:
+    """Everything `mteval score --human --bootstrap` reports, as JSON-ready data: the human system
+    scores, every metric's correlations (with intervals), score intervals and paired tests.
+
+    Human judgments come with ``test_set.human``; without them only the bootstrap part is done.
+    """
+    result: dict = {}
+    human_matrix, human_systems = None, []
+    judgments = test_set.human
+    if judgments is not None and len(judgments):
+        criterion = criterion or default_criterion(judgments)
+        parts = criteria_of(criterion, judgments)
+        rated = set(judgments.segment_rows["system"]) | set(judgments.system_rows["system"])
+        human_systems = [s for s in scores.systems if s not in set(exclude) and s in rated]
+        if len(human_systems) < 3:
+            raise InputError(
+                f"only {len(human_systems)} scored systems have human judgments",
+                hint="A correlation needs at least 3 systems.",
+            )
+        if len(judgments.segment_rows):
+            human_matrix = np.sum(
+                [segment_matrix(judgments, human_systems, test_set.n_segments, c) for c in parts],
+                axis=0,
+            )
+            human_scores = np.nanmean(human_matrix, axis=1)
+        else:
+            human_scores = system_scores(judgments, human_systems, test_set.n_segments, criterion)
+        result["human"] = {
+            "criterion": criterion,
+            "negated_on_load": negated_on_load,
+            "scores": dict(zip(human_systems, human_scores.tolist())),
+        }
+        if rated_only and human_matrix is not None:
+            observed = metric_scores_for_human(scores, human_matrix, human_systems, True)
+        else:
+            corpus = scores.corpus()
+            observed = {
+                m: np.array([corpus[s][m] for s in human_systems]) for m in scores.metric_names
+            }
+        result["correlations"] = {m: correlations(observed[m], human_scores) for m in observed}
+    if bootstrap is not None:
+        resampled = bootstrap_scores(scores, bootstrap, human_matrix, human_systems, rated_only)
+        result["ci"] = resampled.ci
+        result["pairs"] = resampled.pairs
+        for metric, statistics in resampled.correlations.items():
+            result["correlations"][metric].update(statistics)
+        if resampled.metric_comparisons:
+            result["metric_comparisons"] = resampled.metric_comparisons
+            result["human"]["ci"] = resampled.human_ci
+    return result
 
 
 @dataclass(frozen=True)
