@@ -54,15 +54,38 @@ def main() -> int:
     ref = str(DATA / "ref" / "ref.de")
     systems = sorted(str(p) for p in (DATA / "sys").iterdir())
     commands = {
-        "sacrebleu bleu": [executable("sacrebleu"), ref, "-i", *systems, "-m", "bleu",
-                           "--paired-bs", "--paired-bs-n", "1000"],
-        "mteval bootstrap": [executable("mteval"), "score", "--refs", ref, "--hyps", *systems,
-                             "--metrics", METRICS, "--bootstrap", "1000", "--format", "json"],
-    }  # fmt: skip
+        "sacrebleu bleu": [
+            executable("sacrebleu"),
+            ref,
+            "-i",
+            *systems,
+            "-m",
+            "bleu",
+            "--paired-bs",
+            "--paired-bs-n",
+            "1000",
+        ],
+        "mteval bootstrap": [
+            executable("mteval"),
+            "score",
+            "--refs",
+            ref,
+            "--hyps",
+            *systems,
+            "--metrics",
+            METRICS,
+            "--bootstrap",
+            "1000",
+            "--format",
+            "json",
+        ],
+    }
     result = compare(commands, args.runs)
     step = bootstrap_step_seconds(args.runs)
-    print(f"WMT17 en-de: {len(systems)} systems x 3,004 segments, 1,000 resamples, "
-          f"{args.runs} runs each")  # fmt: skip
+    print(
+        f"WMT17 en-de: {len(systems)} systems x 3,004 segments, 1,000 resamples, "
+        f"{args.runs} runs each"
+    )
     result.print_table()
     print(f"  bootstrap step alone (7 metrics x 16 systems, 840 paired tests): {step:.2f} s")
     result.save("bench_bootstrap", bootstrap_step_seconds=step)

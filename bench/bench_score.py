@@ -109,8 +109,10 @@ class Comparison:
             median = self.median[name]
             ratio = f"  ratio to sacreBLEU {median / base:.2f}" if base else ""
             runs = ", ".join(f"{t:.2f}" for t in values)
-            print(f"  {name:20s} median {median:6.2f} s{ratio}  peak {self.peak_mb[name]:.0f} MB"
-                  f"  (runs: {runs})")  # fmt: skip
+            print(
+                f"  {name:20s} median {median:6.2f} s{ratio}  peak {self.peak_mb[name]:.0f} MB"
+                f"  (runs: {runs})"
+            )
 
     def save(self, name: str, **extra: float) -> None:
         report = {"median_seconds": self.median, "runs": self.times, "peak_mb": self.peak_mb}

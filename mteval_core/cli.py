@@ -179,17 +179,19 @@ def run_gtm(args: argparse.Namespace) -> str:
         documents = (_stem(args.candidate),) * len(candidate[0])
     if len(candidate) != 1:
         raise InputError(
-            f"the file holds {len(candidate)} systems", origin=args.candidate,
+            f"the file holds {len(candidate)} systems",
+            origin=args.candidate,
             hint="Give one system output per run, as with gtm.jar.",
-        )  # fmt: skip
+        )
     references: list[TextColumn] = []
     for path in args.references:
         columns, reference_documents, _ = _read_gtm_file(path)
         if reference_documents not in (None, documents):
             raise InputError(
-                f"its documents or segments differ from those of {args.candidate}", origin=path,
+                f"its documents or segments differ from those of {args.candidate}",
+                origin=path,
                 hint="References need the candidate's documents, in the same order.",
-            )  # fmt: skip
+            )
         references += columns
     test_set = TestSet(references=references, systems=candidate, documents=documents)
     lines = gtm14_lines(test_set, options, segment_ids, args.segment_lines, args.document_lines)

@@ -15,15 +15,17 @@ DEFAULT_RESAMPLES_SEED = 12345
 
 def add_meta_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--human", metavar="FILE",
+        "--human",
+        metavar="FILE",
         help="human judgments (CSV/TSV: system, segment_id, score[, rater, criterion], or "
         "system-level rows); adds the human system scores and each metric's correlations",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--criterion", metavar="NAME",
+        "--criterion",
+        metavar="NAME",
         help="which human criterion, or a sum such as adequacy+fluency (default: that sum when "
         "both exist, else the only criterion)",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--exclude",
         nargs="+",
@@ -101,9 +103,10 @@ def run_correlate(args: argparse.Namespace) -> str:
     criterion = args.criterion or default_criterion(human)
     if criterion not in human.criteria:
         raise InputError(
-            f"no column or criterion {criterion!r}", origin=args.human,
+            f"no column or criterion {criterion!r}",
+            origin=args.human,
             hint=f"It has: {', '.join(human.criteria)}.",
-        )  # fmt: skip
+        )
     metric_table = _read_table(args.metric_file)
     metrics = {name: _system_means(metric_table, name) for name in metric_table.criteria}
     results = correlate_tables(
@@ -155,8 +158,11 @@ def render_correlations(results: dict[str, dict], title: str) -> str:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     lines = [title]
     for row in [header, *rows]:
-        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                               for i, (c, w) in enumerate(zip(row, widths))))  # fmt: skip
+        lines.append(
+            "  ".join(
+                c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))
+            )
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -164,8 +170,11 @@ def render_meta_text(extra: dict) -> str:
     """The --human / --bootstrap additions to the text output of `mteval score`."""
     lines = []
     if "correlations" in extra:
-        lines.append(render_correlations(extra["correlations"], f"correlation with human "
-                                         f"{extra['human']['criterion']}:"))  # fmt: skip
+        lines.append(
+            render_correlations(
+                extra["correlations"], f"correlation with human {extra['human']['criterion']}:"
+            )
+        )
     if "pairs" in extra:
         significant = [p for p in extra["pairs"] if p["p_holm"] < 0.05]
         lines.append(

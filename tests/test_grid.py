@@ -44,8 +44,11 @@ def test_grid_numbers_equal_the_metric():
 def test_fractional_cut_is_visible():
     grid = bitext_grid(
         make_test_set([["a b c d"], ["a b c d e"]], {"s": ["a b c d e"]}),
-        "s", 1, Options(tokenize="none", gtm_exponent=2.0), exact=True,
-    )  # fmt: skip
+        "s",
+        1,
+        Options(tokenize="none", gtm_exponent=2.0),
+        exact=True,
+    )
     assert grid.greedy.blocks.tolist() == [[0, 5, 4.5]]
     assert grid.exact.blocks[:, 2].sum() == 4  # whole cells only
 

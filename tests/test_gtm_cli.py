@@ -21,9 +21,12 @@ CANDIDATE = """<tstset setid="t" srclang="de" trglang="en" sysid="mt">
 </doc>
 </tstset>
 """
-REFERENCE = CANDIDATE.replace("tstset", "refset").replace('"mt"', '"r1"').replace(
-    "x y", "y x"
-).replace("p q r", "p q z")  # fmt: skip
+REFERENCE = (
+    CANDIDATE.replace("tstset", "refset")
+    .replace('"mt"', '"r1"')
+    .replace("x y", "y x")
+    .replace("p q r", "p q z")
+)
 # GTM 1.4's own input: documents without a set element
 BARE_CANDIDATE = '<doc docid="d1" sysid="mt">\n<seg id=1>a b c</seg>\n</doc>\n'
 BARE_REFERENCE = '<doc docid="d1" sysid="ref">\n<seg id=1>a b x c</seg>\n</doc>\n'
@@ -32,10 +35,13 @@ BARE_REFERENCE = '<doc docid="d1" sysid="ref">\n<seg id=1>a b x c</seg>\n</doc>\
 @pytest.fixture
 def paths(tmp_path):
     files = {
-        "cand.sgm": CANDIDATE, "ref.sgm": REFERENCE, "bare.sgm": BARE_CANDIDATE,
-        "bareref.sgm": BARE_REFERENCE, "cand.txt": "a b c d e f\nx y\np q r\n",
+        "cand.sgm": CANDIDATE,
+        "ref.sgm": REFERENCE,
+        "bare.sgm": BARE_CANDIDATE,
+        "bareref.sgm": BARE_REFERENCE,
+        "cand.txt": "a b c d e f\nx y\np q r\n",
         "ref.txt": "a b c d e f\ny x\np q z\n",
-    }  # fmt: skip
+    }
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     return {name: str(tmp_path / name) for name in files}
@@ -102,9 +108,16 @@ def test_score_flags_and_document_scores(paths, capsys):
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(0.0, "0.0"), (1.0, "1.0"), (0.5, "0.5"), (0.001, "0.001"), (5e-4, "5.0E-4"),
-     (1.2345e-7, "1.2345E-7"), (12345678.9, "1.23456789E7"),
-     (0.9999999999999999, "0.9999999999999999")],
-)  # fmt: skip
+    [
+        (0.0, "0.0"),
+        (1.0, "1.0"),
+        (0.5, "0.5"),
+        (0.001, "0.001"),
+        (5e-4, "5.0E-4"),
+        (1.2345e-7, "1.2345E-7"),
+        (12345678.9, "1.23456789E7"),
+        (0.9999999999999999, "0.9999999999999999"),
+    ],
+)
 def test_numbers_print_as_java_prints_a_double(value, text):
     assert java_double(value) == text

@@ -37,9 +37,24 @@ def run_meteor(tmp_path: Path, references: list[list[str]], hypothesis: list[str
     (tmp_path / "hyp.txt").write_text("\n".join(hypothesis) + "\n", encoding="utf-8")
     interleaved = [ref[i] for i in range(len(hypothesis)) for ref in references]
     (tmp_path / "refs.txt").write_text("\n".join(interleaved) + "\n", encoding="utf-8")
-    command = ["java", "-Xmx2G", "-jar", str(meteor_jar()), str(tmp_path / "hyp.txt"),
-               str(tmp_path / "refs.txt"), "-l", "de", "-r", str(len(references)),
-               "-m", "exact", "-p", "0.9 3.0 0.0 0.5", "-w", "1.0"]  # fmt: skip
+    command = [
+        "java",
+        "-Xmx2G",
+        "-jar",
+        str(meteor_jar()),
+        str(tmp_path / "hyp.txt"),
+        str(tmp_path / "refs.txt"),
+        "-l",
+        "de",
+        "-r",
+        str(len(references)),
+        "-m",
+        "exact",
+        "-p",
+        "0.9 3.0 0.0 0.5",
+        "-w",
+        "1.0",
+    ]
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     corpus = {
         key: float(re.search(rf"^{label}:\s+(\S+)$", output, re.M).group(1))

@@ -196,11 +196,16 @@ def bootstrap_scores(
         index_pairs = list(combinations(range(len(scores.systems)), 2))
         adjusted = holm(np.array([p[a, b] for a, b in index_pairs])) if index_pairs else []
         for (a, b), p_holm in zip(index_pairs, adjusted):
-            pairs.append({
-                "a": scores.systems[a], "b": scores.systems[b], "metric": metric.name,
-                "delta": float(observed[a] - observed[b]), "p": float(p[a, b]),
-                "p_holm": float(p_holm),
-            })  # fmt: skip
+            pairs.append(
+                {
+                    "a": scores.systems[a],
+                    "b": scores.systems[b],
+                    "metric": metric.name,
+                    "delta": float(observed[a] - observed[b]),
+                    "p": float(p[a, b]),
+                    "p_holm": float(p_holm),
+                }
+            )
     result = BootstrapResult(samples, ci, pairs)
     if human is not None:
         statistics, resampled = _segment_level_correlations(
@@ -247,13 +252,18 @@ def compare_metrics(
     comparisons = []
     for a, b in combinations(values, 2):
         r_a, r_b = pearson(values[a], human_scores), pearson(values[b], human_scores)
-        comparisons.append({
-            "a": a, "b": b, "pearson_a": r_a, "pearson_b": r_b,
-            "share_a_better": float(np.mean(resampled_pearson[a] > resampled_pearson[b])),
-            "williams_p_a_better": williams_test(
-                r_a, r_b, pearson(values[a], values[b]), len(human_scores)
-            ),
-        })  # fmt: skip
+        comparisons.append(
+            {
+                "a": a,
+                "b": b,
+                "pearson_a": r_a,
+                "pearson_b": r_b,
+                "share_a_better": float(np.mean(resampled_pearson[a] > resampled_pearson[b])),
+                "williams_p_a_better": williams_test(
+                    r_a, r_b, pearson(values[a], values[b]), len(human_scores)
+                ),
+            }
+        )
     return comparisons
 
 

@@ -10,10 +10,15 @@ from mteval_core.cli import main
 from mteval_core.sample import SAMPLE_DATA
 
 BASE = [
-    "score", "--refs", str(SAMPLE_DATA / "ref" / "ref-A.en"), str(SAMPLE_DATA / "ref" / "ref-B.en"),
-    "--hyps", *sorted(str(p) for p in (SAMPLE_DATA / "sys").iterdir()),
-    "--human", str(SAMPLE_DATA / "human" / "judgments.tsv"),
-]  # fmt: skip
+    "score",
+    "--refs",
+    str(SAMPLE_DATA / "ref" / "ref-A.en"),
+    str(SAMPLE_DATA / "ref" / "ref-B.en"),
+    "--hyps",
+    *sorted(str(p) for p in (SAMPLE_DATA / "sys").iterdir()),
+    "--human",
+    str(SAMPLE_DATA / "human" / "judgments.tsv"),
+]
 
 
 def run(capsys, *args):
@@ -23,8 +28,18 @@ def run(capsys, *args):
 
 
 def test_human_bootstrap_json(capsys):
-    code, out, _ = run(capsys, *BASE, "--metrics", "bleu,fmean", "--bootstrap", "200",
-                       "--seed", "4", "--format", "json")  # fmt: skip
+    code, out, _ = run(
+        capsys,
+        *BASE,
+        "--metrics",
+        "bleu,fmean",
+        "--bootstrap",
+        "200",
+        "--seed",
+        "4",
+        "--format",
+        "json",
+    )
     assert code == 0
     result = json.loads(out)
     assert result["human"]["criterion"] == "adequacy+fluency"
@@ -36,19 +51,40 @@ def test_human_bootstrap_json(capsys):
     assert result["metric_comparisons"][0]["a"] == "bleu"
     low, high = result["human"]["ci"]["neural-small"]
     assert low < result["human"]["scores"]["neural-small"] < high
-    _, again, _ = run(capsys, *BASE, "--metrics", "bleu,fmean", "--bootstrap", "200",
-                      "--seed", "4", "--format", "json")  # fmt: skip
+    _, again, _ = run(
+        capsys,
+        *BASE,
+        "--metrics",
+        "bleu,fmean",
+        "--bootstrap",
+        "200",
+        "--seed",
+        "4",
+        "--format",
+        "json",
+    )
     assert again == out  # same seed, same output
 
 
 def test_criterion_exclude_and_direction(capsys):
-    _, out, _ = run(capsys, *BASE, "--metrics", "bleu", "--criterion", "fluency",
-                    "--exclude", "word-by-word", "--format", "json")  # fmt: skip
+    _, out, _ = run(
+        capsys,
+        *BASE,
+        "--metrics",
+        "bleu",
+        "--criterion",
+        "fluency",
+        "--exclude",
+        "word-by-word",
+        "--format",
+        "json",
+    )
     result = json.loads(out)
     assert result["correlations"]["bleu"]["n"] == 3
     assert "word-by-word" not in result["human"]["scores"]
-    _, out, _ = run(capsys, *BASE, "--metrics", "bleu", "--human-lower-is-better",
-                    "--format", "json")  # fmt: skip
+    _, out, _ = run(
+        capsys, *BASE, "--metrics", "bleu", "--human-lower-is-better", "--format", "json"
+    )
     assert json.loads(out)["correlations"]["bleu"]["pearson"] < -0.9
     code, _, err = run(capsys, *BASE, "--criterion", "beauty")
     assert code == 2 and "no human judgments for the criterion 'beauty'" in err

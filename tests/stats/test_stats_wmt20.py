@@ -58,10 +58,13 @@ def write_tables(pair: str, folder, tmp_path) -> tuple[str, str, set[str]]:
     )
     names = list(PUBLISHED[pair])
     metric_path.write_text(
-        "system\t" + "\t".join(names) + "\n"
-        + "".join(f"{s}\t" + "\t".join(metrics[s][m] for m in names) + "\n"
-                  for s in sorted(mt_systems))
-    )  # fmt: skip
+        "system\t"
+        + "\t".join(names)
+        + "\n"
+        + "".join(
+            f"{s}\t" + "\t".join(metrics[s][m] for m in names) + "\n" for s in sorted(mt_systems)
+        )
+    )
     return str(human_path), str(metric_path), mt_systems
 
 

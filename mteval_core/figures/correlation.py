@@ -1,0 +1,83 @@
+"""Metric against human: system scatter with the regression line, and pairwise differentials."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+
+def metric_human_scatter(
+    systems: Sequence[str],
+    metric_scores: Sequence[float],
+    human_scores: Sequence[float],
+    metric_label: str,
+    human_label: str,
+    pearson: float,
+    pearson_ci: Sequence[float] | None = None,
+) -> go.Figure:
+    """One point per system, its least-squares line, and r (with its interval) in the title."""
+    x, y = np.asarray(metric_scores, float), np.asarray(human_scores, float)
+    figure = go.Figure(
+        go.Scatter(
+            x=x,
+            y=y,
+            mode="markers+text",
+            text=list(systems),
+            textposition="top center",
+            marker={"size": 11},
+            name="systems",
+            hovertemplate=f"%{{text}}<br>{metric_label} %{{x:.4g}}<br>human %{{y:.4g}}"
+            "<extra></extra>",
+        )
+    )
+    if len(x) >= 2 and np.ptp(x) > 0:
+        slope, intercept = np.polyfit(x, y, 1)
+        line_x = np.array([x.min(), x.max()])
+        figure.add_trace(
+            go.Scatter(
+                x=line_x,
+                y=slope * line_x + intercept,
+                mode="lines",
+                name="least squares",
+                line={"dash": "dash"},
+                hoverinfo="skip",
+            )
+        )
+    interval = f" [{pearson_ci[0]:.3f}, {pearson_ci[1]:.3f}]" if pearson_ci else ""
+    figure.update_layout(
+        title=f"{metric_label} against {human_label}: Pearson r = {pearson:.3f}{interval}",
+        xaxis_title=metric_label,
+        yaxis_title=human_label,
+        showlegend=False,
+        margin={"l": 10, "r": 10, "t": 50, "b": 40},
+    )
+    return figure
+
+
+def differential_scatter(
+    pair_labels: Sequence[str],
+    metric_differences: Sequence[float],
+    human_differences: Sequence[float],
+    metric_label: str,
+    pearson: float,
+) -> go.Figure:
+    """Coughlin's view: one point per pair of systems (metric difference, human difference)."""
+    figure = go.Figure(
+        go.Scatter(
+            x=list(metric_differences),
+            y=list(human_differences),
+            mode="markers",
+            text=list(pair_labels),
+            marker={"size": 8},
+            hovertemplate="%{text}<br>Δ metric %{x:.4g}<br>Δ human %{y:.4g}<extra></extra>",
+        )
+    )
+    figure.update_layout(
+        title=f"Pairwise differences: Pearson r = {pearson:.3f}",
+        xaxis_title=f"Δ {metric_label}",
+        yaxis_title="Δ human",
+        margin={"l": 10, "r": 10, "t": 50, "b": 40},
+    )
+    return figure
