@@ -42,6 +42,24 @@ def segment_preview(test_set: TestSet, rows: int = 10) -> pd.DataFrame:
     return frame
 
 
+def correlation_frame(correlations: dict[str, dict]) -> pd.DataFrame:
+    """One row per metric: n, Pearson with its interval, Spearman, Kendall, Coughlin's
+    differential Pearson and pairwise accuracy, rounded for reading."""
+    rows = {}
+    for metric, r in correlations.items():
+        row = {"n": r["n"], "Pearson": f"{r['pearson']:.3f}"}
+        if "pearson_ci" in r:
+            row["Pearson 95% CI"] = f"[{r['pearson_ci'][0]:.3f}, {r['pearson_ci'][1]:.3f}]"
+        row |= {
+            "Spearman": f"{r['spearman']:.3f}",
+            "Kendall": f"{r['kendall']:.3f}",
+            "pairwise differences r": f"{r['differential_pearson']:.3f}",
+            "pairwise accuracy": f"{r['pairwise_accuracy']:.2f}",
+        }
+        rows[metric] = row
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
 def scores_frame(scores: Scores) -> pd.DataFrame:
     """Systems x metrics corpus scores, columns labelled as the metrics print themselves."""
     corpus = scores.corpus()

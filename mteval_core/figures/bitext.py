@@ -44,9 +44,14 @@ def bitext_grid_figure(grid: BitextGrid, matching: GridMatching, title: str = ""
         f"{matching.method}: sum of len^e {matching.weight:.4g}, size {matching.size:.4g}, "
         f"P {matching.precision:.3f}, R {matching.recall:.3f}, F {matching.f:.3f}"
     )
-    size = max(len(grid.candidate), len(columns))
+    rows = len(grid.candidate)
     figure.update_layout(
-        title=f"{title}<br><sup>{numbers}</sup>" if title else numbers,
+        title={
+            "text": f"{title}<br><sup>{numbers}</sup>" if title else numbers,
+            "y": 0.98,
+            "yref": "container",
+            "yanchor": "top",
+        },
         xaxis={
             "tickmode": "array",
             "tickvals": list(range(len(columns))),
@@ -54,17 +59,22 @@ def bitext_grid_figure(grid: BitextGrid, matching: GridMatching, title: str = ""
             "side": "top",
             "tickangle": -60,
             "range": [-0.5, len(columns) - 0.5],
+            "constrain": "domain",
+            "showgrid": False,
         },
         yaxis={
             "tickmode": "array",
-            "tickvals": list(range(len(grid.candidate))),
+            "tickvals": list(range(rows)),
             "ticktext": grid.candidate,
-            "autorange": "reversed",
+            "range": [rows - 0.5, -0.5],
             "scaleanchor": "x",
             "scaleratio": 1,
+            "constrain": "domain",
+            "showgrid": False,
         },
-        height=min(2400, 250 + 14 * size),
+        height=min(2600, 260 + 22 * rows),
         showlegend=False,
-        margin={"l": 10, "r": 10, "t": 120, "b": 10},
+        margin={"l": 10, "r": 10, "t": 190, "b": 10},
+        plot_bgcolor="white",
     )
     return figure

@@ -21,8 +21,8 @@ def metric_human_scatter(
     x, y = np.asarray(metric_scores, float), np.asarray(human_scores, float)
     figure = go.Figure(
         go.Scatter(
-            x=x,
-            y=y,
+            x=x.tolist(),
+            y=y.tolist(),
             mode="markers+text",
             text=list(systems),
             textposition="top center",
@@ -37,8 +37,8 @@ def metric_human_scatter(
         line_x = np.array([x.min(), x.max()])
         figure.add_trace(
             go.Scatter(
-                x=line_x,
-                y=slope * line_x + intercept,
+                x=line_x.tolist(),
+                y=(slope * line_x + intercept).tolist(),
                 mode="lines",
                 name="least squares",
                 line={"dash": "dash"},
@@ -66,8 +66,8 @@ def differential_scatter(
     """Coughlin's view: one point per pair of systems (metric difference, human difference)."""
     figure = go.Figure(
         go.Scatter(
-            x=list(metric_differences),
-            y=list(human_differences),
+            x=np.asarray(metric_differences, float).tolist(),
+            y=np.asarray(human_differences, float).tolist(),
             mode="markers",
             text=list(pair_labels),
             marker={"size": 8},

@@ -55,3 +55,32 @@ def test_scores_chart_shows_one_bar_per_system(metric):
     assert bars["type"] == "bar" and len(bars["y"]) == 4
     assert bars["y"][0] == "neural-large"
     assert figure["layout"]["title"]["text"] == f"{metric} by system"
+
+
+def test_correlation_page_scatter_and_table():
+    app = run("pages/2_Correlation.py")
+    table = app.dataframe[0].value
+    assert list(table.index) == ["bleu", "nist", "precision", "recall", "f1", "fmean", "gtm"]
+    assert "Pearson 95% CI" in table.columns
+    scatter, differences = (json.loads(c.proto.spec) for c in app.get("plotly_chart"))
+    assert len(scatter["data"][0]["x"]) == 4  # one point per system
+    assert scatter["layout"]["title"]["text"].startswith("bleu against adequacy+fluency")
+    assert len(differences["data"][0]["x"]) == 6  # one point per pair of systems
+    app.multiselect[0].set_value(["word-by-word"]).run()
+    assert app.dataframe[0].value.loc["bleu", "n"] == 3
+
+
+def test_bitext_grid_page_draws_blocks_and_barriers():
+    app = run("pages/3_Bitext_grid.py")
+    figure = json.loads(app.get("plotly_chart")[0].proto.spec)
+    shapes = figure["layout"]["shapes"]
+    rectangles = [s for s in shapes if s["type"] == "rect"]
+    barriers = [s for s in shapes if s["type"] == "line"]
+    assert len(rectangles) >= 5 and len(barriers) == 2  # two references
+    assert "greedy: sum of len^e" in figure["layout"]["title"]["text"]
+    app.radio[0].set_value("exact (maximum)").run()
+    figure = json.loads(app.get("plotly_chart")[0].proto.spec)
+    assert (
+        "bound:" in figure["layout"]["title"]["text"]
+        or "milp:" in figure["layout"]["title"]["text"]
+    )
