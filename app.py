@@ -20,7 +20,8 @@ st.title("mteval")
 st.markdown(
     "Evaluate machine translation with exact lexical metrics (BLEU and NIST as sacreBLEU and "
     "mteval-v13a compute them; unigram precision, recall, F1 and Fmean as Lavie et al. 2004 define "
-    "them), with and without stemming."
+    "them; GTM as GTM 1.4 computes it, or with the true maximum matching), with and without "
+    "stemming, and see how well each agrees with human judgments."
 )
 
 st.subheader(f"Current test set: {test_set.name}")
@@ -36,3 +37,5 @@ for note in loaded.notes:
 
 st.dataframe(segment_preview(test_set, rows=10), width="stretch")
 st.page_link("pages/1_Scores.py", label="Scores: every system under every metric")
+st.page_link("pages/2_Correlation.py", label="Correlation: which metric agrees with people")
+st.page_link("pages/3_Bitext_grid.py", label="Bitext grid: GTM's matching of a segment, drawn")
