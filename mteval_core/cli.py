@@ -15,6 +15,7 @@ from mteval_core import __version__
 from mteval_core.config import BREVITY_PENALTIES, GTM_MATCHINGS, STEMMERS, TOKENIZERS, Options
 from mteval_core.errors import InputError
 from mteval_core.export import to_csv, to_json, to_latex, to_text
+from mteval_core.loss_cli import add_loss_command
 from mteval_core.meta_cli import (
     add_correlate_command,
     add_meta_arguments,
@@ -112,6 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_meta_arguments(score)
     score.set_defaults(run=run_score)
     add_correlate_command(commands)
+    add_loss_command(commands)
 
     gtm = commands.add_parser(
         "gtm",

@@ -1,0 +1,11 @@
+"""Loss-function analysis (Tate & Voss 2006) and MQM error weights as costs.
+
+- inputs: rates, counts and case-level rows, grouped per category;
+- average: the average loss, rankings, and category rankings that disagree with the overall one;
+- reversal: the exact map of where each full ranking holds, and the nearest rank reversal;
+- uncertainty: bootstrap over cases, or a parametric bootstrap of the counts;
+- mqm: MQM error points under user weights, and their map over two weights.
+
+Readers live in mteval_core.io.loss_tables and mteval_core.io.mqm; figures in
+mteval_core.figures.loss; the `mteval loss` command in mteval_core.loss_cli.
+"""
