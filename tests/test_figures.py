@@ -13,8 +13,9 @@ from tests.conftest import make_test_set
 
 
 def test_scatter_has_points_regression_line_and_interval_in_title():
-    figure = metric_human_scatter(["a", "b", "c"], [1, 2, 3], [2, 4, 6.5], "BLEU", "DA", 0.99,
-                                  [0.9, 1.0])  # fmt: off
+    figure = metric_human_scatter(
+        ["a", "b", "c"], [1, 2, 3], [2, 4, 6.5], "BLEU", "DA", 0.99, [0.9, 1.0]
+    )
     points, line = figure.data
     assert list(points.x) == [1, 2, 3] and list(points.text) == ["a", "b", "c"]
     slope = (line.y[1] - line.y[0]) / (line.x[1] - line.x[0])

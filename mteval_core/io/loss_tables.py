@@ -120,9 +120,12 @@ def _number(text: str, line: int, column: str, origin: str) -> float:
     if not math.isfinite(value):
         shown = repr(text) if text else "empty"
         raise InputError(
-            f"{shown} is not a number", origin=origin, line=line, column=column,
+            f"{shown} is not a number",
+            origin=origin,
+            line=line,
+            column=column,
             hint="Give a number in every count or rate column.",
-        )  # fmt: skip
+        )
     return value
 
 
@@ -172,16 +175,20 @@ def _checked_rates(
         if not 0 <= numbers[name] <= 1:
             raise InputError(
                 f"{name} is {numbers[name]:g}, but a rate lies between 0 and 1",
-                origin=origin, line=line, column=columns[name],
+                origin=origin,
+                line=line,
+                column=columns[name],
                 hint="Give rates as fractions (0.38, not 38).",
-            )  # fmt: skip
+            )
     for name in ("e_rt_total", "e_marked_total"):
         if numbers[name] <= 0:
             raise InputError(
                 f"{name} is {numbers[name]:g}; an expected total must be above 0",
-                origin=origin, line=line, column=columns[name],
+                origin=origin,
+                line=line,
+                column=columns[name],
                 hint="It is the total per case (e.g. RTtot / N); with no items, drop the row.",
-            )  # fmt: skip
+            )
     return Rates(**numbers)
 
 

@@ -42,10 +42,16 @@ def test_table_5_as_computed_not_as_printed():
     assert ranking(losses(rates(OVERALL)["all"], (5, 2, 1))) == ["MT2", "MT3", "MT1"]
 
 
-TABLE_9 = {"When": [-8.31, -14.29, -10.96], "Where": [-12.87, -18.77, -15.42],
-           "Who": [-15.74, -18.52, -17.51]}  # fmt: skip
-TABLE_10 = {"When": [0.51, -6.80, -0.72], "Where": [-0.97, -7.73, -3.24],
-            "Who": [-5.57, -10.54, -5.41]}  # fmt: skip
+TABLE_9 = {
+    "When": [-8.31, -14.29, -10.96],
+    "Where": [-12.87, -18.77, -15.42],
+    "Who": [-15.74, -18.52, -17.51],
+}
+TABLE_10 = {
+    "When": [0.51, -6.80, -0.72],
+    "Where": [-0.97, -7.73, -3.24],
+    "Who": [-5.57, -10.54, -5.41],
+}
 
 
 @pytest.mark.parametrize(("costs", "printed"), [((5, 2, 1), TABLE_9), ((5, 5, 5.5), TABLE_10)])
