@@ -7,7 +7,7 @@ metric, so a number is always reported together with the options that produced i
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from mteval_core import __version__
 from mteval_core.errors import InputError
@@ -83,9 +83,6 @@ class Options:
                 hint="0.9 weights recall nine times more than precision (Lavie et al. 2004); "
                 "0.5 gives F1.",
             )
-
-    def with_(self, **changes: object) -> Options:
-        return replace(self, **changes)
 
     # ------------------------------------------------------------------ signature pieces
     @property

@@ -176,10 +176,6 @@ class TestSet:
                 return column.segments
         raise KeyError(f"no system named {name!r}; systems are {self.system_names}")
 
-    def reference_segments(self) -> list[tuple[str, ...]]:
-        """References per segment: element i holds the k reference strings of segment i."""
-        return list(zip(*(r.segments for r in self.references), strict=True))
-
     # ----------------------------------------------------------------- derived test sets
     def with_systems(self, systems: Sequence[TextColumn]) -> TestSet:
         return replace(self, systems=tuple(systems))

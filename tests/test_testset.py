@@ -29,7 +29,7 @@ def test_valid_test_set():
     )
     assert test_set.n_segments == 3
     assert test_set.system_names == ["sys1", "sys2"]
-    assert test_set.reference_segments()[1] == ("ref-A 1", "ref-B 1")
+    assert test_set.references[1].segments[1] == "ref-B 1"
 
 
 def test_different_segment_counts_name_the_file_and_line():
