@@ -84,3 +84,22 @@ def test_bitext_grid_page_draws_blocks_and_barriers():
         "bound:" in figure["layout"]["title"]["text"]
         or "milp:" in figure["layout"]["title"]["text"]
     )
+
+
+def test_loss_page_costs_from_the_url_presets_and_the_who_reversal():
+    app = AppTest.from_file(str(ROOT / "pages/4_Loss.py"), default_timeout=60)
+    app.query_params.update({"c1": "1", "c2": "5", "c3": "2"})
+    app.run()
+    assert not app.exception
+    assert [s.value for s in app.slider] == [1.0, 5.0, 2.0]
+    assert app.markdown[0].value == "**Ranking:** MT2 > MT1 > MT3"  # Table 7's order
+    assert app.dataframe[0].value["average loss"].tolist() == [5.62, 7.04, 7.34]
+    figure = json.loads(app.get("plotly_chart")[0].proto.spec)
+    rankings = {trace["name"] for trace in figure["data"] if trace.get("fill") == "toself"}
+    assert "MT2 > MT1 > MT3" in rankings and "MT2 > MT3 > MT1" in rankings
+    app.selectbox[0].set_value("Tate & Voss 2006, per wh-type (Tables 3 and 8)").run()
+    app.selectbox[1].set_value("Table 10: (5, 5, 5.5)").run()
+    assert [s.value for s in app.slider] == [5.0, 5.0, 5.5]
+    assert dict(app.query_params) == {"c1": "5", "c2": "5", "c3": "5.5"}
+    rankings = [m.value for m in app.markdown if m.value.startswith("**Ranking")]
+    assert rankings[2] == "**Ranking:** MT2 > MT1 > MT3"  # Who: MT1 before MT3 (Table 10)

@@ -149,3 +149,15 @@ def test_a_system_best_everywhere_has_no_first_place_change():
     assert ranking_regions(dominant)[0].ranking == ("A", "B")
     assert polygon_area(SIMPLEX) == 0.5
     assert ranking({"A": 1.0, "B": 0.0}) == ["B", "A"]
+
+
+def test_loss_view_at_table_7_costs():
+    from mteval_core.loss.view import loss_view
+
+    path = Path(__file__).resolve().parents[2] / "sample_data" / "loss"
+    path = path / "tate-voss-2006-table2-table4-rates.csv"
+    rates = grouped_rates(read_loss_table(path.read_bytes(), path.name))["all"]
+    view = loss_view(rates, (1.0, 5.0, 2.0))
+    assert view.ranking == ["MT2", "MT1", "MT3"]
+    assert view.first_place_change.leader == "MT2"
+    assert sum(region.area for region in view.regions) == pytest.approx(0.5)
