@@ -14,7 +14,7 @@ def sample_test_set():
 
 
 loaded = sample_test_set()
-test_set = loaded.test_set
+test_set = st.session_state.get("test_set") or loaded.test_set  # an upload from the Data page
 
 st.title("mteval")
 st.markdown(
@@ -32,10 +32,11 @@ st.caption(
 facts = overview(test_set)
 for column, (label, value) in zip(st.columns(len(facts)), facts.items()):
     column.markdown(f"**{label}**  \n{value}")
-for note in loaded.notes:
+for note in loaded.notes if test_set is loaded.test_set else []:
     st.info(note)
 
 st.dataframe(segment_preview(test_set, rows=10), width="stretch")
+st.page_link("pages/0_Data.py", label="Data: upload your own test set, choose the options")
 st.page_link("pages/1_Scores.py", label="Scores: every system under every metric")
 st.page_link("pages/2_Correlation.py", label="Correlation: which metric agrees with people")
 st.page_link("pages/3_Bitext_grid.py", label="Bitext grid: GTM's matching of a segment, drawn")

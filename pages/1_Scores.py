@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from mteval_core.config import STEMMERS, TOKENIZERS, Options
+from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.figures import system_scores_bar
 from mteval_core.metrics import DEFAULT_METRICS
@@ -24,15 +24,13 @@ def scores_of(test_set: TestSet, options: Options):
     return score_test_set(test_set, DEFAULT_METRICS, options)
 
 
-test_set = sample_test_set().test_set
+test_set = st.session_state.get("test_set") or sample_test_set().test_set
+options = st.session_state.get("options", Options())
 st.title("Scores")
-left, middle, right = st.columns(3)
-tokenize = left.selectbox("Tokenizer", TOKENIZERS, help="13a is sacreBLEU's default")
-stem = middle.selectbox("Stemming", STEMMERS)
-lowercase = right.checkbox("Lowercase")
+st.caption(f"{test_set.name}; options from the Data page: `{options.preprocessing_signature()}`")
 
 try:
-    scores = scores_of(test_set, Options(tokenize=tokenize, stem=stem, lowercase=lowercase))
+    scores = scores_of(test_set, options)
 except InputError as error:
     st.error(str(error))
     st.stop()

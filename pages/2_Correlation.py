@@ -32,19 +32,22 @@ def meta_evaluation(test_set: TestSet, options: Options, criterion, exclude, res
     return scores, evaluate(test_set, scores, criterion, exclude, bootstrap=bootstrap)
 
 
-test_set = sample_test_set().test_set
+test_set = st.session_state.get("test_set") or sample_test_set().test_set
+options = st.session_state.get("options", Options())
 st.title("Correlation with human judgments")
-criteria = ["adequacy+fluency", *test_set.human.criteria]
-left, middle, right = st.columns(3)
+if test_set.human is None or not len(test_set.human):
+    st.info("This test set has no human judgments: add them on the Data page.")
+    st.stop()
+criteria = test_set.human.criteria
+if {"adequacy", "fluency"} <= set(criteria):
+    criteria = ["adequacy+fluency", *criteria]
+left, right = st.columns(2)
 criterion = left.selectbox("Human criterion", criteria, help="adequacy+fluency: Lavie's total")
-stem = middle.selectbox("Stemming", ["none", "porter"])
 resamples = right.select_slider("Bootstrap resamples", [0, 200, 1000, 2000], value=1000)
 exclude = st.multiselect("Leave out systems", test_set.system_names)
 
 try:
-    scores, result = meta_evaluation(
-        test_set, Options(stem=stem), criterion, tuple(exclude), resamples
-    )
+    scores, result = meta_evaluation(test_set, options, criterion, tuple(exclude), resamples)
 except InputError as error:
     st.error(str(error))
     st.stop()

@@ -1,5 +1,7 @@
 """Bitext grid page: GTM's matching of one segment, greedy (GTM 1.4) or exact, drawn."""
 
+from dataclasses import replace
+
 import streamlit as st
 
 from mteval_core.config import Options
@@ -18,11 +20,12 @@ def sample_test_set():
 
 
 @st.cache_data(hash_funcs={TestSet: lambda t: t.content_hash})
-def grid_of(test_set: TestSet, system: str, segment: int, exponent: float, exact: bool):
-    return bitext_grid(test_set, system, segment, Options(gtm_exponent=exponent), exact=exact)
+def grid_of(test_set: TestSet, system: str, segment: int, options: Options, exact: bool):
+    return bitext_grid(test_set, system, segment, options, exact=exact)
 
 
-test_set = sample_test_set().test_set
+test_set = st.session_state.get("test_set") or sample_test_set().test_set
+options = st.session_state.get("options", Options())
 st.title("Bitext grid")
 left, middle, right = st.columns(3)
 system = left.selectbox("System", test_set.system_names)
@@ -31,7 +34,8 @@ exponent = right.slider("Exponent e", min_value=1.0, max_value=3.0, value=2.0, s
 matching = st.radio("Matching", ["greedy (GTM 1.4)", "exact (maximum)"], horizontal=True)
 
 try:
-    grid = grid_of(test_set, system, int(segment), exponent, matching.startswith("exact"))
+    grid_options = replace(options, gtm_exponent=exponent, gtm_matching="greedy")
+    grid = grid_of(test_set, system, int(segment), grid_options, matching.startswith("exact"))
 except InputError as error:
     st.error(str(error))
     st.stop()

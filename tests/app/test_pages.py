@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from mteval_core.config import Options
+from mteval_core.sample import SAMPLE_DATA
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -34,22 +37,23 @@ def test_scores_page_ranks_the_sample_systems_by_quality():
     assert list(table.index) == ["neural-large", "neural-small", "phrase-based", "word-by-word"]
     for metric in ("BLEU", "NIST", "P", "R", "F1", "Fmean"):
         assert table[metric].is_monotonic_decreasing, metric
-    assert "nrefs:2|case:mixed|tok:13a|stem:none" in app.caption[0].value
+    assert "nrefs:2|case:mixed|tok:13a|stem:none" in app.caption[-1].value
 
 
-def test_scores_page_options_change_numbers_and_signature():
+def test_scores_page_uses_the_options_of_the_data_page():
     app = run("pages/1_Scores.py")
     before = app.dataframe[0].value
-    app.selectbox[1].set_value("porter").run()
+    app.session_state["options"] = Options(stem="porter")
+    app.run()
     after = app.dataframe[0].value
-    assert "stem:porter-nltk" in app.caption[0].value
+    assert "stem:porter-nltk" in app.caption[-1].value
     assert (after["R"] >= before["R"]).all() and (after["R"] > before["R"]).any()
 
 
 @pytest.mark.parametrize("metric", ["BLEU", "Fmean"])
 def test_scores_chart_shows_one_bar_per_system(metric):
     app = run("pages/1_Scores.py")
-    app.selectbox[2].set_value(metric).run()
+    app.selectbox[0].set_value(metric).run()
     figure = json.loads(app.get("plotly_chart")[0].proto.spec)
     bars = figure["data"][0]
     assert bars["type"] == "bar" and len(bars["y"]) == 4
@@ -103,3 +107,34 @@ def test_loss_page_costs_from_the_url_presets_and_the_who_reversal():
     assert dict(app.query_params) == {"c1": "5", "c2": "5", "c3": "5.5"}
     rankings = [m.value for m in app.markdown if m.value.startswith("**Ranking")]
     assert rankings[2] == "**Ranking:** MT2 > MT1 > MT3"  # Who: MT1 before MT3 (Table 10)
+
+
+def test_data_page_shows_the_sample_and_sets_options_for_every_page():
+    app = run("pages/0_Data.py")
+    assert "**Segments**  \n40" in " ".join(m.value for m in app.markdown)
+    app.selectbox[1].set_value("porter").run()  # stemming
+    assert app.session_state["options"].stem == "porter"
+    assert "stem:porter-nltk" in app.caption[-1].value
+    app.number_input[1].set_value(0.5).run()  # GTM exponent below 1 with exact matching
+    app.radio[0].set_value("exact").run()
+    assert "at least 1" in app.error[0].value  # refused in plain words; options kept
+
+
+def test_an_uploaded_test_set_reaches_the_other_pages():
+    from mteval_core.io.uploads import test_set_from_uploads
+
+    def upload(path):
+        return (path.name, path.read_bytes())
+
+    test_set = test_set_from_uploads(
+        [upload(SAMPLE_DATA / "ref" / "ref-A.en")],
+        [upload(p) for p in sorted((SAMPLE_DATA / "sys").iterdir())[:3]],
+    )
+    app = AppTest.from_file(str(ROOT / "pages/1_Scores.py"), default_timeout=60)
+    app.session_state["test_set"] = test_set
+    app.run()
+    assert len(app.dataframe[0].value) == 3 and "nrefs:1" in app.caption[-1].value
+    app = AppTest.from_file(str(ROOT / "pages/2_Correlation.py"), default_timeout=60)
+    app.session_state["test_set"] = test_set
+    app.run()
+    assert "no human judgments" in app.info[0].value

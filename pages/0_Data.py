@@ -1,0 +1,88 @@
+"""Data page: upload a test set (or keep the sample) and choose the options every page uses."""
+
+import streamlit as st
+
+from mteval_core.config import GTM_MATCHINGS, SNOWBALL_LANGUAGES, STEMMERS, TOKENIZERS, Options
+from mteval_core.errors import InputError
+from mteval_core.io.uploads import test_set_from_uploads
+from mteval_core.sample import load_sample
+from mteval_core.tables import overview, segment_preview
+
+st.set_page_config(page_title="mteval: data", layout="wide")
+
+
+@st.cache_resource(show_spinner="Loading the sample test set...")
+def sample_test_set():
+    return load_sample().test_set
+
+
+st.title("Data")
+st.markdown(
+    "Upload references and system outputs in any format mteval reads (plain text with one "
+    "segment per line, CSV/TSV or JSON Lines long format, NIST mteval SGML, WMT XML); the "
+    "format is recognised by content. Everything stays in your session."
+)
+with st.form("upload"):
+    references = st.file_uploader("References (one file per reference)", accept_multiple_files=True)
+    systems = st.file_uploader("System outputs (one file per system)", accept_multiple_files=True)
+    source = st.file_uploader("Source (optional)")
+    human = st.file_uploader(
+        "Human judgments (optional): system, segment_id, score[, rater, criterion]"
+    )
+    lower_is_better = st.checkbox("These human scores count errors (lower is better): negate them")
+    submitted = st.form_submit_button("Use this test set")
+
+if submitted:
+    try:
+        st.session_state["test_set"] = test_set_from_uploads(
+            [(f.name, f.getvalue()) for f in references or []],
+            [(f.name, f.getvalue()) for f in systems or []],
+            (source.name, source.getvalue()) if source else None,
+            (human.name, human.getvalue()) if human else None,
+            lower_is_better,
+        )
+        st.success("Loaded. Every page now shows this test set.")
+    except InputError as error:
+        st.error(f"{error.where() or 'The upload'}: {error.problem}")
+        with st.expander("What to do"):
+            st.write(error.hint or "Check the file named above.")
+if "test_set" in st.session_state and st.button("Go back to the sample test set"):
+    del st.session_state["test_set"]
+
+test_set = st.session_state.get("test_set") or sample_test_set()
+st.subheader(f"Current test set: {test_set.name}")
+facts = overview(test_set)
+for column, (label, value) in zip(st.columns(len(facts)), facts.items()):
+    column.markdown(f"**{label}**  \n{value}")
+st.dataframe(segment_preview(test_set, rows=5), width="stretch")
+
+st.subheader("Options for every page")
+current = st.session_state.get("options", Options())
+left, middle, right = st.columns(3)
+tokenize = left.selectbox("Tokenizer", TOKENIZERS, TOKENIZERS.index(current.tokenize))
+stem = middle.selectbox("Stemming", STEMMERS, STEMMERS.index(current.stem))
+language = right.selectbox(
+    "Snowball language", SNOWBALL_LANGUAGES, SNOWBALL_LANGUAGES.index(current.stem_language)
+)
+left, middle, right = st.columns(3)
+lowercase = left.checkbox("Lowercase", current.lowercase)
+alpha = middle.number_input("Fmean alpha (weight of recall)", 0.0, 1.0, current.fmean_alpha, 0.05)
+exponent = right.number_input("GTM exponent", 0.1, 10.0, float(current.gtm_exponent), 0.5)
+matching = st.radio(
+    "GTM matching", GTM_MATCHINGS, GTM_MATCHINGS.index(current.gtm_matching), horizontal=True
+)
+try:
+    options = Options(
+        tokenize=tokenize,
+        lowercase=lowercase,
+        stem=stem,
+        stem_language=language,
+        fmean_alpha=alpha,
+        gtm_exponent=exponent,
+        gtm_matching=matching,
+    )
+    st.session_state["options"] = options
+except InputError as error:
+    st.error(str(error))
+    options = current
+st.caption(f"Preprocessing signature: `{options.preprocessing_signature()}`")

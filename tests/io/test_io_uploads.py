@@ -1,0 +1,36 @@
+"""A test set from uploaded files, as the Data page builds it."""
+
+from __future__ import annotations
+
+import pytest
+
+from mteval_core.errors import InputError
+from mteval_core.io.uploads import test_set_from_uploads as from_uploads
+
+REF = ("ref.en", b"a b c\nd e f\n")
+SYS = ("mt.en", b"a b x\nd e f\n")
+HUMAN = ("human.tsv", b"system\tsegment_id\tscore\nmt\t1\t3\nmt\t2\t5\n")
+
+
+def test_plain_uploads_with_human_scores():
+    test_set = from_uploads([REF], [SYS], ("src.de", b"x\ny\n"), HUMAN)
+    assert test_set.system_names == ["mt"] and test_set.n_segments == 2
+    assert test_set.source.segments == ("x", "y")
+    assert test_set.human.segment_rows["score"].tolist() == [3.0, 5.0]
+    flipped = from_uploads([REF], [SYS], human=HUMAN, human_lower_is_better=True)
+    assert flipped.human.segment_rows["score"].tolist() == [-3.0, -5.0]
+
+
+@pytest.mark.parametrize(
+    ("references", "systems", "human", "message"),
+    [
+        ([], [SYS], None, "at least one reference"),
+        ([REF], [("short.en", b"a\n")], None, "short.en, line 2: has 1 segments"),
+        ([REF], [("bad.en", b"\xff\n")], None, "bad.en, line 1, column 1: byte 0xff"),
+        ([REF], [SYS], ("h.tsv", b"system\tsegment_id\tscore\nother\t1\t3\n"), "unknown system"),
+    ],
+)
+def test_bad_uploads_name_the_file(references, systems, human, message):
+    with pytest.raises(InputError) as error:
+        from_uploads(references, systems, human=human)
+    assert message in str(error.value)
