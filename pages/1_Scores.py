@@ -4,6 +4,7 @@ import streamlit as st
 
 from mteval_core.config import Options
 from mteval_core.errors import InputError
+from mteval_core.export import to_csv, to_json, to_latex
 from mteval_core.figures import system_scores_bar
 from mteval_core.metrics import DEFAULT_METRICS
 from mteval_core.sample import load_sample
@@ -38,5 +39,15 @@ except InputError as error:
 table = scores_frame(scores)
 st.dataframe(table.style.format("{:.4f}"), width="stretch")
 st.caption(f"Signature: `{scores.signature}`")
+downloads = st.columns(3)
+for column, (label, text, name, mime) in zip(
+    downloads,
+    [
+        ("Download CSV", to_csv(scores), "scores.csv", "text/csv"),
+        ("Download JSON", to_json(scores), "scores.json", "application/json"),
+        ("Download LaTeX", to_latex(scores), "scores.tex", "text/x-tex"),
+    ],
+):
+    column.download_button(label, text, file_name=name, mime=mime)
 metric = st.selectbox("Chart", list(table.columns))
 st.plotly_chart(system_scores_bar(table[metric].to_dict(), metric), width="stretch")

@@ -40,6 +40,12 @@ def test_scores_page_ranks_the_sample_systems_by_quality():
     assert "nrefs:2|case:mixed|tok:13a|stem:none" in app.caption[-1].value
 
 
+def test_scores_page_offers_downloads_with_the_signature():
+    app = run("pages/1_Scores.py")
+    buttons = app.get("download_button")
+    assert [b.proto.label for b in buttons] == ["Download CSV", "Download JSON", "Download LaTeX"]
+
+
 def test_scores_page_uses_the_options_of_the_data_page():
     app = run("pages/1_Scores.py")
     before = app.dataframe[0].value
