@@ -30,6 +30,10 @@ with st.form("upload"):
         "Human judgments (optional): system, segment_id, score[, rater, criterion]"
     )
     lower_is_better = st.checkbox("These human scores count errors (lower is better): negate them")
+    segment_ids = st.file_uploader(
+        "Segment-id map (optional): line, segment_id[, doc], when the human scores use the data "
+        "set's own segment ids instead of line numbers"
+    )
     submitted = st.form_submit_button("Use this test set")
 
 if submitted:
@@ -40,6 +44,7 @@ if submitted:
             (source.name, source.getvalue()) if source else None,
             (human.name, human.getvalue()) if human else None,
             lower_is_better,
+            (segment_ids.name, segment_ids.getvalue()) if segment_ids else None,
         )
         st.success("Loaded. Every page now shows this test set.")
     except InputError as error:

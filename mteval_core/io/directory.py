@@ -90,20 +90,24 @@ def _read_source(root: Path) -> TextColumn | None:
 
 
 @dataclass(frozen=True)
-class _SegmentIds:
+class SegmentIds:
     """segment_ids.tsv: the document of every line, and the data set's own segment ids."""
 
     documents: tuple[str, ...] | None
     lines: dict[str, int] | None  # segment_id -> 1-based line
 
 
-def _read_segment_ids(root: Path, n_segments: int) -> _SegmentIds:
+def _read_segment_ids(root: Path, n_segments: int) -> SegmentIds:
     file = root / "segment_ids.tsv"
     if not file.exists():
-        return _SegmentIds(None, None)
-    origin = str(file)
-    hint = "segment_ids.tsv needs one row per line of the text files, in order."
-    table = read_table(decode(read_bytes(file), origin), origin)
+        return SegmentIds(None, None)
+    return parse_segment_ids(read_bytes(file), str(file), n_segments)
+
+
+def parse_segment_ids(data: bytes, origin: str, n_segments: int) -> SegmentIds:
+    """A segment-id map (columns line, segment_id, doc, doc_seg_id; one row per line)."""
+    hint = "A segment-id map needs one row per line of the text files, in order."
+    table = read_table(decode(data, origin), origin)
     columns = {name.lower(): name for name in table.header}
     if len(table.rows) != n_segments:
         raise InputError(
@@ -120,7 +124,7 @@ def _read_segment_ids(root: Path, n_segments: int) -> _SegmentIds:
                 column=columns["line"],
                 hint=hint,
             )
-    return _SegmentIds(
+    return SegmentIds(
         documents=_column(table, columns.get("doc"), origin),
         lines=_line_numbers(table, columns.get("segment_id"), origin),
     )

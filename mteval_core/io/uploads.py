@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from mteval_core.errors import InputError
 from mteval_core.io.detect import read_columns
+from mteval_core.io.directory import parse_segment_ids
 from mteval_core.io.human import read_human
 from mteval_core.testset import TestSet, TextColumn
 
@@ -29,8 +30,13 @@ def test_set_from_uploads(
     source: Upload | None = None,
     human: Upload | None = None,
     human_lower_is_better: bool = False,
+    segment_ids: Upload | None = None,
 ) -> TestSet:
-    """Validate and combine the uploads; any problem is an InputError naming the file."""
+    """Validate and combine the uploads; any problem is an InputError naming the file.
+
+    ``segment_ids`` is a segment-id map (line, segment_id, doc), needed when the human scores use
+    a data set's own segment ids rather than line numbers (as the WMT21 TED sets do).
+    """
     if not references or not systems:
         raise InputError(
             "a test set needs at least one reference and one system output",
@@ -38,18 +44,24 @@ def test_set_from_uploads(
         )
     reference_columns, documents = _columns(references, "ref")
     system_columns, system_documents = _columns(systems, "sys")
+    n_segments = len(reference_columns[0])
+    id_map = parse_segment_ids(segment_ids[1], segment_ids[0], n_segments) if segment_ids else None
     test_set = TestSet(
         references=reference_columns,
         systems=system_columns,
         source=_columns([source], "src")[0][0] if source else None,
-        documents=documents or system_documents,
+        documents=documents or system_documents or (id_map.documents if id_map else None),
         name="uploaded test set",
     )
     if human is None:
         return test_set
     name, data = human
     judgments = read_human(
-        data, name, documents=test_set.documents, lower_is_better=human_lower_is_better
+        data,
+        name,
+        documents=test_set.documents,
+        lower_is_better=human_lower_is_better,
+        segment_ids=id_map.lines if id_map else None,
     )
     return test_set.with_human(judgments)
 

@@ -21,6 +21,14 @@ def test_plain_uploads_with_human_scores():
     assert flipped.human.segment_rows["score"].tolist() == [-3.0, -5.0]
 
 
+def test_a_segment_id_map_translates_the_human_segment_ids():
+    ids = ("segment_ids.tsv", b"line\tsegment_id\tdoc\n1\t17\ttalk.1\n2\t42\ttalk.1\n")
+    human = ("h.tsv", b"system\tsegment_id\tscore\nmt\t42\t-1\n")
+    test_set = from_uploads([REF], [SYS], human=human, segment_ids=ids)
+    assert test_set.human.segment_rows["segment"].tolist() == [2]
+    assert test_set.documents == ("talk.1", "talk.1")
+
+
 @pytest.mark.parametrize(
     ("references", "systems", "human", "message"),
     [
