@@ -2,19 +2,14 @@
 
 import streamlit as st
 
-from mteval_core.sample import load_sample
+from mteval_core.sample import current_test_set, load_sample
 from mteval_core.tables import overview, segment_preview
 
 st.set_page_config(page_title="mteval", layout="wide")
 
 
-@st.cache_resource(show_spinner="Loading the sample test set...")
-def sample_test_set():
-    return load_sample()  # immutable, so every session may share it
-
-
-loaded = sample_test_set()
-test_set = st.session_state.get("test_set") or loaded.test_set  # an upload from the Data page
+loaded = load_sample()
+test_set = current_test_set(st.session_state)  # an upload from the Data page, or the sample
 
 st.title("mteval")
 st.markdown(

@@ -18,7 +18,7 @@ import statistics
 import time
 from pathlib import Path
 
-from bench_score import DATA, arguments, compare, executable
+from bench_score import DATA, arguments, compare, executable, wmt17_files
 
 METRICS = "bleu,nist,precision,recall,f1,fmean,gtm"
 
@@ -51,8 +51,7 @@ def main() -> int:
     args = arguments(__doc__, default_runs=3)
     if args is None:
         return 0
-    ref = str(DATA / "ref" / "ref.de")
-    systems = sorted(str(p) for p in (DATA / "sys").iterdir())
+    ref, systems = wmt17_files()
     commands = {
         "sacrebleu bleu": [
             executable("sacrebleu"),

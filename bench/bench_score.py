@@ -53,12 +53,16 @@ def arguments(doc: str, default_runs: int) -> argparse.Namespace | None:
     return args
 
 
+def wmt17_files() -> tuple[str, list[str]]:
+    """The reference and the 16 system outputs of WMT17 en-de."""
+    return str(DATA / "ref" / "ref.de"), sorted(str(p) for p in (DATA / "sys").iterdir())
+
+
 def main() -> int:
     args = arguments(__doc__, default_runs=5)
     if args is None:
         return 0
-    ref = str(DATA / "ref" / "ref.de")
-    systems = sorted(str(p) for p in (DATA / "sys").iterdir())
+    ref, systems = wmt17_files()
     commands = {
         "sacrebleu bleu": [
             executable("sacrebleu"),

@@ -5,15 +5,10 @@ import streamlit as st
 from mteval_core.config import GTM_MATCHINGS, SNOWBALL_LANGUAGES, STEMMERS, TOKENIZERS, Options
 from mteval_core.errors import InputError
 from mteval_core.io.uploads import test_set_from_uploads
-from mteval_core.sample import load_sample
+from mteval_core.sample import current_test_set
 from mteval_core.tables import overview, segment_preview
 
 st.set_page_config(page_title="mteval: data", layout="wide")
-
-
-@st.cache_resource(show_spinner="Loading the sample test set...")
-def sample_test_set():
-    return load_sample().test_set
 
 
 st.title("Data")
@@ -54,7 +49,7 @@ if submitted:
 if "test_set" in st.session_state and st.button("Go back to the sample test set"):
     del st.session_state["test_set"]
 
-test_set = st.session_state.get("test_set") or sample_test_set()
+test_set = current_test_set(st.session_state)
 st.subheader(f"Current test set: {test_set.name}")
 facts = overview(test_set)
 for column, (label, value) in zip(st.columns(len(facts)), facts.items()):

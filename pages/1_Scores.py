@@ -7,7 +7,7 @@ from mteval_core.errors import InputError
 from mteval_core.export import to_csv, to_json, to_latex
 from mteval_core.figures import system_scores_bar
 from mteval_core.metrics import DEFAULT_METRICS
-from mteval_core.sample import load_sample
+from mteval_core.sample import current_test_set
 from mteval_core.scoring import score_test_set
 from mteval_core.tables import scores_frame
 from mteval_core.testset import TestSet
@@ -15,17 +15,12 @@ from mteval_core.testset import TestSet
 st.set_page_config(page_title="mteval: scores", layout="wide")
 
 
-@st.cache_resource(show_spinner="Loading the sample test set...")
-def sample_test_set():
-    return load_sample()
-
-
 @st.cache_data(show_spinner="Scoring...", hash_funcs={TestSet: lambda t: t.content_hash})
 def scores_of(test_set: TestSet, options: Options):
     return score_test_set(test_set, DEFAULT_METRICS, options)
 
 
-test_set = st.session_state.get("test_set") or sample_test_set().test_set
+test_set = current_test_set(st.session_state)
 options = st.session_state.get("options", Options())
 st.title("Scores")
 st.caption(f"{test_set.name}; options from the Data page: `{options.preprocessing_signature()}`")

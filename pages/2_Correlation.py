@@ -6,7 +6,7 @@ from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.figures import differential_scatter, metric_human_scatter
 from mteval_core.metrics import DEFAULT_METRICS
-from mteval_core.sample import load_sample
+from mteval_core.sample import current_test_set
 from mteval_core.scoring import score_test_set
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.correlation import pairwise_differentials
@@ -18,11 +18,6 @@ st.set_page_config(page_title="mteval: correlation", layout="wide")
 METRICS = (*DEFAULT_METRICS, "gtm")
 
 
-@st.cache_resource(show_spinner="Loading the sample test set...")
-def sample_test_set():
-    return load_sample()
-
-
 @st.cache_data(
     show_spinner="Scoring and resampling...", hash_funcs={TestSet: lambda t: t.content_hash}
 )
@@ -32,7 +27,7 @@ def meta_evaluation(test_set: TestSet, options: Options, criterion, exclude, res
     return scores, evaluate(test_set, scores, criterion, exclude, bootstrap=bootstrap)
 
 
-test_set = st.session_state.get("test_set") or sample_test_set().test_set
+test_set = current_test_set(st.session_state)
 options = st.session_state.get("options", Options())
 st.title("Correlation with human judgments")
 if test_set.human is None or not len(test_set.human):

@@ -8,15 +8,10 @@ from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.figures import bitext_grid_figure
 from mteval_core.grid import bitext_grid
-from mteval_core.sample import load_sample
+from mteval_core.sample import current_test_set
 from mteval_core.testset import TestSet
 
 st.set_page_config(page_title="mteval: bitext grid", layout="wide")
-
-
-@st.cache_resource(show_spinner="Loading the sample test set...")
-def sample_test_set():
-    return load_sample()
 
 
 @st.cache_data(hash_funcs={TestSet: lambda t: t.content_hash})
@@ -24,7 +19,7 @@ def grid_of(test_set: TestSet, system: str, segment: int, options: Options, exac
     return bitext_grid(test_set, system, segment, options, exact=exact)
 
 
-test_set = st.session_state.get("test_set") or sample_test_set().test_set
+test_set = current_test_set(st.session_state)
 options = st.session_state.get("options", Options())
 st.title("Bitext grid")
 left, middle, right = st.columns(3)

@@ -21,6 +21,9 @@ BASE = [
 ]
 
 
+SEEDED_JSON = ["--metrics", "bleu,fmean", "--bootstrap", "200", "--seed", "4", "--format", "json"]
+
+
 def run(capsys, *args):
     code = main(list(args))
     out, err = capsys.readouterr()
@@ -28,18 +31,7 @@ def run(capsys, *args):
 
 
 def test_human_bootstrap_json(capsys):
-    code, out, _ = run(
-        capsys,
-        *BASE,
-        "--metrics",
-        "bleu,fmean",
-        "--bootstrap",
-        "200",
-        "--seed",
-        "4",
-        "--format",
-        "json",
-    )
+    code, out, _ = run(capsys, *BASE, *SEEDED_JSON)
     assert code == 0
     result = json.loads(out)
     assert result["human"]["criterion"] == "adequacy+fluency"
@@ -51,18 +43,7 @@ def test_human_bootstrap_json(capsys):
     assert result["metric_comparisons"][0]["a"] == "bleu"
     low, high = result["human"]["ci"]["neural-small"]
     assert low < result["human"]["scores"]["neural-small"] < high
-    _, again, _ = run(
-        capsys,
-        *BASE,
-        "--metrics",
-        "bleu,fmean",
-        "--bootstrap",
-        "200",
-        "--seed",
-        "4",
-        "--format",
-        "json",
-    )
+    _, again, _ = run(capsys, *BASE, *SEEDED_JSON)
     assert again == out  # same seed, same output
 
 
