@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,15 +74,25 @@ def run_signature(options: Options, metrics: Sequence[Metric], n_references: int
     return signature(options, n_references, extra)
 
 
-def score_test_set(test_set: TestSet, metric_names: Sequence[str], options: Options) -> Scores:
+Progress = Callable[[float], None]  # told the share of the work done, 0..1
+
+
+def score_test_set(
+    test_set: TestSet,
+    metric_names: Sequence[str],
+    options: Options,
+    progress: Progress | None = None,
+) -> Scores:
+    """Tokenize once, then extract every metric's per-segment statistics for every system."""
     if not test_set.systems:
         raise InputError("there is no system output to score", hint="Add at least one system file.")
     metrics = [get_metric(name, options) for name in metric_names]
     corpus = EncodedCorpus(test_set, options)
-    statistics = {
-        metric.name: {system: metric.statistics(corpus, system) for system in corpus.systems}
-        for metric in metrics
-    }
+    statistics: dict[str, dict[str, np.ndarray]] = {}
+    for done, metric in enumerate(metrics):
+        if progress:
+            progress(done / len(metrics))
+        statistics[metric.name] = {s: metric.statistics(corpus, s) for s in corpus.systems}
     return Scores(
         signature=run_signature(options, metrics, corpus.n_references),
         systems=test_set.system_names,

@@ -2,34 +2,22 @@
 
 import streamlit as st
 
-from mteval_core.config import Options
-from mteval_core.errors import InputError
 from mteval_core.export import to_csv, to_json, to_latex
 from mteval_core.figures import system_scores_bar
 from mteval_core.metrics import DEFAULT_METRICS
-from mteval_core.sample import current_test_set
-from mteval_core.scoring import score_test_set
 from mteval_core.tables import scores_frame
-from mteval_core.testset import TestSet
+from pages.ui import friendly_errors, scores_of, session_options, session_test_set
 
 st.set_page_config(page_title="mteval: scores", layout="wide")
 
 
-@st.cache_data(show_spinner="Scoring...", hash_funcs={TestSet: lambda t: t.content_hash})
-def scores_of(test_set: TestSet, options: Options):
-    return score_test_set(test_set, DEFAULT_METRICS, options)
-
-
-test_set = current_test_set(st.session_state)
-options = st.session_state.get("options", Options())
+test_set = session_test_set()
+options = session_options()
 st.title("Scores")
 st.caption(f"{test_set.name}; options from the Data page: `{options.preprocessing_signature()}`")
 
-try:
-    scores = scores_of(test_set, options)
-except InputError as error:
-    st.error(str(error))
-    st.stop()
+with friendly_errors():
+    scores = scores_of(test_set, DEFAULT_METRICS, options)
 
 table = scores_frame(scores)
 st.dataframe(table.style.format("{:.4f}"), width="stretch")
