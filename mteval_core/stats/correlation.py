@@ -29,16 +29,7 @@ def kendall(x: np.ndarray, y: np.ndarray, variant: str = "b") -> float:
     """Kendall's tau: 'b' (ties corrected; WMT's system level, scipy's default), 'c' (Stuart's,
     for tables), or 'like': WMT's segment-level tau-like, (concordant - discordant) / (concordant
     + discordant), where a pair the metric ties but people do not counts as discordant."""
-    if variant in ("b", "c"):
-        return float(scipy_stats.kendalltau(x, y, variant=variant).statistic)
-    if variant != "like":
-        raise ValueError(f"Kendall variant must be one of {KENDALL_VARIANTS}, not {variant!r}")
-    dx, dy = pairwise_differentials(x, y)
-    judged = dy != 0
-    concordant = np.sum(judged & (np.sign(dx) == np.sign(dy)))
-    discordant = np.sum(judged) - concordant
-    total = concordant + discordant
-    return float((concordant - discordant) / total) if total else float("nan")
+    return float(kendall_rows(x, y, variant)[0])
 
 
 def pairwise_differentials(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -65,7 +56,9 @@ def williams_test(r12: float, r13: float, r23: float, n: int) -> float:
     Graham & Baldwin 2014 used by WMT): 1 = human, 2 = metric A, 3 = metric B, r23 = corr(A, B)."""
     if n <= 3:
         return float("nan")
-    k = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
+    # The determinant of the 3 x 3 correlation matrix: never negative, but rounding can push
+    # it a hair below zero when two of the variables are (nearly) identical.
+    k = max(1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23, 0.0)
     denominator = np.sqrt(2 * k * (n - 1) / (n - 3) + ((r12 + r13) ** 2 / 4) * (1 - r23) ** 3)
     if denominator == 0:
         return float("nan")
@@ -95,8 +88,36 @@ def spearman_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def kendall_rows(x: np.ndarray, y: np.ndarray, variant: str = "b") -> np.ndarray:
-    """Kendall's tau of every row pair; a loop over rows (system counts are small)."""
-    return np.array([kendall(a, b, variant) for a, b in zip(x, y)])
+    """Kendall's tau of every row pair, from the signs of all pairwise differences at once.
+
+    With sx, sy the signs of x_i - x_j and y_i - y_j over the pairs i < j: tau-b is
+    sum(sx sy) / sqrt(#(sx != 0) #(sy != 0)) (NaN when either side is constant), tau-c is
+    2 sum(sx sy) / (n^2 (m - 1) / m) with m the smaller number of distinct values, and
+    tau-like counts a pair the metric ties but people do not as discordant."""
+    if variant not in KENDALL_VARIANTS:
+        raise ValueError(f"Kendall variant must be one of {KENDALL_VARIANTS}, not {variant!r}")
+    x, y = np.atleast_2d(np.asarray(x, float)), np.atleast_2d(np.asarray(y, float))
+    first, second = np.triu_indices(x.shape[-1], k=1)
+    sx = np.sign(x[:, first] - x[:, second])
+    sy = np.sign(y[:, first] - y[:, second])
+    agreement = (sx * sy).sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if variant == "b":
+            return agreement / np.sqrt((sx != 0).sum(axis=-1) * (sy != 0).sum(axis=-1))
+        if variant == "c":
+            n = x.shape[-1]
+            classes = np.minimum(_distinct_per_row(x), _distinct_per_row(y))
+            tau = 2 * agreement / (n**2 * (classes - 1) / classes)
+            return np.where(classes > 1, tau, np.nan)
+        judged = sy != 0
+        concordant = (judged & (sx == sy)).sum(axis=-1)
+        discordant = judged.sum(axis=-1) - concordant
+        return (concordant - discordant) / (concordant + discordant)
+
+
+def _distinct_per_row(values: np.ndarray) -> np.ndarray:
+    ordered = np.sort(values, axis=-1)
+    return 1 + (np.diff(ordered, axis=-1) != 0).sum(axis=-1)
 
 
 CORRELATIONS = {"pearson": pearson_rows, "spearman": spearman_rows, "kendall": kendall_rows}

@@ -18,6 +18,7 @@ from mteval_core.stats.bootstrap import (
 from mteval_core.stats.correlation import (
     differential_correlation,
     kendall,
+    kendall_rows,
     pairwise_accuracy,
     pairwise_differentials,
     pearson,
@@ -41,11 +42,43 @@ def test_single_correlations_equal_scipy(x, random):
     assert kendall(x, y, "b") == pytest.approx(scipy_stats.kendalltau(x, y).statistic, abs=1e-12)
 
 
+TIED_VECTORS = st.lists(st.integers(0, 4), min_size=3, max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TIED_VECTORS, st.randoms())
+def test_kendall_b_and_c_equal_scipy_with_ties(x, random):
+    y = [v + random.choice([0, 0, 1, -1, 2]) for v in x]
+    for variant in ("b", "c"):
+        expected = scipy_stats.kendalltau(x, y, variant=variant).statistic
+        assert kendall(x, y, variant) == pytest.approx(expected, abs=1e-12, nan_ok=True)
+
+
 def test_row_wise_versions_equal_the_single_ones():
     rng = np.random.default_rng(0)
     x, y = rng.normal(size=(50, 9)), rng.normal(size=(50, 9))
     np.testing.assert_allclose(pearson_rows(x, y), [pearson(a, b) for a, b in zip(x, y)])
     np.testing.assert_allclose(spearman_rows(x, y), [spearman(a, b) for a, b in zip(x, y)])
+    ties = np.round(x * 2)
+    for variant in ("b", "c", "like"):
+        expected = [scipy_kendall_or_like(a, b, variant) for a, b in zip(ties, y)]
+        np.testing.assert_allclose(kendall_rows(ties, y, variant), expected, atol=1e-12)
+
+
+def scipy_kendall_or_like(x, y, variant):
+    """scipy for tau-b and tau-c; tau-like counted pair by pair, as WMT defines it."""
+    if variant != "like":
+        return scipy_stats.kendalltau(x, y, variant=variant).statistic
+    concordant = discordant = 0
+    for i in range(len(x)):
+        for j in range(i + 1, len(x)):
+            if y[i] == y[j]:
+                continue
+            if np.sign(x[i] - x[j]) == np.sign(y[i] - y[j]):
+                concordant += 1
+            else:
+                discordant += 1
+    return (concordant - discordant) / (concordant + discordant)
 
 
 def test_pairwise_views_by_hand():
