@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from mteval_core.io.mqm import MqmAnnotations
 from mteval_core.scoring import Scores
 from mteval_core.testset import TestSet
 
@@ -26,6 +27,17 @@ def overview(test_set: TestSet) -> dict[str, str]:
             f"{len(test_set.human):,} rows: {', '.join(test_set.human.criteria)}"
         )
     return facts
+
+
+def mqm_overview(annotations: MqmAnnotations) -> str:
+    """One line on what MQM annotations hold, so a user sees the right file was read."""
+    systems = {system for system, _segment, _rater in annotations.ratings}
+    raters = {rater for _system, _segment, rater in annotations.ratings}
+    errors = int(annotations.counts.sum())
+    return (
+        f"{len(annotations.ratings):,} ratings of {len(systems)} systems by {len(raters)} raters, "
+        f"{errors:,} errors of {len(annotations.error_types)} kinds ({annotations.origin})"
+    )
 
 
 def segment_preview(test_set: TestSet, rows: int = 10) -> pd.DataFrame:

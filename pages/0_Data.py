@@ -4,9 +4,10 @@ import streamlit as st
 
 from mteval_core.config import GTM_MATCHINGS, SNOWBALL_LANGUAGES, STEMMERS, TOKENIZERS, Options
 from mteval_core.errors import InputError
-from mteval_core.io.uploads import test_set_from_uploads
-from mteval_core.sample import current_test_set
-from mteval_core.tables import overview, segment_preview
+from mteval_core.io.mqm import read_mqm
+from mteval_core.io.uploads import MAX_UPLOAD_MB, check_upload_sizes, test_set_from_uploads
+from mteval_core.tables import mqm_overview, overview, segment_preview
+from pages.ui import friendly_errors, session_mqm, session_options, session_test_set
 
 st.set_page_config(page_title="mteval: data", layout="wide")
 
@@ -15,7 +16,8 @@ st.title("Data")
 st.markdown(
     "Upload references and system outputs in any format mteval reads (plain text with one "
     "segment per line, CSV/TSV or JSON Lines long format, NIST mteval SGML, WMT XML); the "
-    "format is recognised by content. Everything stays in your session."
+    f"format is recognised by content. Files of up to {MAX_UPLOAD_MB} MB each. Everything stays "
+    "in your session: other users never see it."
 )
 with st.form("upload"):
     references = st.file_uploader("References (one file per reference)", accept_multiple_files=True)
@@ -29,35 +31,49 @@ with st.form("upload"):
         "Segment-id map (optional): line, segment_id[, doc], when the human scores use the data "
         "set's own segment ids instead of line numbers"
     )
+    mqm = st.file_uploader(
+        "MQM error annotations (optional): Google's TSV (system, seg_id, rater, category, "
+        "severity); the Loss page then ranks systems under your own error weights"
+    )
     submitted = st.form_submit_button("Use this test set")
 
+
+def upload(file) -> tuple[str, bytes] | None:
+    return (file.name, file.getvalue()) if file else None
+
+
 if submitted:
-    try:
-        st.session_state["test_set"] = test_set_from_uploads(
-            [(f.name, f.getvalue()) for f in references or []],
-            [(f.name, f.getvalue()) for f in systems or []],
-            (source.name, source.getvalue()) if source else None,
-            (human.name, human.getvalue()) if human else None,
+    with friendly_errors(stop=False):  # on a problem the previous test set stays loaded
+        test_set = test_set_from_uploads(
+            [upload(f) for f in references or []],
+            [upload(f) for f in systems or []],
+            upload(source),
+            upload(human),
             lower_is_better,
-            (segment_ids.name, segment_ids.getvalue()) if segment_ids else None,
+            upload(segment_ids),
         )
+        annotations = None
+        if mqm:
+            check_upload_sizes([upload(mqm)])
+            annotations = read_mqm(mqm.getvalue(), mqm.name)
+        st.session_state["test_set"] = test_set
+        st.session_state["mqm"] = annotations
         st.success("Loaded. Every page now shows this test set.")
-    except InputError as error:
-        st.error(f"{error.where() or 'The upload'}: {error.problem}")
-        with st.expander("What to do"):
-            st.write(error.hint or "Check the file named above.")
 if "test_set" in st.session_state and st.button("Go back to the sample test set"):
     del st.session_state["test_set"]
+    st.session_state.pop("mqm", None)
 
-test_set = current_test_set(st.session_state)
+test_set = session_test_set()
 st.subheader(f"Current test set: {test_set.name}")
 facts = overview(test_set)
 for column, (label, value) in zip(st.columns(len(facts)), facts.items()):
     column.markdown(f"**{label}**  \n{value}")
+if (annotations := session_mqm()) is not None:
+    st.markdown("**MQM annotations:** " + mqm_overview(annotations))
 st.dataframe(segment_preview(test_set, rows=5), width="stretch")
 
 st.subheader("Options for every page")
-current = st.session_state.get("options", Options())
+current = session_options()
 left, middle, right = st.columns(3)
 tokenize = left.selectbox("Tokenizer", TOKENIZERS, TOKENIZERS.index(current.tokenize))
 stem = middle.selectbox("Stemming", STEMMERS, STEMMERS.index(current.stem))

@@ -12,6 +12,23 @@ from mteval_core.testset import TestSet, TextColumn
 
 Upload = tuple[str, bytes]  # file name, content
 
+# The dashboard's limit per file, in MB; .streamlit/config.toml (server.maxUploadSize) makes the
+# browser refuse larger files with the same number before they are sent.
+MAX_UPLOAD_MB = 50
+
+
+def check_upload_sizes(uploads: Sequence[Upload], limit_mb: int = MAX_UPLOAD_MB) -> None:
+    """Refuse a file over the limit by name, with the way round it (the command line)."""
+    for name, data in uploads:
+        if len(data) > limit_mb * 2**20:
+            raise InputError(
+                f"the file is {len(data) / 2**20:.1f} MB; the dashboard takes files of up to "
+                f"{limit_mb} MB",
+                origin=name,
+                hint="Score larger test sets with the command line (mteval score --refs ... "
+                "--hyps ...), or upload a part of the test set.",
+            )
+
 
 def _columns(uploads: Sequence[Upload], role: str) -> tuple[list[TextColumn], tuple | None]:
     """Every file's columns; document ids from the first file that has them."""
@@ -37,6 +54,8 @@ def test_set_from_uploads(
     ``segment_ids`` is a segment-id map (line, segment_id, doc), needed when the human scores use
     a data set's own segment ids rather than line numbers (as the WMT21 TED sets do).
     """
+    uploads = [*references, *systems, *(u for u in (source, human, segment_ids) if u)]
+    check_upload_sizes(uploads)
     if not references or not systems:
         raise InputError(
             "a test set needs at least one reference and one system output",

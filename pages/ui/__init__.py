@@ -42,8 +42,9 @@ def session_mqm() -> MqmAnnotations | None:
 
 
 @contextmanager
-def friendly_errors() -> Iterator[None]:
-    """Show a problem as a message, never as a traceback, and stop the page there.
+def friendly_errors(stop: bool = True) -> Iterator[None]:
+    """Show a problem as a message, never as a traceback, and stop the page there (or, with
+    ``stop=False``, go on after the block, e.g. to keep showing what is still loaded).
 
     An InputError says which file and line and what to do; anything else is our fault, so the
     message says so and the details sit in an expander for a bug report.
@@ -54,7 +55,8 @@ def friendly_errors() -> Iterator[None]:
         st.error(f"{error.where() or 'Your input'}: {error.problem}")
         with st.expander("What to do", expanded=True):
             st.write(error.hint or "Check the file named above, then upload it again.")
-        st.stop()
+        if stop:
+            st.stop()
     except Exception as error:
         st.error(
             "Something went wrong while computing this view. Your data is still loaded; "
@@ -62,7 +64,8 @@ def friendly_errors() -> Iterator[None]:
         )
         with st.expander("Details"):
             st.code("".join(traceback.format_exception(error)), language=None)
-        st.stop()
+        if stop:
+            st.stop()
 
 
 class ContentCache:

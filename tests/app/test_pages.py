@@ -126,6 +126,25 @@ def test_data_page_shows_the_sample_and_sets_options_for_every_page():
     assert "at least 1" in app.error[0].value  # refused in plain words; options kept
 
 
+def test_data_page_summarises_loaded_mqm_annotations():
+    from mteval_core.io.mqm import read_mqm
+
+    tsv = (
+        "system\tseg_id\trater\tcategory\tseverity\n"
+        "sysA\t1\tr1\tAccuracy/Mistranslation\tMajor\n"
+        "sysA\t1\tr1\tFluency/Punctuation\tMinor\n"
+        "sysB\t1\tr2\tNo-error\tNo-error\n"
+    )
+    app = AppTest.from_file(str(ROOT / "pages/0_Data.py"), default_timeout=60)
+    app.session_state["mqm"] = read_mqm(tsv.encode(), "mqm.tsv")
+    app.run()
+    assert not app.exception
+    summary = [m.value for m in app.markdown if m.value.startswith("**MQM annotations:**")]
+    assert summary == [
+        "**MQM annotations:** 2 ratings of 2 systems by 2 raters, 2 errors of 2 kinds (mqm.tsv)"
+    ]
+
+
 def test_an_uploaded_test_set_reaches_the_other_pages():
     from mteval_core.io.uploads import test_set_from_uploads
 

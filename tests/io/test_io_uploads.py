@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mteval_core.errors import InputError
+from mteval_core.io.uploads import check_upload_sizes
 from mteval_core.io.uploads import test_set_from_uploads as from_uploads
 
 REF = ("ref.en", b"a b c\nd e f\n")
@@ -42,3 +43,11 @@ def test_bad_uploads_name_the_file(references, systems, human, message):
     with pytest.raises(InputError) as error:
         from_uploads(references, systems, human=human)
     assert message in str(error.value)
+
+
+def test_a_file_over_the_size_limit_is_refused_by_name():
+    with pytest.raises(InputError) as error:
+        check_upload_sizes([REF, ("huge.de", b"x" * (2 * 2**20 + 1))], limit_mb=2)
+    assert str(error.value).startswith("huge.de: the file is 2.0 MB")
+    assert "mteval score" in error.value.hint
+    check_upload_sizes([("exactly.de", b"x" * 2 * 2**20)], limit_mb=2)  # at the limit: fine
