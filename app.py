@@ -2,14 +2,21 @@
 
 import streamlit as st
 
-from mteval_core.sample import current_test_set, load_sample
-from mteval_core.tables import overview, segment_preview
+from mteval_core.sample import load_sample
+from mteval_core.tables import overview, scores_frame, segment_preview
+from pages.ui import (
+    DASHBOARD_METRICS,
+    friendly_errors,
+    scores_of,
+    session_options,
+    session_test_set,
+)
 
 st.set_page_config(page_title="mteval", layout="wide")
 
 
 loaded = load_sample()
-test_set = current_test_set(st.session_state)  # an upload from the Data page, or the sample
+test_set = session_test_set()  # an upload from the Data page, or the sample
 
 st.title("mteval")
 st.markdown(
@@ -30,7 +37,13 @@ for column, (label, value) in zip(st.columns(len(facts)), facts.items()):
 for note in loaded.notes if test_set is loaded.test_set else []:
     st.info(note)
 
-st.dataframe(segment_preview(test_set, rows=10), width="stretch")
+with friendly_errors():
+    scores = scores_of(test_set, DASHBOARD_METRICS, session_options())
+left, right = st.columns([2, 3])
+left.markdown("**Scores at a glance**")
+left.dataframe(scores_frame(scores).style.format("{:.3f}"), width="stretch")
+right.markdown("**The first segments**")
+right.dataframe(segment_preview(test_set, rows=10), width="stretch")
 st.page_link("pages/0_Data.py", label="Data: upload your own test set, choose the options")
 st.page_link("pages/1_Scores.py", label="Scores: every system under every metric")
 st.page_link("pages/2_Correlation.py", label="Correlation: which metric agrees with people")

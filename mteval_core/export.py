@@ -5,9 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from mteval_core.scoring import Scores
+
+# system -> metric -> [low, high], as ``bootstrap_scores(...).ci`` gives and JSON's "ci" holds
+Intervals = Mapping[str, Mapping[str, Sequence[float]]]
 
 # How many decimals a human-readable table shows; JSON and CSV keep every digit.
 _DECIMALS = {"bleu": 2, "bleu_arith": 2, "nist": 4}
@@ -38,9 +41,20 @@ def to_json(
     return json.dumps(out, indent=2, ensure_ascii=False, default=float)
 
 
-def to_csv(scores: Scores, segments: bool = False, documents: Sequence[str] | None = None) -> str:
+def to_csv(
+    scores: Scores,
+    segments: bool = False,
+    documents: Sequence[str] | None = None,
+    ci: Intervals | None = None,
+) -> str:
     """One row per system (or per system and segment, or per system and document); the
-    signature in its own column."""
+    signature in its own, last column.
+
+    ``ci`` adds ``<metric>_low`` and ``<metric>_high`` columns to the system table, after the
+    score columns, so readers that go by column name (or by the first columns) keep working.
+    """
+    if ci and (segments or documents is not None):
+        raise ValueError("intervals belong to corpus scores, not to segments or documents")
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     metrics = scores.metric_names
@@ -59,9 +73,13 @@ def to_csv(scores: Scores, segments: bool = False, documents: Sequence[str] | No
                     [system, index, *(repr(float(v)) for v in values), scores.signature]
                 )
     else:
-        writer.writerow(["system", *metrics, "signature"])
+        bounds = [f"{m}_{end}" for m in metrics for end in ("low", "high")] if ci else []
+        writer.writerow(["system", *metrics, *bounds, "signature"])
         for system, by_metric in scores.corpus().items():
-            writer.writerow([system, *(repr(by_metric[m]) for m in metrics), scores.signature])
+            values = [repr(by_metric[m]) for m in metrics]
+            if ci:
+                values += [repr(float(bound)) for m in metrics for bound in ci[system][m]]
+            writer.writerow([system, *values, scores.signature])
     return out.getvalue()
 
 
@@ -117,8 +135,13 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
 
 
-def to_latex(scores: Scores) -> str:
-    """A booktabs table (best score per metric in bold) with the signature in the caption."""
+def to_latex(scores: Scores, ci: Intervals | None = None) -> str:
+    """A booktabs table (best score per metric in bold) with the signature in the caption.
+
+    With ``ci``, each system's row is followed by a row of its intervals, ``[low, high]`` in
+    \\scriptsize under each score, and the caption says so: a second row needs no extra LaTeX
+    package, and a "±" would wrongly suggest that bootstrap intervals are symmetric.
+    """
     metrics = scores.metric_names
     corpus = scores.corpus()
     best = {m: max(by_metric[m] for by_metric in corpus.values()) for m in metrics}
@@ -136,10 +159,17 @@ def to_latex(scores: Scores) -> str:
             cell = _fmt(m, by_metric[m])
             cells.append(rf"\textbf{{{cell}}}" if by_metric[m] == best[m] else cell)
         lines.append(latex_escape(system) + " & " + " & ".join(cells) + r" \\")
+        if ci:
+            bounds = [[_fmt(m, bound) for bound in ci[system][m]] for m in metrics]
+            cells = [rf"{{\scriptsize [{low}, {high}]}}" for low, high in bounds]
+            lines.append(" & " + " & ".join(cells) + r" \\")
+    intervals = " Below each score: its bootstrap confidence interval." if ci else ""
     lines += [
         r"\bottomrule",
         r"\end{tabular}",
-        r"\caption{Scores computed with mteval. Signature: \texttt{"
+        r"\caption{Scores computed with mteval."
+        + intervals
+        + r" Signature: \texttt{"
         + latex_escape(scores.signature)
         + "}}",
         r"\end{table}",

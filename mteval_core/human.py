@@ -55,6 +55,14 @@ def segment_matrix(
     return matrix
 
 
+def criterion_matrix(
+    human: HumanScores, systems: Sequence[str], n_segments: int, expression: str
+) -> np.ndarray:
+    """Like ``segment_matrix`` for a criterion or a sum of criteria ('adequacy+fluency')."""
+    parts = criteria_of(expression, human)
+    return np.sum([segment_matrix(human, systems, n_segments, c) for c in parts], axis=0)
+
+
 def system_scores(
     human: HumanScores, systems: Sequence[str], n_segments: int, expression: str
 ) -> np.ndarray:

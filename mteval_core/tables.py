@@ -5,6 +5,9 @@ The dashboard shows these as they are; the command line has its own writers in `
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
+import numpy as np
 import pandas as pd
 
 from mteval_core.io.mqm import MqmAnnotations
@@ -54,30 +57,72 @@ def segment_preview(test_set: TestSet, rows: int = 10) -> pd.DataFrame:
     return frame
 
 
-def correlation_frame(correlations: dict[str, dict]) -> pd.DataFrame:
-    """One row per metric: n, Pearson with its interval, Spearman, Kendall, Coughlin's
-    differential Pearson and pairwise accuracy, rounded for reading."""
-    rows = {}
-    for metric, r in correlations.items():
-        row = {"n": r["n"], "Pearson": f"{r['pearson']:.3f}"}
-        if "pearson_ci" in r:
-            row["Pearson 95% CI"] = f"[{r['pearson_ci'][0]:.3f}, {r['pearson_ci'][1]:.3f}]"
-        row |= {
-            "Spearman": f"{r['spearman']:.3f}",
-            "Kendall": f"{r['kendall']:.3f}",
-            "pairwise differences r": f"{r['differential_pearson']:.3f}",
-            "pairwise accuracy": f"{r['pairwise_accuracy']:.2f}",
-        }
+CORRELATION_COLUMNS = {
+    "pearson": "Pearson",
+    "spearman": "Spearman",
+    "kendall": "Kendall",
+    "differential_pearson": "pairwise differences r",
+    "pairwise_accuracy": "pairwise accuracy",
+}
+
+
+def correlation_frame(variants: dict[str, dict[str, dict]]) -> pd.DataFrame:
+    """One row per metric; for each statistic one column per variant (e.g. unstemmed and
+    stemmed) side by side, numbers kept numeric so the table sorts, Pearson's interval as text.
+
+    ``variants``: variant label -> metric -> the statistics of ``stats.meta.correlations`` (with
+    ``pearson_ci`` when bootstrapped)."""
+    first = next(iter(variants.values()))
+    rows: dict[str, dict[str, object]] = {}
+    for metric in first:
+        row: dict[str, object] = {"n": first[metric]["n"]}
+        for key, label in CORRELATION_COLUMNS.items():
+            for variant, correlations in variants.items():
+                statistics = correlations[metric]
+                row[f"{label} ({variant})"] = round(statistics[key], 3)
+                if key == "pearson" and "pearson_ci" in statistics:
+                    low, high = statistics["pearson_ci"]
+                    row[f"{label} 95% CI ({variant})"] = f"[{low:.3f}, {high:.3f}]"
         rows[metric] = row
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def scores_frame(scores: Scores) -> pd.DataFrame:
-    """Systems x metrics corpus scores, columns labelled as the metrics print themselves."""
-    corpus = scores.corpus()
+def system_segments_frame(
+    test_set: TestSet, metric_scores: np.ndarray, human_scores: np.ndarray, system: str
+) -> pd.DataFrame:
+    """One system's segments with the metric's and the human score side by side, and how far
+    their ranks among the rated segments disagree (large: the metric misjudges that segment)."""
+    rated = np.isfinite(human_scores)
+    metric_rank = pd.Series(np.where(rated, metric_scores, np.nan)).rank(pct=True).to_numpy()
+    human_rank = pd.Series(human_scores).rank(pct=True).to_numpy()
     frame = pd.DataFrame(
-        [[corpus[s][m.name] for m in scores.metrics] for s in scores.systems],
-        index=pd.Index(scores.systems, name="system"),
-        columns=[m.label for m in scores.metrics],
+        {
+            "metric": metric_scores,
+            "human": human_scores,
+            "rank disagreement": np.abs(metric_rank - human_rank).round(3),
+            system: test_set.system(system),
+            test_set.reference_names[0]: test_set.references[0].segments,
+        },
+        index=pd.RangeIndex(1, test_set.n_segments + 1, name="segment"),
     )
-    return frame
+    return frame.sort_values(
+        "rank disagreement", ascending=False, kind="stable", na_position="last"
+    )
+
+
+def scores_frame(
+    scores: Scores, ci: Mapping[str, Mapping[str, Sequence[float]]] | None = None
+) -> pd.DataFrame:
+    """Systems x metrics corpus scores, columns labelled as the metrics print themselves.
+
+    With ``ci`` (system -> metric -> [low, high]) every metric's column is followed by
+    "<label> low" and "<label> high": plain numbers, so a table sorts by any of them.
+    """
+    corpus = scores.corpus()
+    columns: dict[str, list[float]] = {}
+    for metric in scores.metrics:
+        columns[metric.label] = [corpus[s][metric.name] for s in scores.systems]
+        if ci:
+            columns[f"{metric.label} low"] = [ci[s][metric.name][0] for s in scores.systems]
+            columns[f"{metric.label} high"] = [ci[s][metric.name][1] for s in scores.systems]
+    return pd.DataFrame(columns, index=pd.Index(scores.systems, name="system"))

@@ -1,12 +1,26 @@
-"""Scores page: every system of the current test set under every metric."""
+"""Scores page: every system under every metric, how sure each score is (bootstrap intervals) and
+which system differences are significant (paired bootstrap, Holm-corrected), ready to export."""
+
+from dataclasses import asdict
 
 import streamlit as st
 
 from mteval_core.export import to_csv, to_json, to_latex
-from mteval_core.figures import system_scores_bar
-from mteval_core.metrics import DEFAULT_METRICS
+from mteval_core.figures import significance_heatmap, system_scores_bar
+from mteval_core.figures.scores import SIGNIFICANCE_LEVEL
+from mteval_core.stats.bootstrap import BootstrapOptions
+from mteval_core.stats.meta import bootstrap_scores
 from mteval_core.tables import scores_frame
-from pages.ui import friendly_errors, scores_of, session_options, session_test_set
+from pages.ui import (
+    DASHBOARD_METRICS,
+    cached,
+    friendly_errors,
+    scores_of,
+    session_options,
+    session_test_set,
+)
+
+RESAMPLE_CHOICES = [0, 200, 1000, 2000]
 
 st.set_page_config(page_title="mteval: scores", layout="wide")
 
@@ -15,22 +29,74 @@ test_set = session_test_set()
 options = session_options()
 st.title("Scores")
 st.caption(f"{test_set.name}; options from the Data page: `{options.preprocessing_signature()}`")
+resamples = st.select_slider(
+    "Bootstrap resamples",
+    RESAMPLE_CHOICES,
+    value=BootstrapOptions().n_resamples,
+    help="Segments are drawn with replacement this many times (fixed seed) for confidence "
+    "intervals and paired significance tests. 0: scores only.",
+)
+bootstrap = BootstrapOptions(n_resamples=resamples)
 
 with friendly_errors():
-    scores = scores_of(test_set, DEFAULT_METRICS, options)
+    scores = scores_of(test_set, DASHBOARD_METRICS, options)
+    resampled = None  # no resamples: scores only
+    if resamples:
+        resampled = cached(
+            ("bootstrap", test_set.content_hash, options, DASHBOARD_METRICS, bootstrap),
+            lambda progress: bootstrap_scores(scores, bootstrap, progress=progress),
+            "Resampling...",
+        )
+    ci = resampled.ci if resampled else None
 
-table = scores_frame(scores)
-st.dataframe(table.style.format("{:.4f}"), width="stretch")
-st.caption(f"Signature: `{scores.signature}`")
-downloads = st.columns(3)
-for column, (label, text, name, mime) in zip(
-    downloads,
-    [
-        ("Download CSV", to_csv(scores), "scores.csv", "text/csv"),
-        ("Download JSON", to_json(scores), "scores.json", "application/json"),
-        ("Download LaTeX", to_latex(scores), "scores.tex", "text/x-tex"),
-    ],
-):
-    column.download_button(label, text, file_name=name, mime=mime)
-metric = st.selectbox("Chart", list(table.columns))
-st.plotly_chart(system_scores_bar(table[metric].to_dict(), metric), width="stretch")
+    table = scores_frame(scores, ci)
+    st.dataframe(
+        table,
+        width="stretch",
+        column_config={column: st.column_config.NumberColumn(format="%.4f") for column in table},
+    )
+    if resampled:
+        st.caption(
+            f"low, high: {bootstrap.confidence:.0%} percentile bootstrap interval over segments "
+            f"({resamples:,} resamples, seed {bootstrap.seed}). Click a column header to sort."
+        )
+    else:
+        st.caption("Click a column header to sort. Choose resamples above for intervals.")
+
+    labels = {metric.label: metric.name for metric in scores.metrics}
+    label = st.selectbox("Metric for the charts", list(labels))
+    metric = labels[label]
+    by_system = table[label].to_dict()
+    intervals = {system: ci[system][metric] for system in ci} if ci else None
+    st.plotly_chart(system_scores_bar(by_system, label, intervals), width="stretch")
+    if resampled and len(scores.systems) > 1:
+        st.plotly_chart(
+            significance_heatmap(by_system, resampled.pairs, metric, label), width="stretch"
+        )
+        pairs_per_metric = len(scores.systems) * (len(scores.systems) - 1) // 2
+        st.caption(
+            "Each cell: the row system's score minus the column system's, and p: the paired "
+            "bootstrap p-value (computed as sacreBLEU does, on the resamples of the intervals), "
+            f"Holm-corrected over this metric's {pairs_per_metric} system pairs. "
+            f"Blue: p < {SIGNIFICANCE_LEVEL}, a significant difference. Hover for the "
+            "uncorrected p."
+        )
+        if pairs_per_metric / (resamples + 1) >= SIGNIFICANCE_LEVEL:
+            st.warning(
+                f"With {resamples:,} resamples no p-value falls below {1 / (resamples + 1):.4f}, "
+                f"and Holm multiplies the smallest by {pairs_per_metric}: no pair can reach "
+                f"p < {SIGNIFICANCE_LEVEL}. Choose more resamples."
+            )
+
+    extra = {"bootstrap": asdict(bootstrap), "ci": ci, "pairs": resampled.pairs} if ci else {}
+    st.caption(f"Signature: `{scores.signature}`")
+    downloads = st.columns(3)
+    for column, (button, text, name, mime) in zip(
+        downloads,
+        [
+            ("Download CSV", to_csv(scores, ci=ci), "scores.csv", "text/csv"),
+            ("Download JSON", to_json(scores, extra=extra), "scores.json", "application/json"),
+            ("Download LaTeX", to_latex(scores, ci), "scores.tex", "text/x-tex"),
+        ],
+    ):
+        column.download_button(button, text, file_name=name, mime=mime)

@@ -6,6 +6,8 @@ import csv
 import io
 import json
 
+import pytest
+
 from mteval_core.config import Options
 from mteval_core.export import latex_escape, to_csv, to_json, to_latex, to_text
 from mteval_core.scoring import score_test_set
@@ -50,3 +52,74 @@ def test_text_table_is_aligned():
     lines = to_text(sample_scores()).splitlines()
     assert lines[0].split() == ["system", "BLEU", "Fmean"]
     assert len({len(line) for line in lines[:3]}) == 1
+
+
+def sample_intervals(scores) -> dict[str, dict[str, list[float]]]:
+    """Made-up [low, high] around each score: exact numbers to find again in the output."""
+    return {
+        system: {metric: [value - 1.5, value + 2.25] for metric, value in by_metric.items()}
+        for system, by_metric in scores.corpus().items()
+    }
+
+
+def test_csv_without_intervals_keeps_its_columns():
+    header = next(csv.reader(io.StringIO(to_csv(sample_scores()))))
+    assert header == ["system", "bleu", "fmean", "signature"]
+
+
+def test_csv_intervals_follow_the_scores_and_the_signature_stays_last():
+    scores = sample_scores()
+    ci = sample_intervals(scores)
+    text = to_csv(scores, ci=ci)
+    assert next(csv.reader(io.StringIO(text))) == [
+        "system",
+        "bleu",
+        "fmean",
+        "bleu_low",
+        "bleu_high",
+        "fmean_low",
+        "fmean_high",
+        "signature",
+    ]
+    rows = list(csv.DictReader(io.StringIO(text)))
+    for row in rows:
+        for metric in ("bleu", "fmean"):
+            assert float(row[metric]) == scores.corpus()[row["system"]][metric]
+            low, high = ci[row["system"]][metric]
+            assert (float(row[f"{metric}_low"]), float(row[f"{metric}_high"])) == (low, high)
+    assert {r["signature"] for r in rows} == {scores.signature}
+
+
+def test_csv_refuses_intervals_for_segment_rows():
+    scores = sample_scores()
+    with pytest.raises(ValueError, match="corpus scores"):
+        to_csv(scores, segments=True, ci=sample_intervals(scores))
+
+
+def test_json_carries_intervals_and_pairs_as_given():
+    scores = sample_scores()
+    ci = sample_intervals(scores)
+    pairs = [
+        {"a": "sys_1 & co", "b": "50%", "metric": "bleu", "delta": 1.0, "p": 0.5, "p_holm": 1.0}
+    ]
+    document = json.loads(to_json(scores, extra={"ci": ci, "pairs": pairs}))
+    assert document["ci"] == ci and document["pairs"] == pairs
+    assert document["signature"] == scores.signature
+
+
+def test_latex_puts_each_systems_intervals_on_a_row_below_its_scores():
+    scores = sample_scores()
+    ci = sample_intervals(scores)
+    lines = to_latex(scores, ci).splitlines()
+    corpus = scores.corpus()
+    row = next(i for i, line in enumerate(lines) if line.startswith(r"50\%"))
+    bleu_low, bleu_high = ci["50%"]["bleu"]
+    fmean_low, fmean_high = ci["50%"]["fmean"]
+    assert lines[row + 1] == (
+        rf" & {{\scriptsize [{bleu_low:.2f}, {bleu_high:.2f}]}}"
+        rf" & {{\scriptsize [{fmean_low:.4f}, {fmean_high:.4f}]}} \\"
+    )
+    assert f"{corpus['50%']['fmean']:.4f}" in lines[row]
+    latex = "\n".join(lines)
+    assert latex.count(r"\textbf{") == 2 and "bootstrap confidence interval" in latex
+    assert "bootstrap" not in to_latex(scores)

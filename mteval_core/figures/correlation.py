@@ -7,6 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from mteval_core.stats.reliability import ReliabilityCurve
+
 
 def metric_human_scatter(
     systems: Sequence[str],
@@ -26,6 +28,7 @@ def metric_human_scatter(
             mode="markers+text",
             text=list(systems),
             textposition="top center",
+            cliponaxis=False,  # names near the edge stay readable
             marker={"size": 11},
             name="systems",
             hovertemplate=f"%{{text}}<br>{metric_label} %{{x:.4g}}<br>human %{{y:.4g}}"
@@ -78,6 +81,48 @@ def differential_scatter(
         title=f"Pairwise differences: Pearson r = {pearson:.3f}",
         xaxis_title=f"Δ {metric_label}",
         yaxis_title="Δ human",
+        margin={"l": 10, "r": 10, "t": 50, "b": 40},
+    )
+    return figure
+
+
+def reliability_figure(
+    curves: Sequence[ReliabilityCurve], metric_label: str, statistic: str = "pearson"
+) -> go.Figure:
+    """Melamed et al.'s Figure 3: mean correlation against pseudo-document size, one line per
+    set of references, with a band from the lowest to the highest repetition."""
+    figure = go.Figure()
+    for curve in curves:
+        values = getattr(curve, statistic)
+        name = " + ".join(curve.references) or "references"
+        low, high = np.nanmin(values, axis=1), np.nanmax(values, axis=1)
+        figure.add_trace(
+            go.Scatter(
+                x=[*curve.sizes, *curve.sizes[::-1]],
+                y=[*high.tolist(), *low[::-1].tolist()],
+                fill="toself",
+                opacity=0.15,
+                line={"width": 0},
+                hoverinfo="skip",
+                showlegend=False,
+                legendgroup=name,
+            )
+        )
+        figure.add_trace(
+            go.Scatter(
+                x=list(curve.sizes),
+                y=np.nanmean(values, axis=1).tolist(),
+                mode="lines+markers",
+                name=name,
+                legendgroup=name,
+                hovertemplate=f"{name}<br>%{{x}} segments: r = %{{y:.3f}}<extra></extra>",
+            )
+        )
+    figure.update_layout(
+        title=f"Reliability of {metric_label} against test size ({statistic.capitalize()}, "
+        "mean and range over repetitions)",
+        xaxis_title="segments per pseudo-document",
+        yaxis_title=f"{statistic.capitalize()} correlation with human",
         margin={"l": 10, "r": 10, "t": 50, "b": 40},
     )
     return figure

@@ -17,7 +17,7 @@ import numpy as np
 
 from mteval_core.errors import InputError
 from mteval_core.human import criteria_of, default_criterion, segment_matrix, system_scores
-from mteval_core.scoring import Scores
+from mteval_core.scoring import Progress, Scores
 from mteval_core.stats.bootstrap import (
     BootstrapOptions,
     holm,
@@ -98,11 +98,13 @@ def evaluate(
     rated_only: bool = False,
     bootstrap: BootstrapOptions | None = None,
     negated_on_load: bool = False,
+    progress: Progress | None = None,
 ) -> dict:
     """Everything `mteval score --human --bootstrap` reports, as JSON-ready data: the human system
     scores, every metric's correlations (with intervals), score intervals and paired tests.
 
     Human judgments come with ``test_set.human``; without them only the bootstrap part is done.
+    ``progress`` is told how much of the bootstrap is done (see ``bootstrap_scores``).
     """
     result: dict = {}
     human_matrix, human_systems = None, []
@@ -139,7 +141,9 @@ def evaluate(
             }
         result["correlations"] = {m: correlations(observed[m], human_scores) for m in observed}
     if bootstrap is not None:
-        resampled = bootstrap_scores(scores, bootstrap, human_matrix, human_systems, rated_only)
+        resampled = bootstrap_scores(
+            scores, bootstrap, human_matrix, human_systems, rated_only, progress
+        )
         result["ci"] = resampled.ci
         result["pairs"] = resampled.pairs
         for metric, statistics in resampled.correlations.items():
@@ -168,12 +172,14 @@ def bootstrap_scores(
     human: np.ndarray | None = None,
     human_systems: Sequence[str] = (),
     rated_only: bool = False,
+    progress: Progress | None = None,
 ) -> BootstrapResult:
     """Resample segments once and derive intervals, paired tests and correlation intervals.
 
     ``human`` is an (n_human_systems, n_segments) matrix of segment scores (NaN: not rated) for
     ``human_systems``; metric scores are correlated with it over those systems, computed on the
-    segments each system was rated on when ``rated_only``.
+    segments each system was rated on when ``rated_only``. ``progress`` is told the share of
+    metrics done after each one, so a caller can show a progress bar.
     """
     first = scores.statistics[scores.metrics[0].name][scores.systems[0]]
     counts = resample_counts(
@@ -183,7 +189,7 @@ def bootstrap_scores(
     samples: dict[str, np.ndarray] = {}
     ci: dict[str, dict[str, list[float]]] = {system: {} for system in scores.systems}
     pairs: list[dict] = []
-    for metric in scores.metrics:
+    for done, metric in enumerate(scores.metrics, start=1):
         columns = [
             metric.score_from_totals(counts @ scores.statistics[metric.name][s])
             for s in scores.systems
@@ -206,6 +212,8 @@ def bootstrap_scores(
                     "p_holm": float(p_holm),
                 }
             )
+        if progress:
+            progress(done / len(scores.metrics))
     result = BootstrapResult(samples, ci, pairs)
     if human is not None:
         statistics, resampled = _segment_level_correlations(

@@ -18,6 +18,8 @@ import numpy as np
 from scipy import stats as scipy_stats
 
 from mteval_core.config import Options
+from mteval_core.errors import InputError
+from mteval_core.human import criterion_matrix
 from mteval_core.metrics.base import Metric
 from mteval_core.scoring import score_test_set
 from mteval_core.stats.correlation import pearson_rows, spearman_rows
@@ -101,6 +103,32 @@ def reliability_by_references(
                 )
             )
     return curves
+
+
+def reliability_of_test_set(
+    test_set: TestSet,
+    metric_name: str,
+    criterion: str,
+    options: Options,
+    reliability: ReliabilityOptions,
+    exclude: Sequence[str] = (),
+) -> list[ReliabilityCurve]:
+    """Melamed et al.'s experiment on a test set's own segment judgments: the systems rated on
+    segments (minus ``exclude``), their human scores under ``criterion``, every reference set."""
+    if test_set.human is None or not len(test_set.human.segment_rows):
+        raise InputError(
+            "the reliability experiment needs segment-level human judgments",
+            hint="Upload judgments with a segment column (system, segment_id, score).",
+        )
+    rated = set(test_set.human.segment_rows["system"]) - set(exclude)
+    systems = [column for column in test_set.systems if column.name in rated]
+    if not systems:
+        raise InputError("no scored system has segment-level human judgments")
+    only_rated = test_set.with_human(None).with_systems(systems)
+    human = criterion_matrix(
+        test_set.human, only_rated.system_names, test_set.n_segments, criterion
+    )
+    return reliability_by_references(only_rated, metric_name, human, options, reliability)
 
 
 def compare_curves(a: ReliabilityCurve, b: ReliabilityCurve, statistic: str = "pearson") -> float:

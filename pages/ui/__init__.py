@@ -19,10 +19,12 @@ import streamlit as st
 from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.io.mqm import MqmAnnotations
+from mteval_core.metrics import DEFAULT_METRICS
 from mteval_core.sample import current_test_set
 from mteval_core.scoring import Progress, Scores, score_test_set
 from mteval_core.testset import TestSet
 
+DASHBOARD_METRICS = (*DEFAULT_METRICS, "gtm")  # one list for every page, so they share a cache
 CACHE_ENTRIES = 32  # per cached function: bounds memory on a shared server
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.config import Options
@@ -26,58 +25,63 @@ def test_home_shows_the_sample_test_set():
     assert "**Segments**  \n40" in text
     assert "neural-large, neural-small, phrase-based, word-by-word" in text
     assert "adequacy, fluency" in text
-    preview = app.dataframe[0].value
+    glance, preview = (frame.value for frame in app.dataframe)
+    assert list(glance.index) == ["neural-large", "neural-small", "phrase-based", "word-by-word"]
+    assert glance["BLEU"].is_monotonic_decreasing and "GTM" in glance.columns
     assert list(preview.columns[:4]) == ["document", "source", "ref-A", "ref-B"]
     assert len(preview) == 10
 
 
-def test_scores_page_ranks_the_sample_systems_by_quality():
-    app = run("pages/1_Scores.py")
-    table = app.dataframe[0].value
-    assert list(table.index) == ["neural-large", "neural-small", "phrase-based", "word-by-word"]
-    for metric in ("BLEU", "NIST", "P", "R", "F1", "Fmean"):
-        assert table[metric].is_monotonic_decreasing, metric
-    assert "nrefs:2|case:mixed|tok:13a|stem:none" in app.caption[-1].value
-
-
-def test_scores_page_offers_downloads_with_the_signature():
-    app = run("pages/1_Scores.py")
-    buttons = app.get("download_button")
-    assert [b.proto.label for b in buttons] == ["Download CSV", "Download JSON", "Download LaTeX"]
-
-
-def test_scores_page_uses_the_options_of_the_data_page():
-    app = run("pages/1_Scores.py")
-    before = app.dataframe[0].value
-    app.session_state["options"] = Options(stem="porter")
-    app.run()
-    after = app.dataframe[0].value
-    assert "stem:porter-nltk" in app.caption[-1].value
-    assert (after["R"] >= before["R"]).all() and (after["R"] > before["R"]).any()
-
-
-@pytest.mark.parametrize("metric", ["BLEU", "Fmean"])
-def test_scores_chart_shows_one_bar_per_system(metric):
-    app = run("pages/1_Scores.py")
-    app.selectbox[0].set_value(metric).run()
-    figure = json.loads(app.get("plotly_chart")[0].proto.spec)
-    bars = figure["data"][0]
-    assert bars["type"] == "bar" and len(bars["y"]) == 4
-    assert bars["y"][0] == "neural-large"
-    assert figure["layout"]["title"]["text"] == f"{metric} by system"
+def page_via_home(page: str) -> AppTest:
+    """A page opened from the home page, as a user does: links to other pages then resolve."""
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    app.switch_page(page).run()
+    assert not app.exception, [e.message for e in app.exception]
+    return app
 
 
 def test_correlation_page_scatter_and_table():
-    app = run("pages/2_Correlation.py")
+    app = page_via_home("pages/2_Correlation.py")
     table = app.dataframe[0].value
     assert list(table.index) == ["bleu", "nist", "precision", "recall", "f1", "fmean", "gtm"]
-    assert "Pearson 95% CI" in table.columns
-    scatter, differences = (json.loads(c.proto.spec) for c in app.get("plotly_chart"))
+    assert {"Pearson (unstemmed)", "Pearson (stemmed)", "Pearson 95% CI (stemmed)"} <= set(
+        table.columns
+    )
+    scatter, differences, reliability = (json.loads(c.proto.spec) for c in app.get("plotly_chart"))
     assert len(scatter["data"][0]["x"]) == 4  # one point per system
     assert scatter["layout"]["title"]["text"].startswith("bleu against adequacy+fluency")
     assert len(differences["data"][0]["x"]) == 6  # one point per pair of systems
+    lines = [t["name"] for t in reliability["data"] if t.get("mode") == "lines+markers"]
+    assert lines == ["ref-A", "ref-B", "ref-A + ref-B"]  # every set of the two references
     app.multiselect[0].set_value(["word-by-word"]).run()
     assert app.dataframe[0].value.loc["bleu", "n"] == 3
+
+
+def test_correlation_page_puts_stemmed_and_unstemmed_side_by_side():
+    from mteval_core.metrics import DEFAULT_METRICS
+    from mteval_core.sample import load_sample
+    from mteval_core.scoring import score_test_set
+    from mteval_core.stats.meta import evaluate
+
+    app = page_via_home("pages/2_Correlation.py")
+    app.select_slider[0].set_value(0).run()  # no resamples: point estimates only
+    table = app.dataframe[0].value
+    test_set = load_sample().test_set
+    for stem, column in (("none", "Pearson (unstemmed)"), ("porter", "Pearson (stemmed)")):
+        scores = score_test_set(test_set, (*DEFAULT_METRICS, "gtm"), Options(stem=stem))
+        expected = evaluate(test_set, scores, "adequacy+fluency")["correlations"]
+        assert table[column].to_dict() == {m: round(r["pearson"], 3) for m, r in expected.items()}
+    assert (table["Pearson (stemmed)"] != table["Pearson (unstemmed)"]).any()
+
+
+def test_correlation_page_leads_from_a_system_to_its_segments():
+    app = page_via_home("pages/2_Correlation.py")
+    next(s for s in app.selectbox if s.label == "Segments of").set_value("phrase-based").run()
+    segments = app.dataframe[1].value
+    assert segments.columns[3] == "phrase-based" and len(segments) == 40
+    assert segments["rank disagreement"].is_monotonic_decreasing
+    link = app.get("page_link")[0].proto
+    assert link.page == "Bitext_grid" and link.query_string == "system=phrase-based"
 
 
 def test_bitext_grid_page_draws_blocks_and_barriers():
@@ -94,25 +98,6 @@ def test_bitext_grid_page_draws_blocks_and_barriers():
         "bound:" in figure["layout"]["title"]["text"]
         or "milp:" in figure["layout"]["title"]["text"]
     )
-
-
-def test_loss_page_costs_from_the_url_presets_and_the_who_reversal():
-    app = AppTest.from_file(str(ROOT / "pages/4_Loss.py"), default_timeout=60)
-    app.query_params.update({"c1": "1", "c2": "5", "c3": "2"})
-    app.run()
-    assert not app.exception
-    assert [s.value for s in app.slider] == [1.0, 5.0, 2.0]
-    assert app.markdown[0].value == "**Ranking:** MT2 > MT1 > MT3"  # Table 7's order
-    assert app.dataframe[0].value["average loss"].tolist() == [5.62, 7.04, 7.34]
-    figure = json.loads(app.get("plotly_chart")[0].proto.spec)
-    rankings = {trace["name"] for trace in figure["data"] if trace.get("fill") == "toself"}
-    assert "MT2 > MT1 > MT3" in rankings and "MT2 > MT3 > MT1" in rankings
-    app.selectbox[0].set_value("Tate & Voss 2006, per wh-type (Tables 3 and 8)").run()
-    app.selectbox[1].set_value("Table 10: (5, 5, 5.5)").run()
-    assert [s.value for s in app.slider] == [5.0, 5.0, 5.5]
-    assert dict(app.query_params) == {"c1": "5", "c2": "5", "c3": "5.5"}
-    rankings = [m.value for m in app.markdown if m.value.startswith("**Ranking")]
-    assert rankings[2] == "**Ranking:** MT2 > MT1 > MT3"  # Who: MT1 before MT3 (Table 10)
 
 
 def test_data_page_shows_the_sample_and_sets_options_for_every_page():
@@ -163,3 +148,34 @@ def test_an_uploaded_test_set_reaches_the_other_pages():
     app.session_state["test_set"] = test_set
     app.run()
     assert "no human judgments" in app.info[0].value
+
+
+def test_a_corrected_file_under_the_same_name_is_scored_anew():
+    """The cache is keyed by content: same file names, other bytes, other numbers."""
+    from mteval_core.io.uploads import test_set_from_uploads
+
+    reference = ("ref.en", b"the cat sat on the mat\na dog barked\n")
+    first = test_set_from_uploads([reference], [("mt.en", b"the cat sat\na dog\n")])
+    second = test_set_from_uploads([reference], [("mt.en", b"the cat sat on the mat\na dog\n")])
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    app.session_state["test_set"] = first
+    app.run()
+    before = app.dataframe[0].value.loc["mt", "R"]
+    app.session_state["test_set"] = second
+    app.run()
+    after = app.dataframe[0].value.loc["mt", "R"]
+    assert (before, after) == (5 / 9, 8 / 9)  # matched words / reference words
+
+
+def test_one_sessions_upload_never_reaches_another_session():
+    from mteval_core.io.uploads import test_set_from_uploads
+
+    mine = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    mine.session_state["test_set"] = test_set_from_uploads(
+        [("ref.en", b"a b\n")], [("private-system.en", b"a b\n")]
+    )
+    mine.run()
+    theirs = run("app.py")
+    assert "private-system" in " ".join(m.value for m in mine.markdown)
+    assert "private-system" not in " ".join(m.value for m in theirs.markdown)
+    assert list(theirs.dataframe[0].value.index)[0] == "neural-large"

@@ -5,8 +5,10 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import pytest
 
 from mteval_core.config import Options
+from mteval_core.errors import InputError
 from mteval_core.human import segment_matrix
 from mteval_core.metrics import get_metric
 from mteval_core.sample import load_sample
@@ -16,6 +18,7 @@ from mteval_core.stats.reliability import (
     compare_curves,
     reliability_by_references,
     reliability_curve,
+    reliability_of_test_set,
 )
 
 
@@ -64,3 +67,25 @@ def test_every_reference_combination_on_the_sample():
     for curve in curves:
         assert curve.pearson.shape == (2, 3)
         assert curve.as_dict()["pearson_mean"][1] > 0.5  # the four systems differ a lot
+
+
+def test_reliability_of_a_test_set_uses_its_rated_systems_and_criterion():
+    test_set = load_sample().test_set
+    options = ReliabilityOptions(sizes=(1, 10), n_documents=50, repetitions=2, seed=3)
+    curves = reliability_of_test_set(
+        test_set, "fmean", "adequacy", Options(), options, exclude=["word-by-word"]
+    )
+    kept = test_set.with_human(None).with_systems(
+        [c for c in test_set.systems if c.name != "word-by-word"]
+    )
+    human = segment_matrix(test_set.human, kept.system_names, test_set.n_segments, "adequacy")
+    expected = reliability_by_references(kept, "fmean", human, Options(), options)
+    assert [c.references for c in curves] == [("ref-A",), ("ref-B",), ("ref-A", "ref-B")]
+    for got, want in zip(curves, expected):
+        np.testing.assert_array_equal(got.pearson, want.pearson)
+
+
+def test_reliability_needs_segment_judgments():
+    test_set = load_sample().test_set.with_human(None)
+    with pytest.raises(InputError, match="segment-level human judgments"):
+        reliability_of_test_set(test_set, "bleu", "adequacy", Options(), ReliabilityOptions())

@@ -1,0 +1,198 @@
+"""The Scores page as a researcher uses it: scores with intervals, which differences are
+significant, charts and downloads; every number checked against the core."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import streamlit.testing.v1.app_test as app_test
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.testing.v1 import AppTest
+
+from mteval_core.config import Options
+from mteval_core.sample import load_sample
+from mteval_core.scoring import Scores, score_test_set
+from mteval_core.stats.bootstrap import BootstrapOptions
+from mteval_core.stats.meta import BootstrapResult, bootstrap_scores
+from pages.ui import DASHBOARD_METRICS
+from tests.conftest import make_test_set
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages/1_Scores.py")
+SYSTEMS = ["neural-large", "neural-small", "phrase-based", "word-by-word"]  # best first
+
+
+def run(app: AppTest | None = None) -> AppTest:
+    if app is None:
+        app = AppTest.from_file(PAGE, default_timeout=60)
+    app.run()
+    assert not app.exception, [e.message for e in app.exception]
+    return app
+
+
+@cache
+def expected(stem: str = "none") -> tuple[Scores, BootstrapResult]:
+    """What the page must show for the sample, straight from the core (default 1000 resamples)."""
+    scores = score_test_set(load_sample().test_set, DASHBOARD_METRICS, Options(stem=stem))
+    return scores, bootstrap_scores(scores, BootstrapOptions())
+
+
+def charts(app: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in app.get("plotly_chart")]
+
+
+@pytest.fixture
+def downloads(monkeypatch) -> Callable[[AppTest], dict[str, str]]:
+    """label -> text of every download button; AppTest keeps the files in a media store that
+    lives for one run, so each store is recorded as it is made."""
+    stores: list[MemoryMediaFileStorage] = []
+
+    class RecordedStorage(MemoryMediaFileStorage):
+        def __init__(self, endpoint: str) -> None:
+            super().__init__(endpoint)
+            stores.append(self)
+
+    monkeypatch.setattr(app_test, "MemoryMediaFileStorage", RecordedStorage)
+
+    def texts(app: AppTest) -> dict[str, str]:
+        return {
+            button.proto.label: stores[-1]
+            .get_file(button.proto.url.rsplit("/", 1)[1])
+            .content.decode("utf-8")
+            for button in app.get("download_button")
+        }
+
+    return texts
+
+
+def test_table_ranks_the_systems_with_their_bootstrap_intervals():
+    app = run()
+    table = app.dataframe[0].value
+    scores, resampled = expected()
+    assert list(table.index) == SYSTEMS
+    for metric in scores.metrics:
+        low, high = table[f"{metric.label} low"], table[f"{metric.label} high"]
+        assert table[metric.label].is_monotonic_decreasing, metric.label
+        assert all(pd.api.types.is_numeric_dtype(c) for c in (table[metric.label], low, high))
+        assert low.to_dict() == {s: resampled.ci[s][metric.name][0] for s in SYSTEMS}
+        assert high.to_dict() == {s: resampled.ci[s][metric.name][1] for s in SYSTEMS}
+        assert (low < table[metric.label]).all() and (table[metric.label] < high).all()
+    assert "1,000 resamples, seed 12345" in app.caption[1].value
+    assert "nrefs:2|case:mixed|tok:13a|stem:none" in app.caption[-1].value
+
+
+def test_no_resamples_means_scores_only(downloads):
+    app = run()
+    app.select_slider[0].set_value(0)
+    run(app)
+    scores, _ = expected()
+    assert list(app.dataframe[0].value.columns) == [m.label for m in scores.metrics]
+    (bars,) = charts(app)  # no heat map
+    assert "error_x" not in bars["data"][0]
+    files = downloads(app)
+    assert next(csv.reader(io.StringIO(files["Download CSV"])))[-2:] == ["gtm", "signature"]
+    assert set(json.loads(files["Download JSON"])) == {"signature", "scores"}
+
+
+@pytest.mark.parametrize("label, metric", [("BLEU", "bleu"), ("Fmean", "fmean")])
+def test_bar_chart_error_bars_are_the_intervals(label, metric):
+    app = run()
+    app.selectbox[0].set_value(label)
+    run(app)
+    bars = charts(app)[0]
+    assert bars["layout"]["title"]["text"] == f"{label} by system"
+    trace = bars["data"][0]
+    assert trace["type"] == "bar" and trace["y"] == SYSTEMS
+    _, resampled = expected()
+    error = trace["error_x"]
+    for system, score, above, below in zip(
+        SYSTEMS, trace["x"], error["array"], error["arrayminus"]
+    ):
+        low, high = resampled.ci[system][metric]
+        assert score + above == pytest.approx(high) and score - below == pytest.approx(low)
+
+
+@pytest.mark.parametrize("label, metric", [("BLEU", "bleu"), ("NIST", "nist")])
+def test_heat_map_shows_every_pair_with_its_holm_corrected_p(label, metric):
+    app = run()
+    app.selectbox[0].set_value(label)
+    run(app)
+    heat_map = charts(app)[1]
+    assert heat_map["layout"]["title"]["text"] == f"{label}: paired bootstrap significance"
+    (cells,) = heat_map["data"]
+    assert cells["type"] == "heatmap" and cells["x"] == SYSTEMS and cells["y"] == SYSTEMS
+    assert [len(row) for row in cells["z"]] == [4, 4, 4, 4]
+    assert [cells["z"][i][i] for i in range(4)] == [None] * 4
+    _, resampled = expected()
+    pairs = [p for p in resampled.pairs if p["metric"] == metric]
+    assert len(pairs) == 6
+    for pair in pairs:
+        row, column = SYSTEMS.index(pair["a"]), SYSTEMS.index(pair["b"])
+        assert cells["customdata"][row][column] == [pair["delta"], pair["p"], pair["p_holm"]]
+        assert cells["customdata"][column][row] == [-pair["delta"], pair["p"], pair["p_holm"]]
+        assert f"p={pair['p_holm']:.3f}" in cells["text"][row][column]
+    assert "Holm-corrected over this metric's 6 system pairs" in app.caption[2].value
+
+
+def test_options_of_the_data_page_reach_scores_and_intervals():
+    app = run()
+    before = app.dataframe[0].value
+    app.session_state["options"] = Options(stem="porter")
+    run(app)
+    after = app.dataframe[0].value
+    assert "stem:porter-nltk" in app.caption[-1].value
+    assert (after["R"] >= before["R"]).all() and (after["R"] > before["R"]).any()
+    _, stemmed = expected("porter")  # not the unstemmed intervals from the cache
+    assert after["R low"].to_dict() == {s: stemmed.ci[s]["recall"][0] for s in SYSTEMS}
+
+
+def test_downloads_carry_the_signature_intervals_and_pairs(downloads):
+    app = run()
+    files = downloads(app)
+    assert list(files) == ["Download CSV", "Download JSON", "Download LaTeX"]
+    scores, resampled = expected()
+    rows = list(csv.DictReader(io.StringIO(files["Download CSV"])))
+    assert [row["system"] for row in rows] == SYSTEMS
+    assert list(rows[0])[-1] == "signature" and rows[0]["signature"] == scores.signature
+    assert float(rows[2]["bleu_low"]) == resampled.ci["phrase-based"]["bleu"][0]
+    assert float(rows[2]["bleu_high"]) == resampled.ci["phrase-based"]["bleu"][1]
+    document = json.loads(files["Download JSON"])
+    assert document["signature"] == scores.signature
+    assert document["ci"] == resampled.ci and document["pairs"] == resampled.pairs
+    assert document["bootstrap"] == {"n_resamples": 1000, "seed": 12345, "confidence": 0.95}
+    low, high = resampled.ci["neural-large"]["bleu"]
+    assert f"[{low:.2f}, {high:.2f}]" in files["Download LaTeX"]
+    assert scores.signature.split("|")[0] in files["Download LaTeX"]
+
+
+def test_too_few_resamples_for_the_pairs_is_said_plainly():
+    """11 systems make 55 pairs: with 200 resamples Holm lifts every p above 0.05."""
+    reference = ["a b c d e f", "g h i j"]
+    systems = {
+        f"system {k}": [" ".join("abcdef"[: k % 6 + 1]), "g h i j"[: k + 1]] for k in range(11)
+    }
+    app = AppTest.from_file(PAGE, default_timeout=60)
+    app.session_state["test_set"] = make_test_set(reference, systems)
+    run(app)
+    app.select_slider[0].set_value(200)
+    run(app)
+    assert "no pair can reach p < 0.05" in app.warning[0].value
+    app.select_slider[0].set_value(2000)
+    run(app)
+    assert not app.warning
+    assert [len(row) for row in charts(app)[1]["data"][0]["z"]] == [11] * 11
+
+
+def test_the_bootstrap_reports_progress_after_each_metric():
+    """What feeds the page's progress bar."""
+    scores, _ = expected()
+    shares: list[float] = []
+    bootstrap_scores(scores, BootstrapOptions(n_resamples=10), progress=shares.append)
+    n = len(scores.metrics)
+    assert shares == [k / n for k in range(1, n + 1)]

@@ -1,0 +1,42 @@
+"""Tables for people: hand-checked rows of the correlation and segment tables."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mteval_core.tables import correlation_frame, system_segments_frame
+from tests.conftest import make_test_set
+
+
+def test_segments_where_metric_and_people_disagree_come_first():
+    test_set = make_test_set(["a", "b", "c", "d"], {"mt": ["w", "x", "y", "z"]})
+    metric = np.array([0.9, 0.1, 0.5, 0.7])
+    human = np.array([1.0, 3.0, 2.0, np.nan])  # segment 4 was not rated
+    frame = system_segments_frame(test_set, metric, human, "mt")
+    # ranks among rated segments (as shares): metric 1, 1/3, 2/3; human 1/3, 1, 2/3
+    assert frame.index.tolist() == [1, 2, 3, 4]
+    np.testing.assert_allclose(frame["rank disagreement"].iloc[:3], [0.667, 0.667, 0.0])
+    assert np.isnan(frame["rank disagreement"].iloc[3])
+    assert frame.loc[2, "mt"] == "x" and frame.loc[2, "ref1"] == "b"
+
+
+def test_correlation_table_puts_variants_side_by_side():
+    statistics = {
+        "pearson": 0.91234,
+        "spearman": 0.8,
+        "kendall": 0.6,
+        "differential_pearson": 0.7,
+        "pairwise_accuracy": 0.75,
+        "n": 5,
+    }
+    frame = correlation_frame(
+        {
+            "unstemmed": {"bleu": statistics | {"pearson_ci": [0.5, 0.99]}},
+            "stemmed": {"bleu": statistics | {"pearson": 0.95}},
+        }
+    )
+    row = frame.loc["bleu"]
+    assert row["Pearson (unstemmed)"] == 0.912 and row["Pearson (stemmed)"] == 0.95
+    assert row["Pearson 95% CI (unstemmed)"] == "[0.500, 0.990]"
+    assert "Pearson 95% CI (stemmed)" not in frame.columns
+    assert list(frame.columns[:3]) == ["n", "Pearson (unstemmed)", "Pearson 95% CI (unstemmed)"]
