@@ -23,6 +23,7 @@ def rank_reversal_map(
     x_title: str = "share of c2 (non-response)",
     y_title: str = "share of c3 (incorrect response)",
     title: str = "Ranking by cost (best first)",
+    current_name: str = "current costs",
     equal_scale: bool = True,
 ) -> go.Figure:
     """Polygons coloured by full ranking (one legend entry per ranking), the tie lines, the
@@ -68,7 +69,7 @@ def rank_reversal_map(
             )
     for name, point in (presets or {}).items():
         figure.add_trace(_point_trace(point, name, "diamond-open", "black", 10))
-    figure.add_trace(_point_trace(current, "current costs", "x", "crimson", 14))
+    figure.add_trace(_point_trace(current, current_name, "x", "crimson", 14))
     figure.update_layout(
         title=title,
         xaxis_title=x_title,
@@ -99,8 +100,10 @@ def loss_bar_chart(
     *,
     intervals: Mapping[str, tuple[float, float]] | None = None,
     title: str = "Average loss (lower is better)",
+    x_title: str = "average loss",
 ) -> go.Figure:
-    """Systems best first; with ``intervals`` (e.g. 95% bootstrap), error bars."""
+    """Systems best first; with ``intervals`` (e.g. 95% bootstrap), error bars. Any loss fits,
+    e.g. MQM error points with their own ``x_title``."""
     names = sorted(loss_by_system, key=loss_by_system.__getitem__)
     values = [loss_by_system[name] for name in names]
     error_x = None
@@ -119,12 +122,13 @@ def loss_bar_chart(
             error_x=error_x,
             text=[f"{value:.2f}" for value in values],
             textposition="auto",
+            insidetextanchor="start",  # clear of the error bars at the bar's end
             hovertemplate="%{y}: %{x:.4f}<extra></extra>",
         )
     )
     figure.update_layout(
         title=title,
-        xaxis_title="average loss",
+        xaxis_title=x_title,
         yaxis={"autorange": "reversed"},
         height=120 + 40 * len(names),
         margin={"l": 10, "r": 10, "t": 50, "b": 40},

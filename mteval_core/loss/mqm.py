@@ -10,7 +10,8 @@ rater and averaged over its raters; Google publishes the negated points as the s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -25,6 +26,7 @@ GOOGLE_WEIGHTS: dict[str, float] = {
     "Major/Non-translation!": 25.0,
     "Minor/Fluency/Punctuation": 0.1,
 }
+CRITICAL_WEIGHT = GOOGLE_WEIGHTS["Major/Non-translation!"]
 
 
 def weight_key(error_type: ErrorType, weights: Mapping[str, float]) -> str | None:
@@ -87,31 +89,77 @@ def system_error_points(
     return {system: sum(points) / len(points) for system, points in per_system.items()}
 
 
+@dataclass(frozen=True)
+class ErrorsPerSegment:
+    """Per system, the mean number of errors per rated segment that each weight key charges
+    (errors summed per rating, averaged over a segment's raters, then over segments). They do not
+    depend on the weights' values, so mean error points at any weights are one matrix product."""
+
+    systems: tuple[str, ...]
+    keys: tuple[str, ...]
+    counts: np.ndarray  # (systems, keys)
+
+    def points(self, weights: Mapping[str, float]) -> dict[str, float]:
+        """Mean error points per rated segment (lower is better), as system_error_points."""
+        values = self.counts @ np.array([weights[key] for key in self.keys])
+        return {system: float(value) for system, value in zip(self.systems, values)}
+
+    def plane(
+        self,
+        weights: Mapping[str, float],
+        x_key: str,
+        y_key: str,
+        systems: Sequence[str] | None = None,
+    ) -> AffineLosses:
+        """Mean error points as an affine function of two weights, the others held at
+        ``weights``; only ``systems`` (all by default), e.g. to keep a map readable."""
+        for key in (x_key, y_key):
+            if key not in self.keys:
+                raise InputError(
+                    f"there is no weight {key!r}", hint=f"Choose from: {', '.join(self.keys)}."
+                )
+        if x_key == y_key:
+            raise InputError("choose two different weights for the map")
+        rows = [self.systems.index(system) for system in (systems or self.systems)]
+        counts = self.counts[rows]
+        fixed = [index for index, key in enumerate(self.keys) if key not in (x_key, y_key)]
+        offset = counts[:, fixed] @ np.array([weights[self.keys[index]] for index in fixed])
+        x, y = self.keys.index(x_key), self.keys.index(y_key)
+        coefficients = np.column_stack([offset, counts[:, x], counts[:, y]])
+        return AffineLosses(tuple(self.systems[row] for row in rows), coefficients)
+
+
+def errors_per_segment(annotations: MqmAnnotations, keys: Iterable[str]) -> ErrorsPerSegment:
+    """Charge every error to the most specific of ``keys`` that matches it (see weight_key)."""
+    keys = tuple(keys)
+    resolved = _resolved_keys(annotations, dict.fromkeys(keys, 0.0))
+    pairs, means = _mean_counts_per_segment(annotations)
+    systems = tuple(dict.fromkeys(system for system, _segment in pairs))
+    owner = np.array([systems.index(system) for system, _segment in pairs])
+    per_system = np.array([means[owner == index].mean(axis=0) for index in range(len(systems))])
+    counts = np.column_stack(
+        [per_system[:, [found == key for found in resolved]].sum(axis=1) for key in keys]
+    )
+    return ErrorsPerSegment(systems, keys, counts)
+
+
 def weight_plane_losses(
     annotations: MqmAnnotations, weights: Mapping[str, float], x_key: str, y_key: str
 ) -> AffineLosses:
     """Every system's mean error points as an affine function of two weights, the others held at
     ``weights``. An error counts towards the weight its most specific key names, so moving "Minor"
     leaves Minor punctuation errors (key "Minor/Fluency/Punctuation") where they are."""
-    for key in (x_key, y_key):
-        if key not in weights:
-            raise InputError(
-                f"there is no weight {key!r}", hint=f"Choose from: {', '.join(weights)}."
-            )
-    if x_key == y_key:
-        raise InputError("choose two different weights for the map")
-    keys = _resolved_keys(annotations, weights)
-    pairs, means = _mean_counts_per_segment(annotations)
-    systems = list(dict.fromkeys(system for system, _segment in pairs))
-    owner = np.array([systems.index(system) for system, _segment in pairs])
-    per_system = np.array([means[owner == index].mean(axis=0) for index in range(len(systems))])
-    by_key = {key: per_system[:, [k == key for k in keys]].sum(axis=1) for key in weights}
-    offset = sum(
-        (weights[key] * by_key[key] for key in weights if key not in (x_key, y_key)),
-        start=np.zeros(len(systems)),
-    )
-    coefficients = np.column_stack([offset, by_key[x_key], by_key[y_key]])
-    return AffineLosses(tuple(systems), coefficients)
+    return errors_per_segment(annotations, weights).plane(weights, x_key, y_key)
+
+
+def starting_weights(annotations: MqmAnnotations) -> dict[str, float]:
+    """Google's weights, plus one for Critical errors when the annotations have any: Google's
+    scheme has no Critical weight (its scorer would count them 0), so they start as heavy as its
+    heaviest error, a non-translation."""
+    weights = dict(GOOGLE_WEIGHTS)
+    if any(severity == "Critical" for severity, _category in annotations.error_types):
+        weights["Critical"] = CRITICAL_WEIGHT
+    return weights
 
 
 def weight_box(x_max: float, y_max: float) -> np.ndarray:

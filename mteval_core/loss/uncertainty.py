@@ -23,6 +23,7 @@ import numpy as np
 from mteval_core.loss.inputs import Counts
 
 Method = Literal["bootstrap over cases", "parametric bootstrap of the counts"]
+PICKS_PER_BLOCK = 1_000_000  # cases drawn at once by bootstrap_cases (each a row of 5 numbers)
 
 
 @dataclass(frozen=True)
@@ -71,8 +72,16 @@ def bootstrap_cases(
     marked_total (as mteval_core.loss.inputs.case_matrix gives them)."""
     per_system = []
     for cases in cases_by_system.values():
-        picks = rng.integers(0, len(cases), size=(resamples, len(cases)))
-        totals = cases[picks].sum(axis=1)  # (resamples, 5)
+        # Resample in blocks, so that memory stays bounded however many cases there are.
+        block = max(1, PICKS_PER_BLOCK // len(cases))
+        totals = np.concatenate(
+            [
+                cases[
+                    rng.integers(0, len(cases), size=(min(block, resamples - start), len(cases)))
+                ].sum(axis=1)
+                for start in range(0, resamples, block)
+            ]
+        )  # (resamples, 5)
         per_system.append(_coefficients(*totals.T[:3], cases=len(cases)))
     return BootstrapLosses(
         tuple(cases_by_system), np.stack(per_system, axis=1), "bootstrap over cases"

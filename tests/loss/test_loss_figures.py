@@ -38,3 +38,10 @@ def test_loss_bar_chart_orders_best_first_with_error_bars():
     bar = figure.data[0]
     assert list(bar.y) == ["B", "A"]
     assert list(bar.error_x.array) == pytest.approx([0.2, 0.5])
+
+
+def test_loss_bar_chart_takes_any_loss_with_its_own_axis_title():
+    figure = loss_bar_chart({"ref": 0.9, "Nemo": 2.1}, x_title="mean error points per segment")
+    assert list(figure.data[0].y) == ["ref", "Nemo"]
+    assert figure.data[0].error_x.array is None
+    assert figure.layout.xaxis.title.text == "mean error points per segment"

@@ -8,8 +8,11 @@ import pytest
 from mteval_core.errors import InputError
 from mteval_core.io.mqm import read_mqm
 from mteval_core.loss.mqm import (
+    CRITICAL_WEIGHT,
     GOOGLE_WEIGHTS,
+    errors_per_segment,
     segment_error_points,
+    starting_weights,
     system_error_points,
     weight_box,
     weight_plane_losses,
@@ -104,3 +107,82 @@ def test_an_error_without_a_weight_is_an_error():
     with pytest.raises(InputError, match="no weight applies to Critical errors"):
         segment_error_points(annotations)
     assert segment_error_points(annotations, {**GOOGLE_WEIGHTS, "Critical": 10}) == {("A", "1"): 10}
+
+
+SMALL = HEADER + (
+    "A\td\t1\t1\tr1\ts\tt\tFluency/Punctuation\tMinor\n"
+    "A\td\t1\t1\tr1\ts\tt\tAccuracy/Mistranslation\tMajor\n"
+    "A\td\t1\t1\tr2\ts\tt\tNo-error\tNo-error\n"
+    "A\td\t2\t2\tr1\ts\tt\tNon-translation!\tMajor\n"
+    "B\td\t1\t1\tr1\ts\tt\tStyle/Awkward\tMinor\n"
+    "B\td\t2\t2\tr1\ts\tt\tAccuracy/Omission\tCritical\n"
+    "C\td\t1\t1\tr1\ts\tt\tOther\tNeutral\n"
+    "C\td\t2\t2\tr1\ts\tt\tStyle/Awkward\tMinor\n"
+)
+
+
+def test_starting_weights_add_critical_only_when_it_occurs():
+    assert starting_weights(read_mqm(SMALL.encode(), "m.tsv")) == {
+        **GOOGLE_WEIGHTS,
+        "Critical": CRITICAL_WEIGHT,
+    }
+    without = read_mqm((HEADER + "A\td\t1\t1\tr1\ts\tt\tOther\tMajor\n").encode(), "m.tsv")
+    assert starting_weights(without) == GOOGLE_WEIGHTS
+
+
+@pytest.mark.parametrize(
+    "changes", [{}, {"Minor": 3.0}, {"Critical": 7.0, "Major": 2.0, "Neutral": 0.5}]
+)
+def test_errors_per_segment_give_the_same_points_as_rescoring(changes):
+    annotations = read_mqm(SMALL.encode(), "m.tsv")
+    weights = {**starting_weights(annotations), **changes}
+    errors = errors_per_segment(annotations, starting_weights(annotations))
+    assert errors.points(weights) == pytest.approx(system_error_points(annotations, weights))
+
+
+def test_errors_per_segment_by_hand():
+    errors = errors_per_segment(
+        read_mqm(SMALL.encode(), "m.tsv"), {**GOOGLE_WEIGHTS, "Critical": 1}
+    )
+    per_key = dict(zip(errors.keys, errors.counts[errors.systems.index("A")]))
+    # A, segment 1: rater r1 marked a Major and a Minor punctuation error, r2 none: half each;
+    # segment 2: one non-translation. Averaged over the two segments:
+    assert per_key == pytest.approx(
+        {
+            "Major": 0.25,
+            "Minor": 0.0,
+            "Neutral": 0.0,
+            "Major/Non-translation!": 0.5,
+            "Minor/Fluency/Punctuation": 0.25,
+            "Critical": 0.0,
+        }
+    )
+    assert errors.points({**GOOGLE_WEIGHTS, "Critical": 25.0}) == pytest.approx(
+        {"A": 0.25 * 5 + 0.5 * 25 + 0.25 * 0.1, "B": (1 + 25) / 2, "C": 0.5}
+    )
+
+
+def test_a_plane_over_chosen_systems():
+    annotations = read_mqm(SMALL.encode(), "m.tsv")
+    weights = starting_weights(annotations)
+    errors = errors_per_segment(annotations, weights)
+    plane = errors.plane(weights, "Critical", "Minor", ["C", "B"])
+    assert plane.systems == ("C", "B")
+    assert plane.coefficients == pytest.approx(np.array([[0.0, 0.0, 0.5], [0.0, 0.5, 0.5]]))
+    moved = {**weights, "Critical": 4.0, "Minor": 2.0}
+    points = system_error_points(annotations, moved)
+    assert plane.at((4.0, 2.0)) == pytest.approx([points["C"], points["B"]])
+    with pytest.raises(InputError, match="two different weights"):
+        errors.plane(weights, "Minor", "Minor")
+    with pytest.raises(InputError, match="no weight 'Severe'"):
+        errors.plane(weights, "Severe", "Minor")
+
+
+def test_ted_ende_system_means_from_errors_per_segment():
+    folder = shared_dataset("wmt21-ted-mqm-ende") / "human" / "original"
+    annotations = read_mqm((folder / "mqm_ted_ende.tsv").read_bytes(), "mqm_ted_ende.tsv")
+    errors = errors_per_segment(annotations, starting_weights(annotations))
+    for weights in (GOOGLE_WEIGHTS, {**GOOGLE_WEIGHTS, "Major": 10.0, "Minor": 0.5}):
+        expected = system_error_points(annotations, weights)
+        assert errors.points(weights) == pytest.approx(expected, abs=1e-12)
+    assert round(errors.points(GOOGLE_WEIGHTS)["ref"], 4) == 0.9115
