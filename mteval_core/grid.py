@@ -3,21 +3,31 @@
 ``bitext_grid`` rebuilds one segment's grid on demand (a 100 x 100 grid takes about a millisecond)
 with the same compiled code that scores GTM, so the picture and the numbers cannot disagree.
 ``matching_gaps`` scores a whole system both ways and says, per segment, how far GTM 1.4's greedy
-falls short of the exact maximum matching.
+falls short of the exact maximum matching; ``segment_table`` turns that into the sortable list of
+segments the viewer picks from, and ``segments_matching`` searches it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas as pd
 
 from mteval_core.config import Options
 from mteval_core.errors import InputError
-from mteval_core.matching import exact_matching, exact_sizes, greedy_matching, greedy_sizes
+from mteval_core.matching import (
+    exact_matching,
+    exact_sizes,
+    greedy_matching,
+    greedy_sizes,
+    run_lengths,
+)
 from mteval_core.ngrams import BARRIER, EncodedCorpus, Vocabulary
 from mteval_core.testset import TestSet
 from mteval_core.text import stemmer, tokenize
+
+SHORT_TEXT = 80  # characters of candidate text a table row shows; the grid shows every token
 
 
 @dataclass(frozen=True)
@@ -39,6 +49,7 @@ class BitextGrid:
 
     candidate: list[str]
     columns: list[str | None]  # reference tokens, None at each reference's barrier
+    reference_names: list[str]
     reference_spans: list[tuple[int, int]]  # [start, end) columns of each reference
     hits: np.ndarray  # (n, 2) cells (i, j) whose tokens (or stems) are identical
     runs: np.ndarray  # (n, 3) maximal runs (i, j, length)
@@ -52,8 +63,9 @@ def bitext_grid(
     test_set: TestSet, system: str, segment: int, options: Options, exact: bool = False
 ) -> BitextGrid:
     """The grid of one segment (1-based, as in human judgments) of one system."""
-    if exact and options.gtm_exponent < 1:
-        Options(gtm_exponent=options.gtm_exponent, gtm_matching="exact")  # raises the advice
+    _check_system(test_set, system)
+    if exact:
+        _check_exact_exponent(options.gtm_exponent)
     if not 1 <= segment <= test_set.n_segments:
         raise InputError(
             f"segment {segment} does not exist; the test set has {test_set.n_segments} segments",
@@ -90,13 +102,14 @@ def bitext_grid(
     if exact:
         found = exact_matching(candidate_ids, rcat_ids, cap, e)
         exact_result = numbers(found.blocks.astype(np.float64), found.total, found.method)
-    hits = np.argwhere(candidate_ids[:, None] == rcat_ids[None, :])
+    lengths = run_lengths(candidate_ids, rcat_ids)[:-1, :-1]  # chain of hits from each cell
     return BitextGrid(
         candidate=candidate,
         columns=columns,
+        reference_names=test_set.reference_names,
         reference_spans=spans,
-        hits=hits,
-        runs=_runs(hits),
+        hits=np.argwhere(lengths > 0),
+        runs=_runs(lengths),
         cap=cap,
         exponent=e,
         greedy=numbers(blocks, weight, "greedy"),
@@ -104,18 +117,25 @@ def bitext_grid(
     )
 
 
-def _runs(hits: np.ndarray) -> np.ndarray:
-    """Maximal diagonal chains of hits, as (i, j, length)."""
-    cells = {(int(i), int(j)) for i, j in hits}
-    runs = []
-    for i, j in sorted(cells):
-        if (i - 1, j - 1) in cells:
-            continue
-        length = 1
-        while (i + length, j + length) in cells:
-            length += 1
-        runs.append((i, j, length))
-    return np.array(runs, dtype=np.int64).reshape(-1, 3)
+def _runs(lengths: np.ndarray) -> np.ndarray:
+    """Maximal diagonal chains of hits, as (i, j, length): the hits with no hit up-left of them."""
+    starts = lengths > 0
+    starts[1:, 1:] &= lengths[:-1, :-1] == 0
+    rows, cols = np.nonzero(starts)
+    return np.column_stack([rows, cols, lengths[rows, cols]]).astype(np.int64).reshape(-1, 3)
+
+
+def _check_system(test_set: TestSet, system: str) -> None:
+    if system not in test_set.system_names:
+        raise InputError(
+            f"there is no system named {system!r} in this test set",
+            hint=f"The systems are: {', '.join(test_set.system_names)}.",
+        )
+
+
+def _check_exact_exponent(exponent: float) -> None:
+    """The exact matching is defined for e >= 1 only; Options says why in plain words."""
+    Options(gtm_exponent=exponent, gtm_matching="exact")
 
 
 @dataclass(frozen=True)
@@ -134,11 +154,86 @@ class MatchingGaps:
 
 
 def matching_gaps(test_set: TestSet, system: str, options: Options) -> MatchingGaps:
-    only = test_set.with_systems([c for c in test_set.systems if c.name == system])
-    corpus = EncodedCorpus(only, options)
+    """Every segment of ``system`` matched both ways at ``options.gtm_exponent`` (e >= 1)."""
+    corpus = _system_corpus(test_set, system, options)
+    return _gaps(corpus, system, options.gtm_exponent)
+
+
+def _system_corpus(test_set: TestSet, system: str, options: Options) -> EncodedCorpus:
+    """The references and one system, tokenized once: the other systems are not needed here.
+
+    Human judgments are dropped: they name the other systems too, and play no part here.
+    """
+    _check_system(test_set, system)
+    column = next(c for c in test_set.systems if c.name == system)
+    return EncodedCorpus(replace(test_set, systems=(column,), human=None), options)
+
+
+def _mean_reference_lengths(corpus: EncodedCorpus) -> np.ndarray:
+    return corpus.reference_lengths.sum(axis=0) / corpus.n_references
+
+
+def _gaps(corpus: EncodedCorpus, system: str, exponent: float) -> MatchingGaps:
+    _check_exact_exponent(exponent)
     candidate, rcat = corpus.systems[system], corpus.concatenated_references
-    lengths = candidate.lengths.astype(np.float64)
-    caps = np.minimum(lengths, corpus.reference_lengths.sum(axis=0) / corpus.n_references)
-    arrays = (candidate.ids, candidate.offsets, rcat.ids, rcat.offsets, caps, options.gtm_exponent)
+    caps = np.minimum(candidate.lengths.astype(np.float64), _mean_reference_lengths(corpus))
+    arrays = (candidate.ids, candidate.offsets, rcat.ids, rcat.offsets, caps, exponent)
     exact, methods = exact_sizes(*arrays)
     return MatchingGaps(greedy_sizes(*arrays), exact, methods)
+
+
+def segment_table(test_set: TestSet, system: str, options: Options) -> pd.DataFrame:
+    """One row per segment of ``system``, in segment order, for the viewer's sortable list.
+
+    GTM F greedy (GTM 1.4) and exact at ``options.gtm_exponent``, the size shortfall of the
+    greedy, the token counts and the candidate text cut to SHORT_TEXT characters. Every column
+    but the text is numeric, so sorting by a header sorts numbers. The F values come from the
+    same sizes and float operations as ``bitext_grid``'s, so a row and its grid agree exactly.
+    """
+    corpus = _system_corpus(test_set, system, options)
+    gaps = _gaps(corpus, system, options.gtm_exponent)
+    candidate_lengths = corpus.hypothesis_lengths(system)
+    reference_lengths = _mean_reference_lengths(corpus)
+    return pd.DataFrame(
+        {
+            "segment": np.arange(1, test_set.n_segments + 1),
+            "F greedy": _f_measure(gaps.greedy, candidate_lengths, reference_lengths),
+            "F exact": _f_measure(gaps.exact, candidate_lengths, reference_lengths),
+            "size shortfall": gaps.shortfall,
+            "candidate tokens": candidate_lengths,
+            "reference tokens": reference_lengths,
+            "candidate": [_shorten(text) for text in test_set.system(system)],
+        }
+    )
+
+
+def _f_measure(
+    sizes: np.ndarray, candidate_lengths: np.ndarray, reference_lengths: np.ndarray
+) -> np.ndarray:
+    """GTM's P, R and F per segment, in GTM 1.4's order of float operations (0 where empty)."""
+    precision = np.divide(
+        sizes, candidate_lengths, out=np.zeros_like(sizes), where=candidate_lengths > 0
+    )
+    recall = np.divide(
+        sizes, reference_lengths, out=np.zeros_like(sizes), where=reference_lengths > 0
+    )
+    total = precision + recall
+    return np.divide(2 * (precision * recall), total, out=np.zeros_like(sizes), where=total > 0)
+
+
+def _shorten(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= SHORT_TEXT else text[: SHORT_TEXT - 1] + "…"
+
+
+def segments_matching(test_set: TestSet, system: str, query: str) -> np.ndarray:
+    """Per segment, whether the candidate or any reference contains ``query``, ignoring case.
+
+    Searches the raw texts, as a person reads them, not the tokens; an empty query keeps all.
+    """
+    _check_system(test_set, system)
+    needle = query.strip().casefold()
+    if not needle:
+        return np.ones(test_set.n_segments, dtype=bool)
+    texts = zip(test_set.system(system), *(ref.segments for ref in test_set.references))
+    return np.array([any(needle in text.casefold() for text in row) for row in texts], bool)

@@ -1,80 +1,233 @@
-"""The bitext grid: candidate tokens down, reference tokens across, hits as dots, the matching's
-aligned blocks as squares (cut where GTM's cap bites), and a line at each reference barrier."""
+"""The bitext grid: candidate tokens down, reference tokens across, one cell per token pair.
+
+The whole grid is a single heatmap trace, so a 100 x 200 grid is one trace and hovering any cell
+shows both words (and, in a matched cell, its block's length and selection order). Hits are grey,
+cells of the matching coloured, the matching's aligned blocks outlined as squares (cut where GTM's
+cap bites), each reference barrier shaded with a dotted line, the reference names written under
+their column spans. Cells stay square and labels stay apart: the cell size follows the token
+counts and the width available, tick labels shrink and then thin out.
+"""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
+import numpy as np
 import plotly.graph_objects as go
 
 from mteval_core.grid import BitextGrid, GridMatching
 
 BLOCK_COLOURS = ("#1f77b4", "#d62728")  # greedy, exact
+EMPTY, BARRIER, HIT, MATCHED = range(4)  # what a cell shows
+CELL_COLOURS = ("#ffffff", "#e8e8e8", "#a6a6a6")  # empty, barrier, hit; matched: block colour
+MAX_CELL, MIN_CELL = 22, 3  # pixels; below MIN_CELL a grid is wider than asked, zoom to read
+MAX_GRID_HEIGHT = 2200  # pixels: a long candidate gets smaller cells rather than a taller page
+MAX_FONT, MIN_FONT = 12, 8  # tick label sizes
+LABEL_CHARS = 16  # longer tokens are cut on the axes; hover shows them whole
+TITLE_HEIGHT, BOTTOM_MARGIN, RIGHT_MARGIN = 64, 40, 10  # pixels: title lines; reference names
+MIN_WIDTH = 480  # pixels: room for the title and the tool bar above a short segment's grid
 
 
-def bitext_grid_figure(grid: BitextGrid, matching: GridMatching, title: str = "") -> go.Figure:
-    """Readable up to about 100 x 100 tokens: the axes carry the tokens, hover shows both words."""
-    columns = [token if token is not None else "‖" for token in grid.columns]
-    figure = go.Figure(
-        go.Scatter(
-            x=grid.hits[:, 1].tolist(),
-            y=grid.hits[:, 0].tolist(),
-            mode="markers",
-            marker={"size": 7, "color": "#555"},
-            name="hits",
-            customdata=[[grid.candidate[i], columns[j]] for i, j in grid.hits],
-            hovertemplate="row %{y}: %{customdata[0]}<br>column %{x}: %{customdata[1]}"
-            "<extra></extra>",
-        )
-    )
+def bitext_grid_figure(
+    grid: BitextGrid, matching: GridMatching, title: str = "", max_width: int = 1150
+) -> go.Figure:
+    """The grid with ``matching`` drawn, sized to fit ``max_width`` pixels with square cells."""
+    rows, cols = len(grid.candidate), len(grid.columns)
+    column_tokens = [token if token is not None else "‖" for token in grid.columns]
+    layout = _fit(rows, cols, grid.candidate, column_tokens, max_width)
     colour = BLOCK_COLOURS[0] if matching.method == "greedy" else BLOCK_COLOURS[1]
-    for order, (i, j, length) in enumerate(matching.blocks.tolist(), start=1):
-        figure.add_shape(
-            type="rect",
-            x0=j - 0.5,
-            x1=j - 0.5 + length,
-            y0=i - 0.5,
-            y1=i - 0.5 + length,
-            line={"color": colour, "width": 2},
-            fillcolor=colour,
-            opacity=0.25,
-            name=f"block {order}",
-        )
-    for _, end in grid.reference_spans:  # the barrier column after each reference
-        figure.add_vline(x=end, line={"color": "#999", "dash": "dot"})
+    row_names, column_names = _cell_names(grid)
+    states, notes = _cells(grid, matching)
+    cells = go.Heatmap(
+        x=column_names,  # unique names: the hover label of any cell is its row and column name
+        y=row_names,
+        z=states,
+        text=notes,
+        hovertemplate="%{y}<br>%{x}%{text}<extra></extra>",
+        zmin=EMPTY - 0.5,
+        zmax=MATCHED + 0.5,
+        colorscale=_discrete_scale([*CELL_COLOURS, colour]),
+        showscale=False,
+        xgap=layout.gap,
+        ygap=layout.gap,
+        name="cells",
+    )
+    blocks = [
+        {
+            "type": "rect",
+            "x0": j - 0.5,
+            "x1": j - 0.5 + length,
+            "y0": i - 0.5,
+            "y1": i - 0.5 + length,
+            "line": {"color": colour, "width": 2},
+            "fillcolor": colour,
+            "opacity": 0.2,
+            "name": f"block {order}",
+        }
+        for order, (i, j, length) in enumerate(matching.blocks.tolist(), start=1)
+    ]
+    barriers = [
+        {
+            "type": "line",
+            "x0": end,
+            "x1": end,
+            "y0": 0,
+            "y1": 1,
+            "yref": "y domain",
+            "line": {"color": "#999", "dash": "dot"},
+            "name": f"barrier after {name}",
+        }
+        for name, (_, end) in zip(grid.reference_names, grid.reference_spans)
+    ]
+    reference_names = [
+        {
+            "x": (start + end - 1) / 2,
+            "y": 0,
+            "yref": "paper",
+            "yanchor": "top",
+            "yshift": -4,
+            "text": f"<b>{_plain(name)}</b>",
+            "showarrow": False,
+        }
+        for name, (start, end) in zip(grid.reference_names, grid.reference_spans)
+    ]
     numbers = (
         f"{matching.method}: sum of len^e {matching.weight:.4g}, size {matching.size:.4g}, "
         f"P {matching.precision:.3f}, R {matching.recall:.3f}, F {matching.f:.3f}"
     )
-    rows = len(grid.candidate)
-    figure.update_layout(
-        title={
-            "text": f"{title}<br><sup>{numbers}</sup>" if title else numbers,
-            "y": 0.98,
-            "yref": "container",
-            "yanchor": "top",
+    axis = {
+        "type": "category",
+        "tickmode": "array",
+        "tickfont": {"size": layout.font},
+        "showgrid": False,
+        "zeroline": False,
+        "constrain": "domain",
+    }
+    return go.Figure(
+        cells,
+        {
+            "title": {
+                "text": f"{_plain(title)}<br><sup>{numbers}</sup>" if title else numbers,
+                "y": 1,
+                "yref": "container",
+                "yanchor": "top",
+                "pad": {"t": 12},
+            },
+            "xaxis": {
+                **axis,
+                "tickvals": list(range(0, cols, layout.step)),
+                "ticktext": [_cut(token) for token in column_tokens[:: layout.step]],
+                "side": "top",
+                "constraintoward": "left",
+                "tickangle": -90,
+                "range": [-0.5, cols - 0.5],
+            },
+            "yaxis": {
+                **axis,
+                "tickvals": list(range(0, rows, layout.step)),
+                "ticktext": [_cut(token) for token in grid.candidate[:: layout.step]],
+                "range": [rows - 0.5, -0.5],
+                "scaleanchor": "x",
+                "scaleratio": 1,
+                "constraintoward": "top",
+            },
+            "shapes": blocks + barriers,
+            "annotations": reference_names,
+            "width": layout.width,
+            "height": layout.height,
+            "showlegend": False,
+            "margin": {"l": layout.left, "r": RIGHT_MARGIN, "t": layout.top, "b": BOTTOM_MARGIN},
+            "plot_bgcolor": "white",
         },
-        xaxis={
-            "tickmode": "array",
-            "tickvals": list(range(len(columns))),
-            "ticktext": columns,
-            "side": "top",
-            "tickangle": -60,
-            "range": [-0.5, len(columns) - 0.5],
-            "constrain": "domain",
-            "showgrid": False,
-        },
-        yaxis={
-            "tickmode": "array",
-            "tickvals": list(range(rows)),
-            "ticktext": grid.candidate,
-            "range": [rows - 0.5, -0.5],
-            "scaleanchor": "x",
-            "scaleratio": 1,
-            "constrain": "domain",
-            "showgrid": False,
-        },
-        height=min(2600, 260 + 22 * rows),
-        showlegend=False,
-        margin={"l": 10, "r": 10, "t": 190, "b": 10},
-        plot_bgcolor="white",
     )
-    return figure
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Pixel sizes: the cell, the tick labels and how many are skipped, the margins, the figure."""
+
+    cell: float
+    font: int
+    step: int  # every step-th token is labelled on the axes
+    left: int
+    top: int
+    width: int
+    height: int
+
+    @property
+    def gap(self) -> int:
+        return 1 if self.cell >= 8 else 0  # white lines between cells while there is room
+
+
+def _fit(
+    rows: int, cols: int, row_labels: list[str], column_labels: list[str], max_width: int
+) -> _Layout:
+    """Square cells as large as ``max_width`` and MAX_GRID_HEIGHT allow, within bounds, and
+    labels that do not overlap."""
+    rows, cols = max(rows, 1), max(cols, 1)
+    across = max_width - _label_extent(row_labels, MAX_FONT) - RIGHT_MARGIN
+    room = min(across / cols, MAX_GRID_HEIGHT / rows)
+    cell = min(MAX_CELL, max(MIN_CELL, room))
+    font = min(MAX_FONT, max(MIN_FONT, math.floor(cell * 0.75)))
+    step = math.ceil(1.3 * font / cell)  # a label needs about 1.3 font sizes of room
+    left = _label_extent(row_labels, font)
+    top = TITLE_HEIGHT + _label_extent(column_labels, font)
+    width = max(MIN_WIDTH, round(left + RIGHT_MARGIN + cols * cell))
+    height = round(top + BOTTOM_MARGIN + rows * cell)
+    return _Layout(cell, font, step, left, top, width, height)
+
+
+def _label_extent(labels: list[str], font: int) -> int:
+    """Pixels the longest (cut) label takes, at about 0.62 font sizes per character."""
+    longest = max((min(len(label), LABEL_CHARS) for label in labels), default=1)
+    return math.ceil(longest * 0.62 * font) + 12
+
+
+def _cut(label: str) -> str:
+    return _plain(label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…")
+
+
+def _plain(text: str) -> str:
+    """Text plotly shows as written: a token like '<b>' or '&amp;' is not markup here."""
+    return text.replace("&", "&amp;").replace("<", "&lt;")
+
+
+def _cell_names(grid: BitextGrid) -> tuple[list[str], list[str]]:
+    """Unique, readable names of the rows and columns, e.g. 'candidate 3: cat', 'ref-A 5: cat'."""
+    rows = [f"candidate {i + 1}: {_plain(token)}" for i, token in enumerate(grid.candidate)]
+    columns = [""] * len(grid.columns)
+    for name, (start, end) in zip(map(_plain, grid.reference_names), grid.reference_spans):
+        tokens = map(_plain, grid.columns[start:end])
+        columns[start:end] = [f"{name} {k + 1}: {token}" for k, token in enumerate(tokens)]
+        columns[end] = f"‖ barrier after {name}"
+    return rows, columns
+
+
+def _cells(grid: BitextGrid, matching: GridMatching) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's state, and a note for hits and matched cells, by array operations."""
+    states = np.full((len(grid.candidate), len(grid.columns)), EMPTY, dtype=np.int8)
+    states[:, [end for _, end in grid.reference_spans]] = BARRIER
+    states[grid.hits[:, 0], grid.hits[:, 1]] = HIT
+    notes = np.full(states.shape, "", dtype=object)
+    notes[states == HIT] = "<br>a hit, not in this matching"
+    blocks = matching.blocks
+    cells = np.ceil(blocks[:, 2]).astype(np.int64)  # a cut block still covers its last cell
+    step = np.arange(cells.sum()) - np.repeat(np.cumsum(cells) - cells, cells)
+    i = np.repeat(blocks[:, 0].astype(np.int64), cells) + step
+    j = np.repeat(blocks[:, 1].astype(np.int64), cells) + step
+    states[i, j] = MATCHED
+    block_notes = [
+        f"<br>block {order} of {len(blocks)} in selection order, length {length:g}"
+        for order, length in enumerate(blocks[:, 2].tolist(), start=1)
+    ]
+    notes[i, j] = np.repeat(np.array(block_notes, dtype=object), cells)
+    return states, notes
+
+
+def _discrete_scale(colours: list[str]) -> list[list]:
+    """A colorscale that gives each integer state from 0 its own flat colour."""
+    scale = []
+    for k, colour in enumerate(colours):
+        scale += [[k / len(colours), colour], [(k + 1) / len(colours), colour]]
+    return scale

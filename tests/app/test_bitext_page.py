@@ -1,0 +1,194 @@
+"""The Bitext grid page as a person uses it, through Streamlit's AppTest."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from mteval_core.config import Options
+from mteval_core.grid import bitext_grid, segment_table, segments_matching
+from mteval_core.sample import load_sample
+from mteval_core.testset import TestSet, TextColumn
+from tests.conftest import make_test_set, read_lines, shared_dataset
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "3_Bitext_grid.py")
+SAMPLE = load_sample().test_set
+AT_E2 = Options(gtm_exponent=2.0)  # the page's default exponent, the sample's default options
+
+
+def open_page(**query: str) -> AppTest:
+    app = AppTest.from_file(PAGE, default_timeout=60)
+    app.query_params.update(query)
+    return run(app)
+
+
+def run(app: AppTest) -> AppTest:
+    app.run()
+    assert not app.exception, [e.message for e in app.exception]
+    return app
+
+
+def figures(app: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in app.get("plotly_chart")]
+
+
+def title(app: AppTest, index: int = 0) -> str:
+    return figures(app)[index]["layout"]["title"]["text"]
+
+
+def metrics(app: AppTest) -> dict[str, str]:
+    return {metric.label: metric.value for metric in app.metric}
+
+
+def test_bitext_grid_page_draws_blocks_and_barriers():
+    app = open_page()
+    figure = figures(app)[0]
+    shapes = figure["layout"]["shapes"]
+    rectangles = [s for s in shapes if s["type"] == "rect"]
+    barriers = [s for s in shapes if s["type"] == "line"]
+    grid = bitext_grid(SAMPLE, "neural-large", 1, AT_E2, exact=True)
+    assert len(rectangles) == len(grid.greedy.blocks) >= 5 and len(barriers) == 2  # 2 references
+    assert title(app).startswith("neural-large, segment 1<br><sup>greedy: sum of len^e")
+    assert metrics(app) == {
+        "P": f"{grid.greedy.precision:.3f}",
+        "R": f"{grid.greedy.recall:.3f}",
+        "F": f"{grid.greedy.f:.3f}",
+        "sum of len^e": f"{grid.greedy.weight:.4g}",
+    }
+    app.radio(key="bitext_matching").set_value("exact (maximum)")
+    run(app)
+    assert title(app).split("<sup>")[1].startswith(f"{grid.exact.method}: sum of len^e")
+
+
+def test_segment_list_of_the_chosen_system_at_the_chosen_exponent():
+    app = open_page()
+    expected = segment_table(SAMPLE, "neural-large", AT_E2)
+    pd.testing.assert_frame_equal(app.dataframe[0].value, expected)
+    app.selectbox(key="bitext_system").set_value("phrase-based")
+    app.slider(key="bitext_exponent").set_value(3.0)
+    run(app)
+    expected = segment_table(SAMPLE, "phrase-based", Options(gtm_exponent=3.0))
+    pd.testing.assert_frame_equal(app.dataframe[0].value, expected)
+    assert "40 of 40 segments of phrase-based at e = 3" in app.caption[0].value
+
+
+def test_choosing_a_segment_changes_the_grid_and_the_url():
+    app = open_page()
+    app.number_input(key="bitext_segment").set_value(7)
+    run(app)
+    assert title(app).startswith("neural-large, segment 7<br>")
+    assert dict(app.query_params) == {"system": "neural-large", "segment": "7"}
+    app.session_state["bitext_segment"] = 12  # what a click on the row of segment 12 does
+    run(app)
+    assert title(app).startswith("neural-large, segment 12<br>")
+    grid = bitext_grid(SAMPLE, "neural-large", 12, AT_E2, exact=True)
+    assert metrics(app)["F"] == f"{grid.greedy.f:.3f}"
+    assert app.query_params["segment"] == "12"
+
+
+def test_search_keeps_the_segments_that_contain_the_text():
+    app = open_page()
+    app.text_input(key="bitext_search").set_value("BIKE")
+    run(app)
+    shown = app.dataframe[0].value
+    expected = segments_matching(SAMPLE, "neural-large", "bike").nonzero()[0] + 1
+    assert shown["segment"].tolist() == expected.tolist() and 0 < len(shown) < 40
+    for segment in shown["segment"]:
+        texts = [SAMPLE.system("neural-large")[segment - 1]]
+        texts += [reference.segments[segment - 1] for reference in SAMPLE.references]
+        assert any("bike" in text.lower() for text in texts)
+    assert app.caption[0].value.startswith(f"{len(shown)} of 40 segments")
+
+
+def test_a_link_to_a_system_and_segment_preselects_them():
+    app = open_page(system="neural-small", segment="5")
+    assert app.selectbox(key="bitext_system").value == "neural-small"
+    assert app.number_input(key="bitext_segment").value == 5
+    assert title(app).startswith("neural-small, segment 5<br>")
+    assert (
+        app.dataframe[0]
+        .value["F greedy"]
+        .equals(segment_table(SAMPLE, "neural-small", AT_E2)["F greedy"])
+    )
+    assert not app.warning
+
+
+def test_a_bad_link_is_named_and_ignored():
+    app = open_page(system="nobody", segment="99")
+    warnings = [warning.value for warning in app.warning]
+    assert any("“nobody”" in text for text in warnings)
+    assert any("“99”" in text and "1 to 40" in text for text in warnings)
+    assert title(app).startswith("neural-large, segment 1<br>")
+    assert dict(app.query_params) == {"system": "neural-large", "segment": "1"}
+    app = open_page(segment="two")
+    assert "“two”" in app.warning[0].value and title(app).startswith("neural-large, segment 1")
+
+
+def test_compare_draws_both_systems_with_their_numbers():
+    app = open_page(segment="3")
+    app.selectbox(key="bitext_compare").set_value("word-by-word")
+    run(app)
+    first, second = (title(app, i) for i in range(2))
+    assert first.startswith("neural-large, segment 3<br>")
+    assert second.startswith("word-by-word, segment 3<br>")
+    assert [header.value for header in app.subheader] == ["neural-large", "word-by-word"]
+    f_values = [metric.value for metric in app.metric if metric.label == "F"]
+    grids = [bitext_grid(SAMPLE, name, 3, AT_E2) for name in ("neural-large", "word-by-word")]
+    assert f_values == [f"{grid.greedy.f:.3f}" for grid in grids]
+    assert all(figure["layout"]["width"] <= 560 for figure in figures(app))
+    app.selectbox(key="bitext_system").set_value("word-by-word")  # the other one: compare ends
+    run(app)
+    assert len(figures(app)) == 1 and app.selectbox(key="bitext_compare").value is None
+
+
+def test_where_greedy_falls_short_both_matchings_are_shown():
+    app = AppTest.from_file(PAGE, default_timeout=60)
+    app.session_state["test_set"] = make_test_set(["a a a b", "x y z"], {"s": ["a b a a", "x y z"]})
+    app.session_state["options"] = Options(tokenize="none")
+    run(app)
+    assert metrics(app) == {  # |C| = |R| = 4: P = R = F = size / 4
+        "P greedy": "0.612",  # sqrt(6) / 4: runs of 2, 1 and 1
+        "P exact": "0.707",  # sqrt(8) / 4: two runs of 2
+        "R greedy": "0.612",
+        "R exact": "0.707",
+        "F greedy": "0.612",
+        "F exact": "0.707",
+        "sum of len^e greedy": "6",
+        "sum of len^e exact": "8",
+    }
+    assert "greedy falls short here: sum of len^e 6 against 8" in app.info[0].value
+    assert app.dataframe[0].value["size shortfall"].round(4).tolist() == [0.3789, 0.0]
+    app.number_input(key="bitext_segment").set_value(2)
+    run(app)
+    assert list(metrics(app)) == ["P", "R", "F", "sum of len^e"] and not app.info
+
+
+@pytest.fixture(scope="module")
+def ted() -> TestSet:
+    folder = shared_dataset("wmt21-ted-mqm-ende")
+    return TestSet(
+        references=[TextColumn("ref-A", tuple(read_lines(folder / "ref" / "ref-A.de")), "ref")],
+        systems=[
+            TextColumn(path.stem, tuple(read_lines(path)), str(path))
+            for path in sorted((folder / "sys").iterdir())
+        ],
+    )
+
+
+def test_a_sixty_token_ted_segment_renders_well_under_a_second(ted):
+    app = AppTest.from_file(PAGE, default_timeout=60)
+    app.session_state["test_set"] = ted
+    app.query_params.update({"system": "Facebook-AI", "segment": "1"})
+    run(app)  # lists the system's 529 segments once
+    assert len(app.dataframe[0].value) == 529
+    app.number_input(key="bitext_segment").set_value(220)  # 60 candidate tokens
+    start = time.perf_counter()
+    run(app)
+    assert time.perf_counter() - start < 1.0  # about 0.1 s
+    figure = figures(app)[0]
+    assert len(figure["data"]) == 1 and len(figure["data"][0]["y"]) == 60
