@@ -1,12 +1,17 @@
 """The dashboard in a real browser: Debian's Chromium, driven by Playwright, against a real
 `streamlit run` on 127.0.0.1. Skips where Chromium or Playwright is missing (.ci/run installs
-both). Screenshots and timings go to artifacts/e2e/; timings are reported, never asserted."""
+both). Screenshots and timings go to artifacts/e2e/; timings are reported, never asserted.
+
+The tests of a module share one server and one browser page and run in file order: the WMT21
+TED tests continue from the upload of the first one, as a user's session would.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import re
 import shutil
 import socket
 import subprocess
@@ -17,7 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import shared_dataset
+from mteval_core.config import Options
+from mteval_core.grid import bitext_grid
+from mteval_core.io import read_directory
+from mteval_core.loss.mqm import GOOGLE_WEIGHTS, system_error_points
+from mteval_core.text import tokenize_13a
+from tests.conftest import SHARED_DATA, shared_dataset
 
 sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium")
@@ -34,6 +44,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+VIEWPORT = {"width": 1400, "height": 1200}
+TED = "wmt21-ted-mqm-ende"
 TIMINGS: dict[str, float] = {}
 
 
@@ -75,84 +87,234 @@ def server():
 
 
 @pytest.fixture(scope="module")
-def page(server):
+def browser():
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1200})
-        page.set_default_timeout(120_000)
-        yield page
+        yield browser
         browser.close()
 
 
+@pytest.fixture(scope="module")
+def page(browser):
+    page = browser.new_page(viewport=VIEWPORT)
+    page.set_default_timeout(120_000)
+    yield page
+    page.close()
+
+
 def shot(page, name: str) -> None:
+    """The whole page: Streamlit scrolls inside its main block, so the window is made as tall
+    as the content for the picture."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    height = page.evaluate(
+        "document.querySelector('[data-testid=stMainBlockContainer]').scrollHeight"
+    )
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": min(height + 150, 8000)})
+    page.wait_for_timeout(300)  # let Plotly redraw at the new size
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    page.set_viewport_size(VIEWPORT)
 
 
+def assert_no_error(page) -> None:
+    """No exception box and no friendly error: the page worked."""
+    assert page.locator("[data-testid=stException]").count() == 0
+    assert page.get_by_text("Something went wrong").count() == 0
+
+
+def figure(page, title_start: str) -> dict:
+    """The data and layout of the Plotly chart whose title holds ``title_start`` (Streamlit's
+    theme wraps titles in <b>)."""
+    return page.evaluate(
+        """(start) => {
+            const plot = [...document.querySelectorAll('.js-plotly-plot')].find(p =>
+                ((p.layout.title || {}).text || '').includes(start));
+            return plot ? {data: plot.data, layout: plot.layout} : null;
+        }""",
+        title_start,
+    )
+
+
+def wait_for_figure(page, title_start: str) -> dict:
+    page.wait_for_function(
+        """(start) => [...document.querySelectorAll('.js-plotly-plot')].some(p =>
+            ((p.layout.title || {}).text || '').includes(start))""",
+        arg=title_start,
+    )
+    return figure(page, title_start)
+
+
+def open_page(page, server: str, path: str, ready: str) -> None:
+    page.goto(f"{server}/{path}")
+    page.wait_for_selector(f"text={ready}")
+
+
+def move_slider(page, label: str, presses: int) -> None:
+    """Keyboard steps on the slider with this label: right for presses > 0, else left."""
+    slider = page.get_by_role("slider", name=label)
+    slider.focus()
+    key = "ArrowRight" if presses > 0 else "ArrowLeft"
+    for _ in range(abs(presses)):
+        slider.press(key)
+
+
+def choose(page, label: str, option: str) -> None:
+    """Pick an option of a select box as a person does: type, open the list, click."""
+    box = page.locator("[data-testid=stSelectbox]").filter(has_text=label).locator("input")
+    if box.input_value() == option:
+        return
+    box.fill(option)
+    box.press("ArrowDown")
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+# ------------------------------------------------------------------------- the sample data
 def test_home_opens_on_the_sample(page, server):
-    page.goto(server)
-    page.wait_for_selector("text=Current test set: sample_data")
+    open_page(page, server, "", "Current test set: sample_data")
     assert page.get_by_text("neural-large, neural-small, phrase-based, word-by-word").count()
-    shot(page, "home")
+    page.wait_for_selector("text=Scores at a glance")
+    assert_no_error(page)
+    shot(page, "sample-home")
+
+
+@pytest.mark.parametrize(
+    ("path", "ready", "chart"),
+    [
+        ("Data", "Options for every page", None),
+        ("Scores", "Download CSV", "BLEU: paired bootstrap significance"),
+        ("Correlation", "Every metric against the human scores", "Reliability of bleu"),
+        ("Bitext_grid", "Search segments", "neural-large, segment 1"),
+        ("Loss", "Ranking: MT2 > MT3 > MT1", "Ranking by cost"),
+    ],
+)
+def test_every_view_works_on_the_sample(page, server, path, ready, chart):
+    open_page(page, server, path, ready)
+    if chart:
+        wait_for_figure(page, chart)
+    assert_no_error(page)
+    shot(page, f"sample-{path.lower()}")
 
 
 def test_a_loss_slider_changes_the_ranking_and_the_url(page, server):
-    page.goto(f"{server}/Loss")
-    page.wait_for_selector("text=Ranking: MT2 > MT3 > MT1")
-    c1 = page.get_by_role("slider").nth(0)
-    c1.focus()
-    for _ in range(8):  # 5 -> 1 in steps of 0.5
-        c1.press("ArrowLeft")
-    c3 = page.get_by_role("slider").nth(2)
-    c3.focus()
+    open_page(page, server, "Loss", "Ranking: MT2 > MT3 > MT1")
+    move_slider(page, "c1: value of a correct response", -8)  # 5 -> 1 in steps of 0.5
+    page.wait_for_function("() => location.search.includes('c1=1&')")
     start = time.perf_counter()
-    c3.press("ArrowRight")
-    c3.press("ArrowRight")  # 1 -> 2: the paper's Table 6 costs (1, 2, 2)
+    move_slider(page, "c3: cost of an incorrect response", 2)  # 1 -> 2: Table 6's (1, 2, 2)
     page.wait_for_selector("text=Ranking: MT2 > MT1 > MT3")
-    TIMINGS["slider to updated ranking (s)"] = round(time.perf_counter() - start, 3)
+    TIMINGS["loss: slider to updated ranking, paper's table (s)"] = round(
+        time.perf_counter() - start, 3
+    )
     page.wait_for_function("() => location.search.includes('c3=2')")
-    assert "c1=1" in page.url
-    shot(page, "loss")
+    shot(page, "sample-loss-table6")
+    page.goto(page.url)  # the URL carries the costs: a shared link shows the same ranking
+    page.wait_for_selector("text=Ranking: MT2 > MT1 > MT3")
 
 
-def test_ted_upload_scatter_grid_and_download(page, server, tmp_path):
-    folder = shared_dataset("wmt21-ted-mqm-ende")
-    page.goto(f"{server}/Data")
-    page.wait_for_selector("text=Use this test set")
+# --------------------------------------------------------------- WMT21 TED en-de, uploaded
+@pytest.fixture(scope="module")
+def ted():
+    """The TED folder and its test set as the core reads it (the oracle for what the pages
+    show)."""
+    folder = shared_dataset(TED)
+    return folder, read_directory(folder).test_set
+
+
+def test_ted_upload_gives_a_scatter_with_13_points(page, server, ted):
+    folder, test_set = ted
+    open_page(page, server, "Data", "Use this test set")
     uploads = page.locator("input[type=file]")
     uploads.nth(0).set_input_files([str(folder / "ref" / "ref-A.de")])
     uploads.nth(1).set_input_files(sorted(str(p) for p in (folder / "sys").iterdir()))
     uploads.nth(3).set_input_files([str(folder / "human" / "mqm_seg_rater.tsv")])
     uploads.nth(4).set_input_files([str(folder / "segment_ids.tsv")])
-    page.wait_for_timeout(1000)  # let the uploads settle
+    uploads.nth(5).set_input_files([str(folder / "human" / "original" / "mqm_ted_ende.tsv")])
+    for name in ("ref-A.de", "Facebook-AI.de", "segment_ids.tsv", "mqm_ted_ende.tsv"):
+        page.wait_for_selector(f"text={name}")  # every upload has arrived
     start = time.perf_counter()
     page.get_by_role("button", name="Use this test set").click()
     page.wait_for_selector("text=Loaded.")
     page.get_by_role("link", name="Correlation").first.click()
-    page.wait_for_selector("text=bleu against MQM")
-    TIMINGS["upload to scatter, TED en-de, 13 systems, all metrics (s)"] = round(
+    scatter = wait_for_figure(page, "bleu against MQM")
+    TIMINGS["upload to scatter, TED en-de, 13 systems x 529 segments, 7 metrics (s)"] = round(
         time.perf_counter() - start, 2
     )
-    points = page.evaluate("document.querySelectorAll('.js-plotly-plot')[0].data[0].x.length")
-    assert points == 13
-    shot(page, "correlation-ted")
+    assert len(scatter["data"][0]["x"]) == 13
+    assert sorted(scatter["data"][0]["text"]) == sorted(test_set.system_names)
+    assert re.search(r"Pearson r = 0\.620 \[0\.\d+, 0\.\d+\]", scatter["layout"]["title"]["text"])
+    assert_no_error(page)
+    shot(page, "ted-correlation")
 
-    page.get_by_role("link", name="Bitext grid").first.click()
-    page.wait_for_selector(".js-plotly-plot")
-    page.wait_for_selector("text=greedy: sum of len^e")
-    blocks = page.evaluate(
-        "document.querySelector('.js-plotly-plot').layout.shapes"
-        ".filter(s => s.type === 'rect').length"
+
+def test_ted_a_system_leads_to_its_bitext_grid(page, server, ted):
+    _, test_set = ted
+    system = "Online-W"
+    choose(page, "Segments of", system)  # the Correlation page's system chooser
+    page.get_by_role("link", name=f"Open {system}'s segments in the bitext grid").click()
+    page.wait_for_function(f"() => location.search.includes('system={system}')")
+    wait_for_figure(page, f"{system}, segment 1")
+    # a segment of about 60 tokens, as the issue's timing asks
+    lengths = [len(tokenize_13a(s)) for s in test_set.system(system)]
+    segment = min(range(len(lengths)), key=lambda k: abs(lengths[k] - 60)) + 1
+    number = page.get_by_label("Segment", exact=True)
+    number.fill(str(segment))
+    start = time.perf_counter()
+    number.press("Enter")
+    grid = wait_for_figure(page, f"{system}, segment {segment}")
+    TIMINGS[f"bitext grid of a {lengths[segment - 1]}-token segment (s)"] = round(
+        time.perf_counter() - start, 3
     )
-    assert blocks >= 1
-    shot(page, "bitext-grid-ted")
+    expected = bitext_grid(test_set, system, segment, Options(gtm_exponent=2.0), exact=True)
+    blocks = [s for s in grid["layout"]["shapes"] if s["type"] == "rect"]
+    assert len(blocks) == len(expected.greedy.blocks) >= 1
+    assert f"F {expected.greedy.f:.3f}" in grid["layout"]["title"]["text"]
+    assert_no_error(page)
+    shot(page, "ted-bitext-grid")
 
+
+def test_ted_scores_heat_map_and_csv_download(page, server, ted, tmp_path):
+    _, test_set = ted
     page.get_by_role("link", name="Scores").first.click()
-    page.wait_for_selector("text=Download CSV")
+    heat_map = wait_for_figure(page, "BLEU: paired bootstrap significance")
+    assert len(heat_map["data"][0]["z"]) == 13
     with page.expect_download() as download:
         page.get_by_role("button", name="Download CSV").click()
     path = tmp_path / "scores.csv"
     download.value.save_as(path)
     rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
-    assert len(rows) == 13 and rows[0]["signature"].startswith("nrefs:1|")
-    shot(page, "scores-ted")
+    assert sorted(row["system"] for row in rows) == sorted(test_set.system_names)
+    assert rows[0]["signature"].startswith("nrefs:1|") and "bleu_low" in rows[0]
+    assert_no_error(page)
+    shot(page, "ted-scores")
+
+
+def test_ted_mqm_weights_rank_the_systems(page, server):
+    from mteval_core.io.mqm import read_mqm
+
+    annotations_path = SHARED_DATA / TED / "human" / "original" / "mqm_ted_ende.tsv"
+    annotations = read_mqm(annotations_path.read_bytes(), annotations_path.name)
+
+    def ranking_under(weights: dict[str, float]) -> str:
+        points = system_error_points(annotations, weights)
+        return " > ".join(sorted(points, key=points.__getitem__))
+
+    expected = ranking_under(GOOGLE_WEIGHTS)
+    page.get_by_role("link", name="Loss").first.click()
+    page.wait_for_selector(f"text=MQM ranking: {expected}")  # Google's weights, as computed
+    start = time.perf_counter()
+    page.get_by_role("slider", name="Minor (other than punctuation)").press("End")  # 1 -> 5
+    page.wait_for_selector(f"text=MQM ranking: {ranking_under(GOOGLE_WEIGHTS | {'Minor': 5.0})}")
+    TIMINGS["loss: MQM weight slider to updated ranking, TED (s)"] = round(
+        time.perf_counter() - start, 3
+    )
+    assert "w_minor=5" in page.url
+    assert_no_error(page)
+    shot(page, "ted-loss-mqm")
+
+
+def test_another_session_still_sees_the_sample(browser, server, page):
+    """The upload above lives in that page's session only."""
+    other = browser.new_page(viewport=VIEWPORT)
+    other.set_default_timeout(120_000)
+    open_page(other, server, "", "Current test set: sample_data")
+    assert other.get_by_text("Facebook-AI").count() == 0
+    other.close()
