@@ -214,6 +214,28 @@ def test_a_loss_slider_changes_the_ranking_and_the_url(page, server):
     page.wait_for_selector("text=Ranking: MT2 > MT1 > MT3")
 
 
+def test_a_bad_upload_is_named_and_the_loaded_set_stays(page, server, tmp_path):
+    reference = tmp_path / "ref.en"
+    reference.write_text("one line\ntwo lines\nthree lines\n", encoding="utf-8")
+    short = tmp_path / "short-system.en"
+    short.write_text("one line\n", encoding="utf-8")
+    huge = tmp_path / "huge-system.en"
+    huge.write_bytes(b"x\n" * (26 * 2**20))  # 52 MB: over the 50 MB limit
+    open_page(page, server, "Data", "Use this test set")
+    uploads = page.locator("input[type=file]")
+    uploads.nth(0).set_input_files([str(reference)])
+    uploads.nth(1).set_input_files([str(short)])
+    page.wait_for_selector("text=short-system.en")
+    page.get_by_role("button", name="Use this test set").click()
+    page.wait_for_selector("text=short-system.en, line 2")  # which file, which line
+    page.wait_for_selector("text=What to do")
+    assert page.get_by_text("Current test set: sample_data").count() == 1  # nothing lost
+    shot(page, "sample-data-bad-upload")
+    uploads.nth(1).set_input_files([str(huge)])
+    page.wait_for_selector("text=/must be 50(\\.0)? ?MB or smaller/i")  # refused in the browser
+    assert_no_error(page)
+
+
 # --------------------------------------------------------------- WMT21 TED en-de, uploaded
 @pytest.fixture(scope="module")
 def ted():
