@@ -25,7 +25,7 @@ from mteval_core.scoring import Progress, Scores, score_test_set
 from mteval_core.testset import TestSet
 
 DASHBOARD_METRICS = (*DEFAULT_METRICS, "gtm")  # one list for every page, so they share a cache
-CACHE_ENTRIES = 32  # per cached function: bounds memory on a shared server
+CACHE_ENTRIES = 128  # results kept per server process (least recently used dropped)
 
 
 def session_test_set() -> TestSet:
