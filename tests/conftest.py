@@ -48,3 +48,16 @@ def wmt17() -> TestSet:
         for path in sorted((folder / "sys").iterdir())
     ]
     return TestSet(references=[TextColumn("ref", tuple(ref), "ref.de")], systems=systems)
+
+
+@pytest.fixture(scope="session")
+def ted() -> TestSet:
+    """WMT21 TED en-de: the reference and the 13 systems, text only (skips where absent)."""
+    folder = shared_dataset("wmt21-ted-mqm-ende")
+    return TestSet(
+        references=[TextColumn("ref-A", tuple(read_lines(folder / "ref" / "ref-A.de")), "ref")],
+        systems=[
+            TextColumn(path.stem, tuple(read_lines(path)), str(path))
+            for path in sorted((folder / "sys").iterdir())
+        ],
+    )

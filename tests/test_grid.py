@@ -20,8 +20,7 @@ from mteval_core.grid import (
 )
 from mteval_core.sample import load_sample
 from mteval_core.scoring import score_test_set
-from mteval_core.testset import TestSet, TextColumn
-from tests.conftest import make_test_set, read_lines, shared_dataset
+from tests.conftest import make_test_set
 
 
 def test_grid_of_a_two_reference_segment():
@@ -173,18 +172,6 @@ def test_search_finds_candidate_or_reference_text_ignoring_case():
     assert segments_matching(test_set, "s", "swim").tolist() == [False, False, True]
     assert segments_matching(test_set, "t", "swim").tolist() == [False, False, False]
     assert segments_matching(test_set, "s", "  ").all()  # no query: every segment
-
-
-@pytest.fixture(scope="module")
-def ted() -> TestSet:
-    folder = shared_dataset("wmt21-ted-mqm-ende")
-    return TestSet(
-        references=[TextColumn("ref-A", tuple(read_lines(folder / "ref" / "ref-A.de")), "ref")],
-        systems=[
-            TextColumn(path.stem, tuple(read_lines(path)), str(path))
-            for path in sorted((folder / "sys").iterdir())
-        ],
-    )
 
 
 def test_segment_table_of_a_ted_system_is_fast(ted):

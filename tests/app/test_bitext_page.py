@@ -7,14 +7,12 @@ import time
 from pathlib import Path
 
 import pandas as pd
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.config import Options
 from mteval_core.grid import bitext_grid, segment_table, segments_matching
 from mteval_core.sample import load_sample
-from mteval_core.testset import TestSet, TextColumn
-from tests.conftest import make_test_set, read_lines, shared_dataset
+from tests.conftest import make_test_set
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "3_Bitext_grid.py")
 SAMPLE = load_sample().test_set
@@ -166,18 +164,6 @@ def test_where_greedy_falls_short_both_matchings_are_shown():
     app.number_input(key="bitext_segment").set_value(2)
     run(app)
     assert list(metrics(app)) == ["P", "R", "F", "sum of len^e"] and not app.info
-
-
-@pytest.fixture(scope="module")
-def ted() -> TestSet:
-    folder = shared_dataset("wmt21-ted-mqm-ende")
-    return TestSet(
-        references=[TextColumn("ref-A", tuple(read_lines(folder / "ref" / "ref-A.de")), "ref")],
-        systems=[
-            TextColumn(path.stem, tuple(read_lines(path)), str(path))
-            for path in sorted((folder / "sys").iterdir())
-        ],
-    )
 
 
 def test_a_sixty_token_ted_segment_renders_well_under_a_second(ted):

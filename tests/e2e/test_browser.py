@@ -238,15 +238,15 @@ def test_a_bad_upload_is_named_and_the_loaded_set_stays(page, server, tmp_path):
 
 # --------------------------------------------------------------- WMT21 TED en-de, uploaded
 @pytest.fixture(scope="module")
-def ted():
+def ted_folder_and_set():
     """The TED folder and its test set as the core reads it (the oracle for what the pages
     show)."""
     folder = shared_dataset(TED)
     return folder, read_directory(folder).test_set
 
 
-def test_ted_upload_gives_a_scatter_with_13_points(page, server, ted):
-    folder, test_set = ted
+def test_ted_upload_gives_a_scatter_with_13_points(page, server, ted_folder_and_set):
+    folder, test_set = ted_folder_and_set
     open_page(page, server, "Data", "Use this test set")
     uploads = page.locator("input[type=file]")
     uploads.nth(0).set_input_files([str(folder / "ref" / "ref-A.de")])
@@ -271,8 +271,8 @@ def test_ted_upload_gives_a_scatter_with_13_points(page, server, ted):
     shot(page, "ted-correlation")
 
 
-def test_ted_a_system_leads_to_its_bitext_grid(page, server, ted):
-    _, test_set = ted
+def test_ted_a_system_leads_to_its_bitext_grid(page, server, ted_folder_and_set):
+    _, test_set = ted_folder_and_set
     system = "Online-W"
     choose(page, "Segments of", system)  # the Correlation page's system chooser
     page.get_by_role("link", name=f"Open {system}'s segments in the bitext grid").click()
@@ -297,8 +297,8 @@ def test_ted_a_system_leads_to_its_bitext_grid(page, server, ted):
     shot(page, "ted-bitext-grid")
 
 
-def test_ted_scores_heat_map_and_csv_download(page, server, ted, tmp_path):
-    _, test_set = ted
+def test_ted_scores_heat_map_and_csv_download(page, server, ted_folder_and_set, tmp_path):
+    _, test_set = ted_folder_and_set
     page.get_by_role("link", name="Scores").first.click()
     heat_map = wait_for_figure(page, "BLEU: paired bootstrap significance")
     assert len(heat_map["data"][0]["z"]) == 13
