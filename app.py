@@ -26,6 +26,16 @@ st.markdown(
     "stemming, and see how well each agrees with human judgments."
 )
 
+VIEWS = {
+    "pages/0_Data.py": "**Data**: upload your own test set, choose the options",
+    "pages/1_Scores.py": "**Scores**: every system under every metric, with confidence",
+    "pages/2_Correlation.py": "**Correlation**: which metric agrees with people",
+    "pages/3_Bitext_grid.py": "**Bitext grid**: GTM's matching of a segment, drawn",
+    "pages/4_Loss.py": "**Loss**: which system is best when errors cost differently",
+}
+for page, label in VIEWS.items():
+    st.page_link(page, label=label)
+
 st.subheader(f"Current test set: {test_set.name}")
 st.caption(
     "The dashboard opens on the project's own sample: German to English, with illustrative "
@@ -39,13 +49,7 @@ for note in loaded.notes if test_set is loaded.test_set else []:
 
 with friendly_errors():
     scores = scores_of(test_set, DASHBOARD_METRICS, session_options())
-left, right = st.columns([2, 3])
-left.markdown("**Scores at a glance**")
-left.dataframe(scores_frame(scores).style.format("{:.3f}"), width="stretch")
-right.markdown("**The first segments**")
-right.dataframe(segment_preview(test_set, rows=10), width="stretch")
-st.page_link("pages/0_Data.py", label="Data: upload your own test set, choose the options")
-st.page_link("pages/1_Scores.py", label="Scores: every system under every metric")
-st.page_link("pages/2_Correlation.py", label="Correlation: which metric agrees with people")
-st.page_link("pages/3_Bitext_grid.py", label="Bitext grid: GTM's matching of a segment, drawn")
-st.page_link("pages/4_Loss.py", label="Loss: which system is best when errors cost differently")
+st.markdown("**Scores at a glance** (options from the Data page; intervals on the Scores page)")
+st.dataframe(scores_frame(scores).style.format("{:.3f}"), width="stretch")
+st.markdown("**The first segments**")
+st.dataframe(segment_preview(test_set, rows=10), width="stretch")
