@@ -26,6 +26,9 @@ from mteval_core.config import Options
 from mteval_core.grid import bitext_grid
 from mteval_core.io import read_directory
 from mteval_core.loss.mqm import GOOGLE_WEIGHTS, system_error_points
+from mteval_core.sample import SAMPLE_DATA as SAMPLE
+from mteval_core.sample import load_sample
+from mteval_core.scoring import score_test_set
 from mteval_core.text import tokenize_13a
 from tests.conftest import SHARED_DATA, shared_dataset
 
@@ -234,6 +237,57 @@ def test_a_bad_upload_is_named_and_the_loaded_set_stays(page, server, tmp_path):
     uploads.nth(1).set_input_files([str(huge)])
     page.wait_for_selector("text=/must be 50(\\.0)? ?MB or smaller/i")  # refused in the browser
     assert_no_error(page)
+
+
+def sgml(kind: str, sysid: str, segments: list[str]) -> str:
+    """A NIST mteval SGML set with one document."""
+    lines = "".join(f'<seg id="{n}">{text}</seg>\n' for n, text in enumerate(segments, 1))
+    return (
+        f'<{kind} setid="sample" srclang="de" trglang="en">\n'
+        f'<doc docid="all" sysid="{sysid}">\n{lines}</doc>\n</{kind}>\n'
+    )
+
+
+def test_sgml_and_json_lines_uploads_are_read(page, server, tmp_path):
+    """Formats are recognised by content: a refset in SGML, one system in an SGML tstset and
+    two in a JSON Lines long-format file."""
+    text = {
+        path.stem: path.read_text(encoding="utf-8").splitlines()
+        for path in [*(SAMPLE / "ref").iterdir(), *(SAMPLE / "sys").iterdir()]
+    }
+    references = tmp_path / "refs.sgm"
+    references.write_text(
+        sgml("refset", "ref-A", text["ref-A"]).replace("</refset>\n", "")
+        + sgml("refset", "ref-B", text["ref-B"]).split("\n", 1)[1],
+        encoding="utf-8",
+    )
+    tested = tmp_path / "neural-large.sgm"
+    tested.write_text(sgml("tstset", "neural-large", text["neural-large"]), encoding="utf-8")
+    long_format = tmp_path / "others.jsonl"
+    long_format.write_text(
+        "".join(
+            json.dumps({"system": name, "segment": n, "hypothesis": line}) + "\n"
+            for name in ("phrase-based", "word-by-word")
+            for n, line in enumerate(text[name], 1)
+        ),
+        encoding="utf-8",
+    )
+    open_page(page, server, "Data", "Use this test set")
+    uploads = page.locator("input[type=file]")
+    uploads.nth(0).set_input_files([str(references)])
+    uploads.nth(1).set_input_files([str(tested), str(long_format)])
+    page.wait_for_selector("text=others.jsonl")
+    page.get_by_role("button", name="Use this test set").click()
+    page.wait_for_selector("text=Loaded.")
+    page.wait_for_selector("text=neural-large, phrase-based, word-by-word")
+    assert page.get_by_text("ref-A, ref-B").count() == 1
+    page.get_by_role("link", name="Scores").first.click()
+    page.wait_for_selector("text=Download CSV")
+    bleu = score_test_set(load_sample().test_set, ["bleu"], Options()).corpus()["neural-large"]
+    # the grid draws on a canvas; its accessible cells hold the full numbers
+    page.wait_for_selector(f"text={bleu['bleu']!r}", state="attached")  # same text, same BLEU
+    assert_no_error(page)
+    shot(page, "sample-formats-scores")
 
 
 # --------------------------------------------------------------- WMT21 TED en-de, uploaded
