@@ -30,7 +30,7 @@ from mteval_core.sample import SAMPLE_DATA as SAMPLE
 from mteval_core.sample import load_sample
 from mteval_core.scoring import score_test_set
 from mteval_core.text import tokenize_13a
-from tests.conftest import SHARED_DATA, shared_dataset
+from tests.conftest import shared_dataset
 
 sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium")
@@ -370,7 +370,7 @@ def test_ted_scores_heat_map_and_csv_download(page, server, ted_folder_and_set, 
 def test_ted_mqm_weights_rank_the_systems(page, server):
     from mteval_core.io.mqm import read_mqm
 
-    annotations_path = SHARED_DATA / TED / "human" / "original" / "mqm_ted_ende.tsv"
+    annotations_path = shared_dataset(TED) / "human" / "original" / "mqm_ted_ende.tsv"
     annotations = read_mqm(annotations_path.read_bytes(), annotations_path.name)
 
     def ranking_under(weights: dict[str, float]) -> str:
