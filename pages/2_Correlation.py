@@ -132,8 +132,8 @@ st.caption(
 with friendly_errors():
     curves = cached(
         ("reliability", test_set.content_hash, options, metric, criterion, exclude),
-        lambda _progress: reliability_of_test_set(
-            test_set, metric, criterion, options, ReliabilityOptions(), exclude
+        lambda progress: reliability_of_test_set(
+            test_set, metric, criterion, options, ReliabilityOptions(), exclude, progress
         ),
         "Drawing pseudo-documents...",
     )

@@ -21,7 +21,7 @@ from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.human import criterion_matrix
 from mteval_core.metrics.base import Metric
-from mteval_core.scoring import score_test_set
+from mteval_core.scoring import Progress, score_test_set
 from mteval_core.stats.correlation import pearson_rows, spearman_rows
 from mteval_core.testset import TestSet
 
@@ -55,10 +55,14 @@ class ReliabilityCurve:
 
 
 def reliability_curve(
-    metric: Metric, stats: np.ndarray, human: np.ndarray, options: ReliabilityOptions
+    metric: Metric,
+    stats: np.ndarray,
+    human: np.ndarray,
+    options: ReliabilityOptions,
+    progress: Progress | None = None,
 ) -> ReliabilityCurve:
     """``stats``: (n_systems, n_segments, n_stats); ``human``: (n_systems, n_segments), NaN where
-    a segment is not rated (never drawn)."""
+    a segment is not rated (never drawn). ``progress`` is told the share of sizes done."""
     rng = np.random.default_rng(options.seed)
     n_systems, n_segments = human.shape
     rated = np.isfinite(human)
@@ -74,6 +78,8 @@ def reliability_curve(
             human_scores = human[system[:, None], chosen].mean(axis=1)
             pearson[row, repetition] = pearson_rows(metric_scores[None], human_scores[None])[0]
             spearman[row, repetition] = spearman_rows(metric_scores[None], human_scores[None])[0]
+        if progress:
+            progress((row + 1) / len(sizes))
     return ReliabilityCurve(sizes, pearson, spearman)
 
 
@@ -83,25 +89,31 @@ def reliability_by_references(
     human: np.ndarray,
     options: Options,
     reliability: ReliabilityOptions,
+    progress: Progress | None = None,
 ) -> list[ReliabilityCurve]:
     """One curve for every non-empty combination of the test set's references."""
     curves = []
     names = test_set.reference_names
-    for size in range(1, len(names) + 1):
-        for subset in combinations(range(len(names)), size):
-            reduced = TestSet(
-                references=[test_set.references[i] for i in subset],
-                systems=test_set.systems,
-                documents=test_set.documents,
+    subsets = [s for k in range(1, len(names) + 1) for s in combinations(range(len(names)), k)]
+    for done, subset in enumerate(subsets):
+        reduced = TestSet(
+            references=[test_set.references[i] for i in subset],
+            systems=test_set.systems,
+            documents=test_set.documents,
+        )
+        scores = score_test_set(reduced, [metric_name], options)
+        stats = np.stack([scores.statistics[metric_name][s] for s in scores.systems])
+
+        def curve_progress(share: float, done: int = done) -> None:
+            if progress:
+                progress((done + share) / len(subsets))
+
+        curve = reliability_curve(scores.metrics[0], stats, human, reliability, curve_progress)
+        curves.append(
+            ReliabilityCurve(
+                curve.sizes, curve.pearson, curve.spearman, tuple(names[i] for i in subset)
             )
-            scores = score_test_set(reduced, [metric_name], options)
-            stats = np.stack([scores.statistics[metric_name][s] for s in scores.systems])
-            curve = reliability_curve(scores.metrics[0], stats, human, reliability)
-            curves.append(
-                ReliabilityCurve(
-                    curve.sizes, curve.pearson, curve.spearman, tuple(names[i] for i in subset)
-                )
-            )
+        )
     return curves
 
 
@@ -112,6 +124,7 @@ def reliability_of_test_set(
     options: Options,
     reliability: ReliabilityOptions,
     exclude: Sequence[str] = (),
+    progress: Progress | None = None,
 ) -> list[ReliabilityCurve]:
     """Melamed et al.'s experiment on a test set's own segment judgments: the systems rated on
     segments (minus ``exclude``), their human scores under ``criterion``, every reference set."""
@@ -128,7 +141,7 @@ def reliability_of_test_set(
     human = criterion_matrix(
         test_set.human, only_rated.system_names, test_set.n_segments, criterion
     )
-    return reliability_by_references(only_rated, metric_name, human, options, reliability)
+    return reliability_by_references(only_rated, metric_name, human, options, reliability, progress)
 
 
 def compare_curves(a: ReliabilityCurve, b: ReliabilityCurve, statistic: str = "pearson") -> float:

@@ -321,6 +321,7 @@ def test_ted_upload_gives_a_scatter_with_13_points(page, server, ted_folder_and_
     assert len(scatter["data"][0]["x"]) == 13
     assert sorted(scatter["data"][0]["text"]) == sorted(test_set.system_names)
     assert re.search(r"Pearson r = 0\.620 \[0\.\d+, 0\.\d+\]", scatter["layout"]["title"]["text"])
+    wait_for_figure(page, "Reliability of bleu")
     assert_no_error(page)
     shot(page, "ted-correlation")
 

@@ -72,9 +72,11 @@ def test_every_reference_combination_on_the_sample():
 def test_reliability_of_a_test_set_uses_its_rated_systems_and_criterion():
     test_set = load_sample().test_set
     options = ReliabilityOptions(sizes=(1, 10), n_documents=50, repetitions=2, seed=3)
+    shares = []
     curves = reliability_of_test_set(
-        test_set, "fmean", "adequacy", Options(), options, exclude=["word-by-word"]
+        test_set, "fmean", "adequacy", Options(), options, ["word-by-word"], shares.append
     )
+    assert shares == pytest.approx([1 / 6, 2 / 6, 3 / 6, 4 / 6, 5 / 6, 1])  # 3 curves x 2 sizes
     kept = test_set.with_human(None).with_systems(
         [c for c in test_set.systems if c.name != "word-by-word"]
     )
