@@ -23,6 +23,7 @@ from mteval_core.matching import (
     greedy_sizes,
     run_lengths,
 )
+from mteval_core.metrics import get_metric
 from mteval_core.ngrams import BARRIER, EncodedCorpus, Vocabulary
 from mteval_core.testset import TestSet
 from mteval_core.text import stemmer, tokenize
@@ -188,37 +189,29 @@ def segment_table(test_set: TestSet, system: str, options: Options) -> pd.DataFr
     GTM F greedy (GTM 1.4) and exact at ``options.gtm_exponent``, the size shortfall of the
     greedy, the token counts and the candidate text cut to SHORT_TEXT characters. Every column
     but the text is numeric, so sorting by a header sorts numbers. The F values come from the
-    same sizes and float operations as ``bitext_grid``'s, so a row and its grid agree exactly.
+    same sizes and GTM's own float operations (the gtm metric's), so a row and its grid agree
+    exactly.
     """
     corpus = _system_corpus(test_set, system, options)
     gaps = _gaps(corpus, system, options.gtm_exponent)
     candidate_lengths = corpus.hypothesis_lengths(system)
     reference_lengths = _mean_reference_lengths(corpus)
+    gtm = get_metric("gtm", options)
+
+    def f(sizes: np.ndarray) -> np.ndarray:  # GTM's own F of (size, |C|, mean |R|) per segment
+        return gtm.score_from_totals(np.column_stack([sizes, candidate_lengths, reference_lengths]))
+
     return pd.DataFrame(
         {
             "segment": np.arange(1, test_set.n_segments + 1),
-            "F greedy": _f_measure(gaps.greedy, candidate_lengths, reference_lengths),
-            "F exact": _f_measure(gaps.exact, candidate_lengths, reference_lengths),
+            "F greedy": f(gaps.greedy),
+            "F exact": f(gaps.exact),
             "size shortfall": gaps.shortfall,
             "candidate tokens": candidate_lengths,
             "reference tokens": reference_lengths,
             "candidate": [_shorten(text) for text in test_set.system(system)],
         }
     )
-
-
-def _f_measure(
-    sizes: np.ndarray, candidate_lengths: np.ndarray, reference_lengths: np.ndarray
-) -> np.ndarray:
-    """GTM's P, R and F per segment, in GTM 1.4's order of float operations (0 where empty)."""
-    precision = np.divide(
-        sizes, candidate_lengths, out=np.zeros_like(sizes), where=candidate_lengths > 0
-    )
-    recall = np.divide(
-        sizes, reference_lengths, out=np.zeros_like(sizes), where=reference_lengths > 0
-    )
-    total = precision + recall
-    return np.divide(2 * (precision * recall), total, out=np.zeros_like(sizes), where=total > 0)
 
 
 def _shorten(text: str) -> str:

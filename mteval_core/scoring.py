@@ -59,11 +59,14 @@ class Scores:
     def segments(self) -> dict[str, dict[str, np.ndarray]]:
         """system -> metric -> segment scores."""
         return {
-            system: {
-                m.name: m.segment_scores(self.statistics[m.name][system]) for m in self.metrics
-            }
+            system: {name: self.segment_scores(system, name) for name in self.metric_names}
             for system in self.systems
         }
+
+    def segment_scores(self, system: str, metric_name: str) -> np.ndarray:
+        """One system's segment scores under one metric, without computing all the others."""
+        metric = self.metrics[self.metric_names.index(metric_name)]
+        return metric.segment_scores(self.statistics[metric_name][system])
 
 
 def run_signature(options: Options, metrics: Sequence[Metric], n_references: int) -> str:

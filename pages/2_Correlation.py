@@ -111,7 +111,7 @@ picked = systems[points[0]["point_index"]] if points else None
 system = st.selectbox("Segments of", systems, systems.index(picked) if picked else 0)
 if test_set.human is not None and len(test_set.human.segment_rows):
     human_row = criterion_matrix(test_set.human, [system], test_set.n_segments, criterion)[0]
-    segment_scores = scores.segments()[system][metric]
+    segment_scores = scores.segment_scores(system, metric)
     st.dataframe(
         system_segments_frame(test_set, segment_scores, human_row, system).head(50),
         width="stretch",

@@ -16,7 +16,7 @@ from itertools import combinations
 import numpy as np
 
 from mteval_core.errors import InputError
-from mteval_core.human import criteria_of, default_criterion, segment_matrix, system_scores
+from mteval_core.human import criterion_matrix, default_criterion, system_scores
 from mteval_core.scoring import Progress, Scores
 from mteval_core.stats.bootstrap import (
     BootstrapOptions,
@@ -111,7 +111,6 @@ def evaluate(
     judgments = test_set.human
     if judgments is not None and len(judgments):
         criterion = criterion or default_criterion(judgments)
-        parts = criteria_of(criterion, judgments)
         rated = set(judgments.segment_rows["system"]) | set(judgments.system_rows["system"])
         human_systems = [s for s in scores.systems if s not in set(exclude) and s in rated]
         if len(human_systems) < 3:
@@ -120,9 +119,8 @@ def evaluate(
                 hint="A correlation needs at least 3 systems.",
             )
         if len(judgments.segment_rows):
-            human_matrix = np.sum(
-                [segment_matrix(judgments, human_systems, test_set.n_segments, c) for c in parts],
-                axis=0,
+            human_matrix = criterion_matrix(
+                judgments, human_systems, test_set.n_segments, criterion
             )
             human_scores = np.nanmean(human_matrix, axis=1)
         else:
