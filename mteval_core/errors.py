@@ -44,3 +44,10 @@ class InputError(ValueError):
         if self.hint:
             text = f"{text.rstrip('.')}. {self.hint}"
         return text
+
+
+class Note(UserWarning):
+    """Something a user must know about a result that is still given, e.g. GTM leaving out a
+    segment too large for its grid. Issued as a warning by the code that knows it; ``scoring``
+    collects the notes into ``Scores.notes`` so the command line prints each as a line on stderr
+    and the dashboard as a caption beside the scores."""

@@ -16,6 +16,7 @@ import pandas as pd
 
 from mteval_core.config import Options
 from mteval_core.errors import InputError
+from mteval_core.limits import GRID_MAX_CELLS
 from mteval_core.matching import (
     exact_matching,
     exact_sizes,
@@ -87,6 +88,14 @@ def bitext_grid(
         rcat += [reference_ids, np.array([BARRIER])]
     rcat_ids = np.concatenate(rcat).astype(np.int64)
     candidate_ids = np.ascontiguousarray(ids[0], dtype=np.int64)
+    if len(candidate_ids) * len(rcat_ids) > GRID_MAX_CELLS:
+        raise InputError(
+            f"segment {segment} of {system} is too large to draw: its grid has "
+            f"{len(candidate_ids):,} x {len(rcat_ids):,} cells, and the viewer draws up to "
+            f"{GRID_MAX_CELLS:,}",
+            hint="Its GTM scores are in the segment list and on the Scores page; pick a shorter "
+            "segment to see a grid.",
+        )
     mean_reference_length = sum(len(r) for r in references) / len(references)
     cap = min(len(candidate), mean_reference_length)
     e = float(options.gtm_exponent)

@@ -9,10 +9,11 @@ in the order l descending, then i * |Rcat| + j descending, as long as its cells 
 matched total stays under the cap min(|C|, mean reference length), the last block being cut to a
 fractional length where the cap bites. The score is size = (sum of len ** e) ** (1 / e).
 
-The loops (run lengths, the ordered candidate blocks, the greedy, the weights that bound the exact
-matching) are compiled with Cython in ``_gtm_loops.pyx``: GTM is a sequential greedy per segment on
-a small grid, so a compiled loop over segments is the fast way; this module holds the logic of the
-exact matching on top of them.
+The loops (the greedy over runs, and for the exact matching the run lengths, the ordered candidate
+blocks and the weights that bound it) are compiled with Cython in ``_gtm_loops.pyx``: GTM is a
+sequential greedy per segment, so a compiled loop over segments is the fast way. This module
+bounds them (``limits.py``: a segment's hits and runs for the greedy, its cells for the exact
+matching) and holds the logic of the exact matching on top of them.
 """
 
 from __future__ import annotations
@@ -22,24 +23,116 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mteval_core._gtm_loops import (
-    candidate_blocks,
-    greedy_matching,
-    greedy_sizes,
-    run_lengths,
-    run_weights,
-)
+from mteval_core import _gtm_loops as loops
+from mteval_core._gtm_loops import candidate_blocks, run_lengths, run_weights
+from mteval_core.errors import InputError
+from mteval_core.limits import GTM_EXACT_MAX_CELLS, GTM_MAX_HITS, GTM_MAX_RUNS
 
 __all__ = [
     "ExactMatching",
+    "SegmentTooLarge",
     "candidate_blocks",
     "exact_matching",
     "exact_sizes",
     "greedy_matching",
     "greedy_sizes",
+    "hit_count",
     "run_lengths",
     "run_weights",
 ]
+
+
+# ---------------------------------------------------------------------- GTM 1.4's greedy, bounded
+class SegmentTooLarge(InputError):
+    """A segment whose grid is over GTM_MAX_HITS hits or GTM_MAX_RUNS runs (see limits.py)."""
+
+
+def _shared_word_counts(candidate: np.ndarray, rcat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every token in both, its count in the candidate and in the references (int64)."""
+    in_candidate = np.unique(candidate, return_counts=True)
+    in_rcat = np.unique(rcat[rcat >= 0], return_counts=True)
+    _, here, there = np.intersect1d(in_candidate[0], in_rcat[0], return_indices=True)
+    return in_candidate[1][here].astype(np.int64), in_rcat[1][there].astype(np.int64)
+
+
+def hit_count(candidate: np.ndarray, rcat: np.ndarray) -> int:
+    """Cells of the grid whose two tokens are equal, counted per token: O(|C| + |Rcat|)."""
+    return int(np.dot(*_shared_word_counts(candidate, rcat)))
+
+
+def closed_form_size(candidate: np.ndarray, rcat: np.ndarray, cap: float) -> float:
+    """GTM 1.4's greedy size at e = 1 without the grid: min(matched words, cap), to the bit.
+
+    At e = 1 every maximal matching of the grid is maximum, and per word it matches
+    min(count in C, count in the references); GTM 1.4's float arithmetic gives back the cap
+    exactly when it bites (cap minus whole lengths is exact, and so is adding them back).
+    """
+    matched = int(np.minimum(*_shared_word_counts(candidate, rcat)).sum())
+    return float(min(matched, cap))
+
+
+def _too_large(candidate: np.ndarray, rcat: np.ndarray, status: int) -> SegmentTooLarge:
+    if status == loops.NO_MEMORY:
+        return SegmentTooLarge(
+            f"the segment's bitext grid ({len(candidate):,} x {len(rcat):,} tokens) does not fit "
+            "in memory",
+            hint="Shorten the segment, or score GTM at e = 1 (its closed form needs no grid).",
+        )
+    if status == loops.BROKEN_INVARIANT:
+        raise RuntimeError("GTM greedy: a queued block was free but longer than the cap allows")
+    hits = hit_count(candidate, rcat)
+    over = f"over {GTM_MAX_RUNS:,} runs" if status == loops.TOO_MANY_RUNS else "too many hits"
+    return SegmentTooLarge(
+        f"the segment's bitext grid ({len(candidate):,} x {len(rcat):,} tokens, {hits:,} hits) "
+        f"has {over}; GTM's greedy takes up to {GTM_MAX_HITS:,} hits and {GTM_MAX_RUNS:,} runs "
+        "(diagonals of hits) per segment",
+        hint="Shorten the segment; at e = 1 GTM's closed form scores it without the grid.",
+    )
+
+
+def greedy_matching(
+    candidate: np.ndarray, rcat: np.ndarray, cap: float, exponent: float
+) -> tuple[float, np.ndarray]:
+    """GTM 1.4's greedy of one segment: sum of len ** e, and the blocks (i, j, len) in the order
+    taken (len fractional where the cap cut it). SegmentTooLarge above the limits."""
+    total, blocks, status = loops.greedy_matching(
+        candidate, rcat, cap, exponent, GTM_MAX_HITS, GTM_MAX_RUNS
+    )
+    if status != loops.DONE:
+        raise _too_large(candidate, rcat, status)
+    return total, blocks
+
+
+def greedy_sizes(
+    candidates: np.ndarray,
+    candidate_offsets: np.ndarray,
+    rcats: np.ndarray,
+    rcat_offsets: np.ndarray,
+    caps: np.ndarray,
+    exponent: float,
+) -> np.ndarray:
+    """size = (sum of len ** e) ** (1 / e) of GTM 1.4's greedy matching, for every segment.
+
+    NaN marks a segment over the limits (GTM_MAX_HITS, GTM_MAX_RUNS) at e != 1; at e = 1 such a
+    segment gets the closed form, which is GTM 1.4's number to the bit.
+    """
+    sizes, statuses = loops.greedy_sizes(
+        candidates,
+        candidate_offsets,
+        rcats,
+        rcat_offsets,
+        caps,
+        exponent,
+        GTM_MAX_HITS,
+        GTM_MAX_RUNS,
+    )
+    for s in np.flatnonzero(statuses != loops.DONE):
+        candidate = candidates[candidate_offsets[s] : candidate_offsets[s + 1]]
+        rcat = rcats[rcat_offsets[s] : rcat_offsets[s + 1]]
+        if statuses[s] in (loops.NO_MEMORY, loops.BROKEN_INVARIANT):
+            raise _too_large(candidate, rcat, int(statuses[s]))
+        sizes[s] = closed_form_size(candidate, rcat, float(caps[s])) if exponent == 1 else np.nan
+    return sizes
 
 
 # ---------------------------------------------------------------------- the exact maximum matching
@@ -53,8 +146,9 @@ class ExactMatching:
 
     total: max sum of len ** e over matchings with at most floor(cap) cells; blocks: (i, j, len)
     rows; method: how it was proven: 'closed-form' (e = 1), 'bound' (GTM's greedy under the same
-    cap reaches an upper bound), 'milp' (integer program), or 'greedy-fallback' (grid too large or
-    out of time: the greedy value, which may fall short, with a warning for the user).
+    cap reaches an upper bound), 'milp' (integer program), or 'greedy-fallback' (grid over
+    GTM_EXACT_MAX_CELLS or MAX_EXACT_BLOCKS, or out of time: the greedy value, which may fall
+    short, with a warning for the user).
     """
 
     total: float
@@ -78,6 +172,8 @@ def exact_matching(
         return ExactMatching(0.0, _whole(blocks), "closed-form" if exponent == 1 else "bound")
     if exponent == 1.0:  # every maximal matching is maximum, and greedy's is maximal
         return ExactMatching(total, _whole(blocks), "closed-form")
+    if len(candidate) * len(rcat) > GTM_EXACT_MAX_CELLS:  # the bounds below need the whole grid
+        return ExactMatching(total, _whole(blocks), "greedy-fallback")
     lengths = run_lengths(candidate, rcat)
     weights = run_weights(lengths, exponent)
     tolerance = 1e-12 * max(total, 1.0)
@@ -98,8 +194,8 @@ def _integer_program(
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import csr_matrix
 
-    blocks = candidate_blocks(lengths)
-    if len(blocks) > MAX_EXACT_BLOCKS:
+    blocks = candidate_blocks(lengths, MAX_EXACT_BLOCKS)
+    if blocks is None:
         return ExactMatching(greedy_total, _whole(greedy), "greedy-fallback")
     m, x = lengths.shape[0] - 1, lengths.shape[1] - 1
     size = blocks[:, 2]
@@ -141,13 +237,26 @@ def exact_sizes(
     caps: np.ndarray,
     exponent: float,
 ) -> tuple[np.ndarray, list[str]]:
-    """size of the exact maximum matching of every segment, and how each was found."""
+    """size of the exact maximum matching of every segment, and how each was found.
+
+    A segment over GTM's limits gets NaN and the method 'too-large' (at e = 1, the closed form
+    under floor(cap), which is exact).
+    """
     sizes = np.zeros(len(caps))
     methods = []
     for s in range(len(caps)):
         candidate = candidates[candidate_offsets[s] : candidate_offsets[s + 1]]
         rcat = rcats[rcat_offsets[s] : rcat_offsets[s + 1]]
-        found = exact_matching(candidate, rcat, float(caps[s]), exponent)
+        try:
+            found = exact_matching(candidate, rcat, float(caps[s]), exponent)
+        except SegmentTooLarge:
+            if exponent == 1.0:
+                sizes[s] = closed_form_size(candidate, rcat, math.floor(caps[s]))
+                methods.append("closed-form")
+            else:
+                sizes[s] = np.nan
+                methods.append("too-large")
+            continue
         sizes[s] = found.total ** (1.0 / exponent)
         methods.append(found.method)
     return sizes, methods

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from mteval_core.config import Options, signature
-from mteval_core.errors import InputError
+from mteval_core.errors import InputError, Note
 from mteval_core.metrics import get_metric
 from mteval_core.metrics.base import Metric
 from mteval_core.ngrams import EncodedCorpus
@@ -23,6 +24,7 @@ class Scores:
     systems: list[str]
     metrics: list[Metric]
     statistics: dict[str, dict[str, np.ndarray]]  # metric name -> system -> (n_segments, n_stats)
+    notes: tuple[str, ...] = ()  # what a reader of these scores must know (errors.Note)
 
     @property
     def metric_names(self) -> list[str]:
@@ -92,13 +94,26 @@ def score_test_set(
     metrics = [get_metric(name, options) for name in metric_names]
     corpus = EncodedCorpus(test_set, options)
     statistics: dict[str, dict[str, np.ndarray]] = {}
-    for done, metric in enumerate(metrics):
-        if progress:
-            progress(done / len(metrics))
-        statistics[metric.name] = {s: metric.statistics(corpus, s) for s in corpus.systems}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Note)
+        for done, metric in enumerate(metrics):
+            if progress:
+                progress(done / len(metrics))
+            statistics[metric.name] = {s: metric.statistics(corpus, s) for s in corpus.systems}
+    notes = []
+    for warning in caught:  # notes are kept (once each, e.g. gtm and gtm_precision say the same)
+        if issubclass(warning.category, Note):
+            notes.append(str(warning.message))
+        else:  # anything else goes on as if it had not been caught
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+    for note in dict.fromkeys(notes):
+        warnings.warn(note, Note, stacklevel=2)
     return Scores(
         signature=run_signature(options, metrics, corpus.n_references),
         systems=test_set.system_names,
         metrics=metrics,
         statistics=statistics,
+        notes=tuple(dict.fromkeys(notes)),
     )

@@ -289,3 +289,58 @@ def test_huge_grids_fall_back_to_greedy_with_a_warning(monkeypatch):
     with pytest.warns(UserWarning, match="1 segment"):
         scores = score_test_set(test_set, ["gtm_precision"], options).corpus()
     assert scores["s"]["gtm_precision"] == math.sqrt(6) / 4  # the greedy size, a lower bound
+
+
+# ------------------------------------------- the run-based greedy against the port, block by block
+def gtm14_port_blocks(c: np.ndarray, rcat: np.ndarray, cap: float, e: float):
+    """The spec's greedy over every block ((i, j), l), on id arrays with any cap: the total and
+    the blocks (i, j, len) in the order taken."""
+    m, x = len(c), len(rcat)
+    chain = np.zeros((m + 1, x + 1), np.int64)
+    for i in range(m - 1, -1, -1):
+        for j in range(x - 1, -1, -1):
+            if rcat[j] != -1 and c[i] == rcat[j]:
+                chain[i, j] = chain[i + 1, j + 1] + 1
+    cells = [(i, j) for i in range(m) for j in range(x)]
+    order = sorted(
+        ((n, i * x + j, i, j) for i, j in cells for n in range(1, chain[i, j] + 1)), reverse=True
+    )
+    rows, cols = set(), set()
+    remaining, total, taken = cap, 0.0, []
+    for n, _, i, j in order:
+        if remaining <= 0:
+            break
+        length = min(n, remaining)
+        cells = math.ceil(length)
+        if any(i + t in rows or j + t in cols for t in range(cells)):
+            continue
+        rows.update(range(i, i + cells))
+        cols.update(range(j, j + cells))
+        remaining -= length
+        total += length**e
+        taken.append((i, j, length))
+    return total, taken
+
+
+@st.composite
+def larger_grids(draw):
+    alphabet = draw(st.integers(1, 4))
+    words = st.integers(0, alphabet - 1)
+    c = draw(st.lists(words, max_size=30))
+    rcat: list[int] = []
+    for reference in draw(st.lists(st.lists(words, max_size=30), min_size=1, max_size=3)):
+        rcat += [*reference, -1]
+    fractional = st.floats(0, 30).map(lambda v: round(v, 2))
+    cap = draw(st.one_of(st.integers(0, 30).map(float), fractional))
+    return np.array(c, np.int64), np.array(rcat, np.int64), cap
+
+
+@settings(max_examples=400, deadline=None)
+@given(larger_grids(), st.sampled_from([0.5, 1.0, 2.0, 3.0]))
+def test_run_based_greedy_takes_gtm14s_blocks_in_gtm14s_order(data, e):
+    # repeated words and arbitrary caps: where runs overlap and the cap cuts a block mid-run
+    c, rcat, cap = data
+    total, blocks = greedy_matching(c, rcat, cap, e)
+    expected_total, expected_blocks = gtm14_port_blocks(c, rcat, cap, e)
+    assert total == expected_total
+    assert [tuple(b) for b in blocks.tolist()] == [tuple(map(float, b)) for b in expected_blocks]

@@ -1,0 +1,29 @@
+"""Bounds on the work one request can cause, in one place so that messages, pages and README agree.
+
+A shared dashboard server runs every session in one process: one upload that makes it allocate
+without bound, or compute for minutes, takes the service away from everybody. Each limit here is
+far above what real test sets need (WMT news: 20-23 systems x 2,000-3,000 segments, segments of a
+few hundred tokens) and is named in the message of whatever refuses work above it.
+"""
+
+from __future__ import annotations
+
+# ----------------------------------------------------------------------------------------- uploads
+MAX_UPLOAD_MB = 50  # per file; .streamlit/config.toml (server.maxUploadSize) says the same
+MAX_UPLOAD_SEGMENTS = 100_000  # segments in one uploaded test set
+MAX_UPLOAD_TEXTS = 1_000_000  # segments x (systems + references) in one uploaded test set
+
+# -------------------------------------------------------------------------------------- resampling
+MAX_RESAMPLES = 20_000  # bootstrap resamples, command line and dashboard
+
+# --------------------------------------------------------------------------------------------- GTM
+# GTM's greedy works on the hits of a segment's bitext grid (cells whose two tokens are equal),
+# grouped into runs (maximal diagonals): its time grows with the hits, its memory with the runs.
+# The hits are counted before any work that grows with them, the runs as they are found. At
+# e = 1 (GTM 1.4's default) GTM has a closed form that needs no grid, so every segment is scored;
+# at other exponents a segment above either limit is left out of GTM with a note in every output
+# (never a crash, never a silent zero).
+GTM_MAX_HITS = 10_000_000  # per segment: at most about 0.1 s of work
+GTM_MAX_RUNS = 1_000_000  # per segment: at most about 50 MB
+GTM_EXACT_MAX_CELLS = 1_000_000  # |C| x |Rcat| for the exact matching; above it, the greedy
+GRID_MAX_CELLS = 250_000  # |C| x |Rcat| of a bitext grid drawn in the dashboard
