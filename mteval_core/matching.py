@@ -11,22 +11,40 @@ fractional length where the cap bites. The score is size = (sum of len ** e) ** 
 
 The loops (the greedy over runs, and for the exact matching the run lengths, the ordered candidate
 blocks and the weights that bound it) are compiled with Cython in ``_gtm_loops.pyx``: GTM is a
-sequential greedy per segment, so a compiled loop over segments is the fast way. This module
-bounds them (``limits.py``: a segment's hits and runs for the greedy, its cells for the exact
-matching) and holds the logic of the exact matching on top of them.
+sequential greedy per segment, so a compiled loop over segments is the fast way. Where the package
+was installed without a C compiler, ``_gtm_loops_python.py`` runs the same algorithm with the same
+numbers, more slowly. This module bounds the loops (``limits.py``: a segment's hits and runs for
+the greedy, its cells for the exact matching) and holds the logic of the exact matching.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
-from mteval_core import _gtm_loops as loops
-from mteval_core._gtm_loops import candidate_blocks, run_lengths, run_weights
-from mteval_core.errors import InputError
+from mteval_core.errors import InputError, Note
 from mteval_core.limits import GTM_EXACT_MAX_CELLS, GTM_MAX_HITS, GTM_MAX_RUNS
+
+
+class SlowGTM(Note):
+    """The compiled GTM loops are missing; the pure-Python ones give the same numbers slowly."""
+
+
+try:
+    from mteval_core import _gtm_loops as loops
+except ImportError:  # installed without a C compiler
+    from mteval_core import _gtm_loops_python as loops
+
+    warnings.warn(
+        "GTM runs on its pure-Python loops (the compiled module was not built when mteval was "
+        "installed): the same numbers, about 100 times slower. Reinstall with a C compiler "
+        "(e.g. apt-get install gcc python3-dev) for full speed.",
+        SlowGTM,
+        stacklevel=2,
+    )
 
 __all__ = [
     "ExactMatching",
@@ -69,6 +87,21 @@ def closed_form_size(candidate: np.ndarray, rcat: np.ndarray, cap: float) -> flo
     """
     matched = int(np.minimum(*_shared_word_counts(candidate, rcat)).sum())
     return float(min(matched, cap))
+
+
+def run_lengths(candidate: np.ndarray, rcat: np.ndarray) -> np.ndarray:
+    """L[i, j]: length of the chain of hits starting at (i, j), shape (|C| + 1, |Rcat| + 1)."""
+    return loops.run_lengths(candidate, rcat)
+
+
+def run_weights(lengths: np.ndarray, exponent: float) -> np.ndarray:
+    """For every hit, (length of the maximal run through it) ** (e - 1), else 0."""
+    return loops.run_weights(lengths, exponent)
+
+
+def candidate_blocks(lengths: np.ndarray, max_blocks: int) -> np.ndarray | None:
+    """Every block (i, j, l) in GTM 1.4's order, or None when there are over ``max_blocks``."""
+    return loops.candidate_blocks(lengths, max_blocks)
 
 
 def _too_large(candidate: np.ndarray, rcat: np.ndarray, status: int) -> SegmentTooLarge:

@@ -22,6 +22,8 @@ from mteval_core.sample import load_sample
 from mteval_core.scoring import score_test_set
 from tests.conftest import make_test_set
 
+pytestmark = pytest.mark.usefixtures("gtm_loops")  # every grid on both GTM implementations
+
 
 def test_grid_of_a_two_reference_segment():
     test_set = make_test_set([["a b"], ["c d x y"]], {"s": ["a b c d"]})
@@ -174,7 +176,9 @@ def test_search_finds_candidate_or_reference_text_ignoring_case():
     assert segments_matching(test_set, "s", "  ").all()  # no query: every segment
 
 
-def test_segment_table_of_a_ted_system_is_fast(ted):
+def test_segment_table_of_a_ted_system_is_fast(ted, gtm_loops):
+    if gtm_loops == "python":
+        pytest.skip("a speed check of the compiled loops")
     options = Options(gtm_exponent=2.0)
     segment_table(ted, "Nemo", options)  # imports scipy once
     start = time.perf_counter()

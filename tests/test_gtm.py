@@ -20,6 +20,7 @@ from mteval_core.text import split_whitespace
 from tests.conftest import make_test_set, read_lines, shared_dataset
 
 GTM = ["gtm", "gtm_precision", "gtm_recall"]
+pytestmark = pytest.mark.usefixtures("gtm_loops")  # every test on both implementations
 
 
 def gtm(references, candidate, e=1.0, matching="greedy", tokenize="none"):

@@ -78,8 +78,8 @@ def test_the_closed_form_is_the_greedy_to_the_bit_on_fractional_caps():
 
 
 @pytest.fixture
-def small_limits(monkeypatch):
-    """Limits low enough that a 4-token segment is over them."""
+def small_limits(monkeypatch, gtm_loops):
+    """Limits low enough that a 4-token segment is over them (compiled and pure-Python loops)."""
     monkeypatch.setattr(matching, "GTM_MAX_HITS", 10)
 
 
@@ -161,3 +161,37 @@ def test_ctrl_c_stops_the_compiled_loop_promptly():
     assert time.perf_counter() - interrupted < 5.0
     assert "finished" not in out
     assert "KeyboardInterrupt" in err
+
+
+def test_without_the_compiled_module_the_python_loops_say_so_and_agree():
+    script = textwrap.dedent(
+        """
+        import sys, warnings
+        sys.modules["mteval_core._gtm_loops"] = None  # as if built without a compiler
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            from mteval_core.config import Options
+            from mteval_core.scoring import score_test_set
+            from mteval_core.testset import TestSet, TextColumn
+            text = ("a b c a b d e", "x y x y z")
+            test_set = TestSet(
+                references=[TextColumn("ref", text, "ref")],
+                systems=[TextColumn("s", ("a b d e a b c", "x y z x"), "s")],
+            )
+            options = Options(tokenize="none", gtm_exponent=2.0)
+            print(repr(score_test_set(test_set, ["gtm"], options).corpus()["s"]["gtm"]))
+        print(sum("pure-Python" in str(w.message) for w in caught))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=os.path.dirname(os.path.dirname(__file__)),
+        check=True,
+    )
+    fallback, warned = done.stdout.split()
+    test_set = make_test_set(["a b c a b d e", "x y x y z"], {"s": ["a b d e a b c", "x y z x"]})
+    compiled = score_test_set(test_set, ["gtm"], Options(tokenize="none", gtm_exponent=2.0))
+    assert float(fallback) == compiled.corpus()["s"]["gtm"]
+    assert warned == "1"
