@@ -38,7 +38,9 @@ def to_json(
     if documents is not None:
         out["documents"] = scores.documents(documents)
     out.update(extra or {})  # e.g. "human", "correlations", "ci", "pairs" (see meta_cli)
-    return json.dumps(out, indent=2, ensure_ascii=False, default=float)
+    # NaN and Infinity are not JSON: a statistic without a value is null with its reason (see
+    # stats.meta), so a NaN here is a bug, and it stops the writer rather than a reader.
+    return json.dumps(out, indent=2, ensure_ascii=False, default=float, allow_nan=False)
 
 
 def to_csv(

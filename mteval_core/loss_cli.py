@@ -72,7 +72,10 @@ def run_loss(args: argparse.Namespace) -> str:
     rankings = {group: ranking(values) for group, values in loss.items()}
     if args.format == "json":
         return (
-            json.dumps({"costs": list(costs), "loss": loss, "ranking": rankings}, indent=2) + "\n"
+            json.dumps(
+                {"costs": list(costs), "loss": loss, "ranking": rankings}, indent=2, allow_nan=False
+            )
+            + "\n"
         )
     return _render_text(costs, loss, rankings, args.by)
 

@@ -12,6 +12,7 @@ import pandas as pd
 
 from mteval_core.io.mqm import MqmAnnotations
 from mteval_core.scoring import Scores
+from mteval_core.stats.undefined import format_statistic
 from mteval_core.testset import TestSet
 
 
@@ -70,6 +71,9 @@ def correlation_frame(variants: dict[str, dict[str, dict]]) -> pd.DataFrame:
     """One row per metric; for each statistic one column per variant (e.g. unstemmed and
     stemmed) side by side, numbers kept numeric so the table sorts, Pearson's interval as text.
 
+    A statistic without a value reads "undefined (constant human scores)", with its reason; its
+    column is then text throughout (numbers to 3 decimals), since a column holds one type.
+
     ``variants``: variant label -> metric -> the statistics of ``stats.meta.correlations`` (with
     ``pearson_ci`` when bootstrapped)."""
     first = next(iter(variants.values()))
@@ -79,12 +83,20 @@ def correlation_frame(variants: dict[str, dict[str, dict]]) -> pd.DataFrame:
         for key, label in CORRELATION_COLUMNS.items():
             for variant, correlations in variants.items():
                 statistics = correlations[metric]
-                row[f"{label} ({variant})"] = round(statistics[key], 3)
+                value = statistics[key]
+                row[f"{label} ({variant})"] = (
+                    format_statistic(statistics, key) if value is None else round(value, 3)
+                )
                 if key == "pearson" and "pearson_ci" in statistics:
-                    low, high = statistics["pearson_ci"]
-                    row[f"{label} 95% CI ({variant})"] = f"[{low:.3f}, {high:.3f}]"
+                    row[f"{label} 95% CI ({variant})"] = format_statistic(statistics, "pearson_ci")
         rows[metric] = row
-    return pd.DataFrame.from_dict(rows, orient="index")
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    for column in frame.columns:
+        if frame[column].map(lambda cell: isinstance(cell, str)).any():
+            frame[column] = frame[column].map(
+                lambda cell: cell if isinstance(cell, str) else f"{cell:.3f}"
+            )
+    return frame
 
 
 def system_segments_frame(

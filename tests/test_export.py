@@ -123,3 +123,12 @@ def test_latex_puts_each_systems_intervals_on_a_row_below_its_scores():
     latex = "\n".join(lines)
     assert latex.count(r"\textbf{") == 2 and "bootstrap confidence interval" in latex
     assert "bootstrap" not in to_latex(scores)
+
+
+def test_json_writes_null_for_undefined_and_never_nan():
+    scores = sample_scores()
+    undefined = {"pearson": None, "undefined": {"pearson": "constant human scores"}}
+    document = json.loads(to_json(scores, extra={"correlations": {"bleu": undefined}}))
+    assert document["correlations"]["bleu"] == undefined
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        to_json(scores, extra={"correlations": {"bleu": {"pearson": float("nan")}}})

@@ -40,3 +40,26 @@ def test_correlation_table_puts_variants_side_by_side():
     assert row["Pearson 95% CI (unstemmed)"] == "[0.500, 0.990]"
     assert "Pearson 95% CI (stemmed)" not in frame.columns
     assert list(frame.columns[:3]) == ["n", "Pearson (unstemmed)", "Pearson 95% CI (unstemmed)"]
+
+
+def test_correlation_table_says_why_a_statistic_is_undefined():
+    defined = {
+        "pearson": 0.91234,
+        "spearman": 0.8,
+        "kendall": 0.6,
+        "differential_pearson": 0.7,
+        "pairwise_accuracy": 0.75,
+        "n": 4,
+        "pearson_ci": [0.5, 0.99],
+        "undefined": {},
+    }
+    flat = {key: None for key in defined} | {"n": 4, "pairwise_accuracy": 0.0}
+    flat["undefined"] = {
+        key: "constant metric scores" for key, value in flat.items() if value is None
+    }
+    frame = correlation_frame({"unstemmed": {"bleu": defined, "flat": flat}})
+    assert frame.loc["flat", "Pearson (unstemmed)"] == "undefined (constant metric scores)"
+    assert frame.loc["bleu", "Pearson (unstemmed)"] == "0.912"  # the column is text throughout
+    assert frame.loc["flat", "Pearson 95% CI (unstemmed)"] == "undefined (constant metric scores)"
+    assert frame.loc["flat", "pairwise accuracy (unstemmed)"] == 0.0  # a defined column: numbers
+    assert frame["pairwise accuracy (unstemmed)"].dtype == float

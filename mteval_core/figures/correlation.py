@@ -16,7 +16,7 @@ def metric_human_scatter(
     human_scores: Sequence[float],
     metric_label: str,
     human_label: str,
-    pearson: float,
+    pearson: float | None,
     pearson_ci: Sequence[float] | None = None,
 ) -> go.Figure:
     """One point per system, its least-squares line, and r (with its interval) in the title."""
@@ -49,8 +49,9 @@ def metric_human_scatter(
             )
         )
     interval = f" [{pearson_ci[0]:.3f}, {pearson_ci[1]:.3f}]" if pearson_ci else ""
+    r = "undefined" if pearson is None else f"{pearson:.3f}"  # e.g. constant human scores
     figure.update_layout(
-        title=f"{metric_label} against {human_label}: Pearson r = {pearson:.3f}{interval}",
+        title=f"{metric_label} against {human_label}: Pearson r = {r}{interval}",
         xaxis_title=metric_label,
         yaxis_title=human_label,
         showlegend=False,
@@ -64,7 +65,7 @@ def differential_scatter(
     metric_differences: Sequence[float],
     human_differences: Sequence[float],
     metric_label: str,
-    pearson: float,
+    pearson: float | None,
 ) -> go.Figure:
     """Coughlin's view: one point per pair of systems (metric difference, human difference)."""
     figure = go.Figure(
@@ -78,7 +79,8 @@ def differential_scatter(
         )
     )
     figure.update_layout(
-        title=f"Pairwise differences: Pearson r = {pearson:.3f}",
+        title="Pairwise differences: Pearson r = "
+        + ("undefined" if pearson is None else f"{pearson:.3f}"),
         xaxis_title=f"Δ {metric_label}",
         yaxis_title="Δ human",
         margin={"l": 10, "r": 10, "t": 50, "b": 40},

@@ -18,6 +18,9 @@ import numpy as np
 from mteval_core.errors import InputError
 
 ALL = "all"  # the group name when rows are not split by a category column
+# Rates read from a file may be rounded: crr + nrr may exceed 1 by this much before it is an error
+# (two rates printed to three decimals, as in the paper, are each off by at most 0.0005).
+RATE_ROUNDING = 1e-3
 Shape = Literal["counts", "rates", "cases"]
 
 
@@ -146,8 +149,25 @@ def grouped_rates(data: LossInput, by: str | None = None) -> dict[str, dict[str,
                 hint=f"Use --by {pooled[0]}, or give counts instead of rates." if pooled else None,
             )
         assert row.rates is not None  # a rates file always carries rates
+        _check_rates_add_up(row.rates, row.line, data.origin)
         systems[row.system] = row.rates
     return groups
+
+
+def _check_rates_add_up(rates: Rates, line: int, origin: str) -> None:
+    """CRR and NRR are shares of the same answer items (CR / RTtot, NR / RTtot), so they add up
+    to at most 1. IRR is a share of the marked items (IR / SubjMtot), so crr + nrr + irr may
+    exceed 1, and CR, NR and IR are counts of items, not of cases, so they may exceed N."""
+    if rates.crr + rates.nrr > 1 + RATE_ROUNDING:
+        raise InputError(
+            f"crr + nrr is {rates.crr:g} + {rates.nrr:g} = {rates.crr + rates.nrr:g}, but both "
+            "are shares of the answer items (rt_total), so they add up to at most 1",
+            origin=origin,
+            line=line,
+            column="nrr",
+            hint="An answer item is found correctly, partly or not at all (a non-response); "
+            "check the two rates.",
+        )
 
 
 def case_matrix(data: LossInput, by: str | None = None) -> dict[str, dict[str, np.ndarray]]:

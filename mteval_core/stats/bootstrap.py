@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+SIGNIFICANCE_LEVEL = 0.05  # a pair "differs" when its Holm-corrected p is below this
+
 
 @dataclass(frozen=True)
 class BootstrapOptions:
@@ -25,12 +27,17 @@ def resample_counts(n_items: int, n_resamples: int, rng: np.random.Generator) ->
     return rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=n_resamples)
 
 
-def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
-    """The central ``confidence`` share of the resampled values (percentile method)."""
+def percentile_interval(
+    samples: np.ndarray, confidence: float = 0.95
+) -> tuple[float, float] | None:
+    """The central ``confidence`` share of the resampled values (percentile method).
+
+    Resamples in which the statistic is undefined (NaN, e.g. a correlation over systems that all
+    tie in that resample) are left out; None when it is undefined in every resample."""
     tail = (1.0 - confidence) / 2.0 * 100.0
     finite = samples[np.isfinite(samples)]
     if finite.size == 0:
-        return float("nan"), float("nan")
+        return None
     low, high = np.percentile(finite, [tail, 100.0 - tail])
     return float(low), float(high)
 
@@ -45,17 +52,35 @@ def resampled_means(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 def paired_p_values(samples: np.ndarray, observed: np.ndarray) -> np.ndarray:
     """Paired bootstrap p-values for every pair of columns (Koehn 2004), as sacreBLEU computes
-    them: the share of resamples whose centred |difference| exceeds the observed |difference|,
-    with +1 smoothing. ``samples`` is (n_resamples, n_systems); returns (n_systems, n_systems)."""
+    them: the share of resamples whose centred |difference| reaches the observed |difference|,
+    with +1 smoothing. ``samples`` is (n_resamples, n_systems); returns (n_systems, n_systems).
+
+    One departure from sacreBLEU: ties count against significance. sacreBLEU counts centred
+    differences strictly greater than the observed one, so two identical systems (every
+    difference 0, centred 0, observed 0) get the smallest p there is, 1 / (R + 1), and are
+    "significantly different". Here a resample as extreme as the observed difference counts
+    (>=), and an observed difference of exactly 0 has p = 1: it is no evidence of a difference.
+    For any observed difference that is not 0 the two agree (bar exact float ties)."""
     n = samples.shape[1]
     p = np.ones((n, n))
     for a in range(n):
         for b in range(a + 1, n):
+            real = abs(observed[a] - observed[b])
+            if real == 0:
+                continue
             differences = np.abs(samples[:, a] - samples[:, b])
             centred = differences - differences.mean()
-            real = abs(observed[a] - observed[b])
-            p[a, b] = p[b, a] = (np.sum(centred > real) + 1) / (len(centred) + 1)
+            p[a, b] = p[b, a] = (np.sum(centred >= real) + 1) / (len(centred) + 1)
     return p
+
+
+def smallest_reachable_p(n_resamples: int, n_pairs: int = 1) -> float:
+    """The smallest p-value any pair can get: 1 / (R + 1) from R resamples (the +1 smoothing),
+    times n_pairs for the pair with the smallest p after Holm's correction over n_pairs pairs
+    (at most 1). When it is not below the significance level, no pair can be significant."""
+    if n_resamples < 1 or n_pairs < 1:
+        raise ValueError(f"need n_resamples >= 1 and n_pairs >= 1, got {n_resamples}, {n_pairs}")
+    return min(1.0, n_pairs * (1 / (n_resamples + 1)))  # as Holm computes it, to the last bit
 
 
 def holm(p_values: np.ndarray) -> np.ndarray:

@@ -3,16 +3,28 @@
 Pure functions over 1-D arrays (one value per system), and row-wise versions over 2-D arrays
 (one row per bootstrap resample) so that intervals need no Python loop over resamples.
 scipy is the reference for the single-vector functions and is used where it is already exact.
+
+Some statistics have no value for some inputs: a correlation with a constant series is 0/0, and
+pairwise accuracy over pairs that people all tie is a share of nothing. The numeric functions
+return NaN there; ``why_undefined`` says why, in words a report can print. Every statistic also
+needs a minimum number of systems (``MIN_SYSTEMS``): with two systems every correlation is +1 or
+-1 and pairwise accuracy is 0 or 1 from a single pair, so they need three; Williams' t has n - 3
+degrees of freedom, so it needs four.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import combinations
 
 import numpy as np
 from scipy import stats as scipy_stats
 
 KENDALL_VARIANTS = ("b", "c", "like")
+MIN_SYSTEMS = 3  # every system-level correlation and pairwise accuracy
+WILLIAMS_MIN_SYSTEMS = 4  # Williams' t has n - 3 degrees of freedom
+# |r| this close to 1 is a perfect correlation in floating point (rounding leaves ~1e-16).
+PERFECT_CORRELATION_TOLERANCE = 1e-12
 
 
 def pearson(x: np.ndarray, y: np.ndarray) -> float:
@@ -45,36 +57,87 @@ def differential_correlation(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def pairwise_accuracy(x: np.ndarray, y: np.ndarray) -> float:
-    """Share of system pairs people tell apart that the metric orders the same way."""
+    """Share of system pairs people tell apart that the metric orders the same way (a pair the
+    metric ties counts as wrong); NaN when people tie every pair: there is nothing to get right."""
     dx, dy = pairwise_differentials(x, y)
     judged = dy != 0
-    return float(np.mean(np.sign(dx[judged]) == np.sign(dy[judged]))) if judged.any() else 1.0
+    if not judged.any():
+        return float("nan")
+    return float(np.mean(np.sign(dx[judged]) == np.sign(dy[judged])))
+
+
+SYSTEM_STATISTICS = {
+    "pearson": pearson,
+    "spearman": spearman,
+    "kendall": partial(kendall, variant="b"),
+    "kendall_like": partial(kendall, variant="like"),
+    "pairwise_accuracy": pairwise_accuracy,
+    "differential_pearson": differential_correlation,
+}
+# Defined even when the metric ties every pair (each judged pair then counts as wrong).
+_NEED_ONLY_HUMAN_VARIATION = {"kendall_like", "pairwise_accuracy"}
+
+
+def why_undefined(statistic: str, metric: np.ndarray, human: np.ndarray) -> str | None:
+    """Why ``statistic`` (a key of SYSTEM_STATISTICS) of ``metric`` against ``human`` has no
+    value ("n < 3", "constant human scores", ...), or None when it has one."""
+    metric, human = np.asarray(metric, float), np.asarray(human, float)
+    if len(human) < MIN_SYSTEMS:
+        return f"n < {MIN_SYSTEMS}"
+    if not np.isfinite(human).all():
+        return "missing human scores"
+    if not np.isfinite(metric).all():
+        return "missing metric scores"
+    constant_human = human.min() == human.max()
+    constant_metric = metric.min() == metric.max() and statistic not in _NEED_ONLY_HUMAN_VARIATION
+    if constant_human and constant_metric:
+        return "constant human and metric scores"
+    if constant_human:
+        return "constant human scores"
+    if constant_metric:
+        return "constant metric scores"
+    return None
 
 
 def williams_test(r12: float, r13: float, r23: float, n: int) -> float:
     """One-sided p-value that r12 > r13 when both share variable 1 (Williams 1959, in the form of
-    Graham & Baldwin 2014 used by WMT): 1 = human, 2 = metric A, 3 = metric B, r23 = corr(A, B)."""
-    if n <= 3:
+    Graham & Baldwin 2014 used by WMT): 1 = human, 2 = metric A, 3 = metric B, r23 = corr(A, B).
+    NaN where ``why_williams_undefined`` gives a reason."""
+    if why_williams_undefined(r12, r13, r23, n):
         return float("nan")
     # The determinant of the 3 x 3 correlation matrix: never negative, but rounding can push
     # it a hair below zero when two of the variables are (nearly) identical.
     k = max(1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23, 0.0)
     denominator = np.sqrt(2 * k * (n - 1) / (n - 3) + ((r12 + r13) ** 2 / 4) * (1 - r23) ** 3)
-    if denominator == 0:
-        return float("nan")
-    t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23)) / denominator
+    with np.errstate(divide="ignore"):  # 0 when people are a combination of A and B: t = +-inf
+        t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23)) / denominator
     return float(scipy_stats.t.sf(t, df=n - 3))
+
+
+def why_williams_undefined(r12: float, r13: float, r23: float, n: int) -> str | None:
+    """Why Williams' test has no p-value, or None. Two metrics that correlate perfectly (|r23| =
+    1, e.g. BLEU and 100 x BLEU) have r12 = +-r13, and t is 0/0: rounding alone would decide it."""
+    if n < WILLIAMS_MIN_SYSTEMS:
+        return f"n < {WILLIAMS_MIN_SYSTEMS}"
+    if abs(r23) > 1 - PERFECT_CORRELATION_TOLERANCE:
+        return "the two metrics' scores correlate perfectly (|r| = 1)"
+    return None
 
 
 # ---------------------------------------------------------------------- row-wise (resamples)
 def pearson_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Pearson's r of every row pair of two (rows, n) arrays; NaN where a row is constant."""
+    """Pearson's r of every row pair of two (rows, n) arrays; NaN where a row is constant.
+
+    Constant rows are found by comparison, not by a zero variance: the mean of three 0.1s is not
+    exactly 0.1, so the deviations of a constant row are tiny but not zero."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
     dx = _unit_scale(x - x.mean(axis=-1, keepdims=True))
     dy = _unit_scale(y - y.mean(axis=-1, keepdims=True))
     denominator = np.sqrt((dx * dx).sum(axis=-1) * (dy * dy).sum(axis=-1))
     with np.errstate(invalid="ignore", divide="ignore"):
-        r = (dx * dy).sum(axis=-1) / denominator
-    return np.clip(r, -1.0, 1.0)
+        r = np.clip((dx * dy).sum(axis=-1) / denominator, -1.0, 1.0)
+    constant = (x.min(axis=-1) == x.max(axis=-1)) | (y.min(axis=-1) == y.max(axis=-1))
+    return np.where(constant, np.nan, r)
 
 
 def _unit_scale(deviations: np.ndarray) -> np.ndarray:

@@ -5,6 +5,11 @@ correlate` command); its intervals resample systems. ``bootstrap_scores`` works 
 set: it resamples segments once (one seeded matrix for every system and metric) and gives an
 interval for every system score, a Holm-corrected paired test for every system pair, and, with
 human judgments, an interval for every correlation.
+
+A statistic without a value (a correlation over constant scores, an interval that no resample
+defines, see ``stats.correlation``) is None, and the dict that holds it says why under
+"undefined": ``{"pearson": None, ..., "undefined": {"pearson": "constant human scores"}}``
+(see ``stats.undefined``, whose ``format_statistic`` turns either into text for people).
 """
 
 from __future__ import annotations
@@ -27,39 +32,48 @@ from mteval_core.stats.bootstrap import (
     resampled_means,
 )
 from mteval_core.stats.correlation import (
-    differential_correlation,
-    kendall,
-    kendall_rows,
-    pairwise_accuracy,
+    CORRELATIONS,
+    MIN_SYSTEMS,
+    SYSTEM_STATISTICS,
     pearson,
     pearson_rows,
-    spearman,
-    spearman_rows,
+    why_undefined,
+    why_williams_undefined,
     williams_test,
 )
+from mteval_core.stats.undefined import NO_DEFINED_RESAMPLE, UNDEFINED
 from mteval_core.testset import TestSet
 
 
-def correlations(metric: np.ndarray, human: np.ndarray) -> dict[str, float | int]:
-    """Every system-level statistic of one metric against the human scores."""
-    return {
-        "pearson": pearson(metric, human),
-        "spearman": spearman(metric, human),
-        "kendall": kendall(metric, human, "b"),
-        "kendall_like": kendall(metric, human, "like"),
-        "pairwise_accuracy": pairwise_accuracy(metric, human),
-        "differential_pearson": differential_correlation(metric, human),
-        "n": len(human),
-    }
+def correlations(metric: np.ndarray, human: np.ndarray) -> dict:
+    """Every system-level statistic of one metric against the human scores: each a number, or
+    None with its reason under "undefined"; and n, the number of systems."""
+    result: dict = {}
+    undefined: dict[str, str] = {}
+    for name, statistic in SYSTEM_STATISTICS.items():
+        reason = why_undefined(name, metric, human)
+        result[name] = None if reason else statistic(metric, human)
+        if reason:
+            undefined[name] = reason
+    return {**result, "n": len(human), UNDEFINED: undefined}
 
 
-def _intervals(metric: np.ndarray, human: np.ndarray, confidence: float) -> dict[str, list]:
-    """CIs of Pearson, Spearman and Kendall from (resamples, systems) arrays."""
-    return {
-        "pearson_ci": list(percentile_interval(pearson_rows(metric, human), confidence)),
-        "spearman_ci": list(percentile_interval(spearman_rows(metric, human), confidence)),
-        "kendall_ci": list(percentile_interval(kendall_rows(metric, human), confidence)),
-    }
+def _with_intervals(
+    statistics: dict, metric: np.ndarray, human: np.ndarray, confidence: float
+) -> dict:
+    """``statistics`` plus the intervals of Pearson, Spearman and Kendall from (resamples,
+    systems) arrays; an interval is None where its statistic is undefined, or undefined in every
+    resample (resamples where it is undefined are left out of the others)."""
+    intervals: dict[str, list[float] | None] = {}
+    undefined = dict(statistics[UNDEFINED])
+    for name, rows in CORRELATIONS.items():
+        reason = undefined.get(name)
+        interval = None if reason else percentile_interval(rows(metric, human), confidence)
+        intervals[f"{name}_ci"] = None if interval is None else list(interval)
+        if interval is None:
+            undefined[f"{name}_ci"] = reason or NO_DEFINED_RESAMPLE
+    rest = {key: value for key, value in statistics.items() if key != UNDEFINED}
+    return {**rest, **intervals, UNDEFINED: undefined}
 
 
 def correlate_tables(
@@ -75,10 +89,10 @@ def correlate_tables(
     results = {}
     for name, scores in metrics.items():
         systems = [s for s in human if s in scores and s not in set(exclude)]
-        if len(systems) < 3:
+        if len(systems) < MIN_SYSTEMS:
             raise InputError(
                 f"metric {name!r} shares only {len(systems)} systems with the human scores",
-                hint="A correlation needs at least 3 systems; check the system names.",
+                hint=f"A correlation needs at least {MIN_SYSTEMS} systems; check the system names.",
             )
         x = np.array([scores[s] for s in systems])
         y = np.array([human[s] for s in systems])
@@ -86,7 +100,7 @@ def correlate_tables(
         if bootstrap is not None:
             rng = np.random.default_rng(bootstrap.seed)
             picks = rng.integers(0, len(systems), size=(bootstrap.n_resamples, len(systems)))
-            results[name].update(_intervals(x[picks], y[picks], bootstrap.confidence))
+            results[name] = _with_intervals(results[name], x[picks], y[picks], bootstrap.confidence)
     return results
 
 
@@ -104,27 +118,38 @@ def evaluate(
     scores, every metric's correlations (with intervals), score intervals and paired tests.
 
     Human judgments come with ``test_set.human``; without them only the bootstrap part is done.
-    ``progress`` is told how much of the bootstrap is done (see ``bootstrap_scores``).
+    The correlations are over the scored systems, minus ``exclude``, that have a judgment under
+    ``criterion``. ``progress`` is told how much of the bootstrap is done (see
+    ``bootstrap_scores``).
     """
     result: dict = {}
     human_matrix, human_systems = None, []
     judgments = test_set.human
     if judgments is not None and len(judgments):
         criterion = criterion or default_criterion(judgments)
-        rated = set(judgments.segment_rows["system"]) | set(judgments.system_rows["system"])
-        human_systems = [s for s in scores.systems if s not in set(exclude) and s in rated]
-        if len(human_systems) < 3:
-            raise InputError(
-                f"only {len(human_systems)} scored systems have human judgments",
-                hint="A correlation needs at least 3 systems.",
-            )
+        candidates = [s for s in scores.systems if s not in set(exclude)]
         if len(judgments.segment_rows):
-            human_matrix = criterion_matrix(
-                judgments, human_systems, test_set.n_segments, criterion
-            )
-            human_scores = np.nanmean(human_matrix, axis=1)
+            matrix = criterion_matrix(judgments, candidates, test_set.n_segments, criterion)
+            judged = np.isfinite(matrix).any(axis=1)
+            human_matrix = matrix[judged]
         else:
-            human_scores = system_scores(judgments, human_systems, test_set.n_segments, criterion)
+            all_scores = system_scores(judgments, candidates, test_set.n_segments, criterion)
+            judged = np.isfinite(all_scores)
+        human_systems = [s for s, j in zip(candidates, judged) if j]
+        if len(human_systems) < MIN_SYSTEMS:
+            rows = (judgments.segment_rows, judgments.system_rows)
+            raise InputError(
+                f"{len(human_systems)} of the {len(candidates)} scored systems"
+                + (f" (without {', '.join(exclude)})" if exclude else "")
+                + f" have human judgments under {criterion!r}",
+                origin=", ".join(dict.fromkeys(o for r in rows for o in r["origin"])),
+                hint=f"A correlation needs at least {MIN_SYSTEMS} systems; check the system "
+                "names in the judgments.",
+            )
+        if human_matrix is not None:
+            human_scores = np.array([np.nanmean(row) for row in human_matrix])
+        else:
+            human_scores = all_scores[judged]
         result["human"] = {
             "criterion": criterion,
             "negated_on_load": negated_on_load,
@@ -144,11 +169,11 @@ def evaluate(
         )
         result["ci"] = resampled.ci
         result["pairs"] = resampled.pairs
-        for metric, statistics in resampled.correlations.items():
-            result["correlations"][metric].update(statistics)
-        if resampled.metric_comparisons:
-            result["metric_comparisons"] = resampled.metric_comparisons
+        if human_matrix is not None:
+            result["correlations"] = resampled.correlations
             result["human"]["ci"] = resampled.human_ci
+            result["human"][UNDEFINED] = resampled.human_undefined
+            result["metric_comparisons"] = resampled.metric_comparisons
     return result
 
 
@@ -161,7 +186,8 @@ class BootstrapResult:
     pairs: list[dict]  # {"a", "b", "metric", "delta", "p", "p_holm"}
     correlations: dict[str, dict] = field(default_factory=dict)  # metric -> statistics and CIs
     metric_comparisons: list[dict] = field(default_factory=list)  # is metric a better than b?
-    human_ci: dict[str, list[float]] = field(default_factory=dict)  # system -> [low, high]
+    human_ci: dict[str, list[float] | None] = field(default_factory=dict)  # system -> [low, high]
+    human_undefined: dict[str, str] = field(default_factory=dict)  # system -> why ci is None
 
 
 def bootstrap_scores(
@@ -194,7 +220,9 @@ def bootstrap_scores(
         ]
         samples[metric.name] = np.column_stack(columns)
         for system, column in zip(scores.systems, columns):
-            ci[system][metric.name] = list(percentile_interval(column, options.confidence))
+            interval = percentile_interval(column, options.confidence)
+            assert interval is not None  # score_from_totals scores every resample (0 if empty)
+            ci[system][metric.name] = list(interval)
         observed = np.array([corpus[s][metric.name] for s in scores.systems])
         p = paired_p_values(samples[metric.name], observed)
         index_pairs = list(combinations(range(len(scores.systems)), 2))
@@ -219,8 +247,11 @@ def bootstrap_scores(
         )
         result.correlations.update(statistics)
         for system, row in zip(human_systems, human):
+            # None when no resample drew a segment this system was rated on
             interval = percentile_interval(resampled_means(row, counts), options.confidence)
-            result.human_ci[system] = list(interval)
+            result.human_ci[system] = None if interval is None else list(interval)
+            if interval is None:
+                result.human_undefined[system] = "no rated segment in any resample"
         observed = metric_scores_for_human(scores, human, human_systems, rated_only)
         result.metric_comparisons.extend(compare_metrics(observed, human, resampled))
     return result
@@ -253,24 +284,56 @@ def compare_metrics(
     values: dict[str, np.ndarray], human: np.ndarray, resampled_pearson: dict[str, np.ndarray]
 ) -> list[dict]:
     """For every pair of metrics: the share of resamples in which a's Pearson correlation with
-    the human scores beats b's, and Williams' test that a correlates better than b."""
+    the human scores beats b's, and Williams' test that a correlates better than b.
+
+    The share counts a tie as half (two identical metrics get 0.5, not 0: a tie is no evidence
+    either way) and leaves out resamples where either correlation is undefined. Where a's or b's
+    correlation is undefined, so are the share and the test, with the reason under "undefined"."""
     human_scores = np.array([np.nanmean(row) for row in human])
     comparisons = []
     for a, b in combinations(values, 2):
-        r_a, r_b = pearson(values[a], human_scores), pearson(values[b], human_scores)
+        undefined: dict[str, str] = {}
+        r = {}
+        for side, metric in (("a", a), ("b", b)):
+            reason = why_undefined("pearson", values[metric], human_scores)
+            r[side] = None if reason else pearson(values[metric], human_scores)
+            if reason:
+                undefined[f"pearson_{side}"] = reason
+                undefined["share_a_better"] = undefined["williams_p_a_better"] = (
+                    f"the Pearson correlation of {metric} is undefined ({reason})"
+                )
+        share = williams = None
+        if r["a"] is not None and r["b"] is not None:
+            share = _share_better(resampled_pearson[a], resampled_pearson[b])
+            if share is None:
+                undefined["share_a_better"] = NO_DEFINED_RESAMPLE
+            r_ab, n = pearson(values[a], values[b]), len(human_scores)
+            reason = why_williams_undefined(r["a"], r["b"], r_ab, n)
+            williams = None if reason else williams_test(r["a"], r["b"], r_ab, n)
+            if reason:
+                undefined["williams_p_a_better"] = reason
         comparisons.append(
             {
                 "a": a,
                 "b": b,
-                "pearson_a": r_a,
-                "pearson_b": r_b,
-                "share_a_better": float(np.mean(resampled_pearson[a] > resampled_pearson[b])),
-                "williams_p_a_better": williams_test(
-                    r_a, r_b, pearson(values[a], values[b]), len(human_scores)
-                ),
+                "pearson_a": r["a"],
+                "pearson_b": r["b"],
+                "share_a_better": share,
+                "williams_p_a_better": williams,
+                UNDEFINED: undefined,
             }
         )
     return comparisons
+
+
+def _share_better(first: np.ndarray, second: np.ndarray) -> float | None:
+    """Share of resamples where ``first`` > ``second``, ties counting half, over the resamples
+    where both are defined; None if there are none."""
+    both = np.isfinite(first) & np.isfinite(second)
+    if not both.any():
+        return None
+    a, b = first[both], second[both]
+    return float(np.mean(a > b) + 0.5 * np.mean(a == b))
 
 
 def _segment_level_correlations(
@@ -293,8 +356,12 @@ def _segment_level_correlations(
         resampled_scores = {m: samples[m][:, columns] for m in scores.metric_names}
     results, resampled = {}, {}
     for name in scores.metric_names:
-        results[name] = correlations(observed[name], human_observed)
         metric_samples = resampled_scores[name]
-        results[name].update(_intervals(metric_samples, human_samples, options.confidence))
+        results[name] = _with_intervals(
+            correlations(observed[name], human_observed),
+            metric_samples,
+            human_samples,
+            options.confidence,
+        )
         resampled[name] = pearson_rows(metric_samples, human_samples)
     return results, resampled

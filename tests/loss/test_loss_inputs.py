@@ -131,3 +131,15 @@ def test_unknown_by_column_and_bootstrap_needs_counts():
         grouped_counts(data)
     with pytest.raises(InputError, match="not one row per case"):
         case_matrix(data)
+
+
+def test_correct_and_non_response_rates_share_one_denominator():
+    """crr and nrr are both shares of rt_total, so crr + nrr <= 1, give or take the rounding of
+    two printed rates (the paper prints three decimals); irr has its own denominator."""
+    assert grouped_rates(read(RATES_HEADER + "A,.501,.5,.9,5,4\n"))["all"]["A"].nrr == 0.5
+    message = error_of(RATES_HEADER + "A,.5,.2,.1,5,4\nB,.7,.5,.1,5,4\n")
+    assert message == (
+        "losses.csv, line 3, column nrr: crr + nrr is 0.7 + 0.5 = 1.2, but both are shares of "
+        "the answer items (rt_total), so they add up to at most 1. An answer item is found "
+        "correctly, partly or not at all (a non-response); check the two rates."
+    )

@@ -66,3 +66,19 @@ def test_bootstrap_over_cases():
     observed = -cases["A"][:, 0].mean()
     assert boot.coefficients[:, 0, 0].mean() == pytest.approx(observed, abs=0.1)
     assert boot.probability_better((5, 2, 1), "A", "B") > 0.99
+
+
+def test_identical_systems_are_never_told_apart():
+    """Ties count half: two systems with the same counts beat each other with probability 0.5
+    in every resample, and their order is within the uncertainty (no tie counts as a win)."""
+    same = paper_counts()["MT1"]
+    boot = bootstrap_cases(
+        {"A": np.tile([5.0, 2, 1, 10, 8], (20, 1)), "B": np.tile([5.0, 2, 1, 10, 8], (20, 1))},
+        200,
+        np.random.default_rng(0),
+    )
+    assert boot.probability_better((5, 2, 1), "A", "B") == 0.5
+    (verdict,) = pair_verdicts(boot, {"A": -1.0, "B": -1.0}, (5, 2, 1))
+    assert verdict.probability == 0.5 and verdict.within_uncertainty
+    twins = bootstrap_counts({"A": same, "B": same}, 500, np.random.default_rng(2))
+    assert 0.4 < twins.probability_better((5, 2, 1), "A", "B") < 0.6
