@@ -222,29 +222,23 @@ def _stem(path: str) -> str:
 
 
 def load_command_line_test_set(ref_args: Sequence[str], hyp_args: Sequence[str]) -> TestSet:
-    """Read every --refs and --hyps file; SGML/XML files may carry several columns and doc ids."""
-    from mteval_core.io import read_bytes, read_columns
+    """Read every --refs and --hyps file; SGML/XML files may carry several columns and doc ids,
+    and their segments are matched by id (mteval_core.io.alignment), plain text by position."""
+    from mteval_core.io import ColumnsRead, read_bytes, read_columns
+    from mteval_core.io.alignment import align_by_ids
 
-    references: list[TextColumn] = []
-    systems: list[TextColumn] = []
-    documents: tuple[str, ...] | None = None
-    documents_origin = ""
-    for role, args, out in (("ref", ref_args, references), ("sys", hyp_args, systems)):
+    reads: dict[str, list[ColumnsRead]] = {"ref": [], "sys": []}
+    for role, args in (("ref", ref_args), ("sys", hyp_args)):
         for arg in args:
             name, path = _split_name(arg) if role == "sys" else (None, arg)
             read = read_columns(read_bytes(path), path, role, name)
-            out.extend(read.columns)
             for note in read.notes:  # e.g. skipped test-suite documents: worth knowing, not fatal
                 print(f"mteval: note: {note}", file=sys.stderr)
-            if read.documents is not None:
-                if documents is not None and read.documents != documents:
-                    raise InputError(
-                        f"its documents differ from those of {documents_origin}",
-                        origin=path,
-                        hint="All SGML/XML files must cover the same documents in the same order.",
-                    )
-                documents, documents_origin = read.documents, path
-    return TestSet(references=references, systems=systems, documents=documents)
+            reads[role].append(read)
+    aligned = align_by_ids(reads["ref"], reads["sys"])
+    return TestSet(
+        references=aligned.references, systems=aligned.systems, documents=aligned.documents
+    )
 
 
 def _split_name(arg: str) -> tuple[str | None, str]:

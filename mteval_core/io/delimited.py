@@ -2,7 +2,10 @@
 
 The delimiter is decided by the header line: a tab anywhere in it means TSV, otherwise CSV. TSV is
 split on tabs with no quoting at all, because translations often contain quote characters; CSV
-follows the usual rules, so quoted fields may hold commas, quotes and even newlines.
+follows the usual rules, so quoted fields may hold commas, quotes, newlines and any other
+character, a lone carriage return or a NUL included. Outside quoted fields, and anywhere in TSV,
+those two are refused (see :mod:`decoding`). A quote that is never closed is refused too: read
+leniently, it would silently take the rest of the file into one field.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from mteval_core.errors import InputError
-from mteval_core.io.decoding import split_lines
+from mteval_core.io.decoding import lone_cr_error, refuse_lone_cr, refuse_nul, split_lines
 
 FIELD_HINT = "Every row needs one value per header column"
 
@@ -62,10 +65,18 @@ def read_table(text: str, origin: str) -> Table:
             "the file is empty", origin=origin, hint="Give a header line and one row per line."
         )
     delimiter = sniff_delimiter(lines[first])
+    if delimiter == "\t":
+        refuse_nul(text, origin)
+        refuse_lone_cr(text, origin)
     records = (
         _tsv_records(lines, first) if delimiter == "\t" else _csv_records(lines, first, origin)
     )
-    header_line, header = next(records)
+    header_record = next(records, None)
+    if header_record is None:  # a first line of empty quoted fields ("") and blank lines
+        raise InputError(
+            "the file has no header line", origin=origin, hint="Give a header line first."
+        )
+    header_line, header = header_record
     header = [name.strip() for name in header]
     _check_header(header, header_line, origin)
     rows = []
@@ -89,7 +100,8 @@ def _tsv_records(lines: list[str], first: int) -> Iterator[tuple[int, list[str]]
 
 
 def _csv_records(lines: list[str], first: int, origin: str) -> Iterator[tuple[int, list[str]]]:
-    reader = csv.reader(line + "\n" for line in lines[first:])
+    # strict: an unclosed quote is an error, not a field that takes in the rest of the file
+    reader = csv.reader((line + "\n" for line in lines[first:]), strict=True)
     start = first + 1
     while True:
         try:
@@ -97,6 +109,15 @@ def _csv_records(lines: list[str], first: int, origin: str) -> Iterator[tuple[in
         except StopIteration:
             return
         except csv.Error as error:
+            if "new-line character" in str(error):  # a lone CR outside quotes
+                raise _unquoted_cr_error(lines, start, origin) from None
+            if "unexpected end of data" in str(error):  # strict: else it would swallow the rest
+                raise InputError(
+                    "a quoted field in this row is never closed",
+                    origin=origin,
+                    line=start,
+                    hint='Close it with ", or double the quotes inside it ("").',
+                ) from None
             raise InputError(
                 f"this CSV row cannot be read ({error})",
                 origin=origin,
@@ -107,6 +128,13 @@ def _csv_records(lines: list[str], first: int, origin: str) -> Iterator[tuple[in
         if not _blank(cells):
             yield start, cells
         start = first + reader.line_num + 1
+
+
+def _unquoted_cr_error(lines: list[str], start: int, origin: str) -> InputError:
+    """Locate the first carriage return from the 1-based line ``start`` on."""
+    text = "\n".join(lines)
+    line_offset = sum(len(line) + 1 for line in lines[: start - 1])
+    return lone_cr_error(text, text.find("\r", line_offset), origin)
 
 
 def _blank(cells: list[str]) -> bool:

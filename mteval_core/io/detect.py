@@ -44,8 +44,13 @@ KNOWN_COLUMNS = {
     "doc",
 }
 COLUMN_NAME = re.compile(r"[a-z_][a-z0-9_.:+-]*")
-DECLARATIONS = re.compile(r"<\?.*?\?>|<!--.*?-->|<![^>]*>", re.DOTALL)
+# Processing instructions, comments, and declarations such as <!DOCTYPE dataset [ ... ]>, whose
+# internal subset holds '>' of its own.
+DECLARATIONS = re.compile(
+    r"<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^\[>]*\[.*?\]\s*>|<![^>]*>", re.DOTALL | re.IGNORECASE
+)
 FIRST_TAG = re.compile(r"<([A-Za-z][\w.:-]*)")
+DOCTYPE_NAME = re.compile(r"<!DOCTYPE\s+([A-Za-z][\w.:-]*)", re.IGNORECASE)
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 
 ROLE_OPTIONS = {"ref": "--refs", "sys": "--hyps"}  # command-line options of `mteval score`
@@ -55,21 +60,30 @@ SGML_ROLES = {"src": "src", "ref": "ref", "tst": "sys"}
 
 @dataclass(frozen=True)
 class ColumnsRead:
-    columns: list[TextColumn]
+    columns: list[TextColumn]  # never empty
     documents: tuple[str, ...] | None  # document id per segment, when the format has them
     notes: tuple[str, ...] = ()  # what was skipped, to show to the user
+    # The id of every segment within its document (SGML, WMT XML); None where segments are
+    # identified by position only (plain text, long format).
+    segment_ids: tuple[str, ...] | None = None
+
+    @property
+    def origin(self) -> str:
+        return self.columns[0].origin
 
 
 def detect_format(data: bytes, filename: str = "") -> str:
-    """One of FORMATS, decided by content.
+    """One of FORMATS, decided by content; any bytes at all give an answer, never an error.
 
     ``filename`` only breaks one tie: a ``.jsonl`` file whose first line is broken JSON is still
     JSON Lines, so that the reader can report the error instead of taking it for plain text.
+    Undecodable bytes, NUL bytes and carriage returns are left to the reader, which refuses them
+    with their line.
     """
     text = data.removeprefix(codecs.BOM_UTF8).lstrip()
     if text.startswith(b"<"):
         return _markup_format(text[:8192].decode("utf-8", errors="replace"))
-    first_line = text.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", errors="replace")
+    first_line = text.split(b"\n", 1)[0].split(b"\r", 1)[0].decode("utf-8", errors="replace")
     if first_line.startswith("{"):
         if _is_json_object(first_line) or filename.lower().endswith(JSONL_SUFFIXES):
             return "jsonl"
@@ -78,7 +92,8 @@ def detect_format(data: bytes, filename: str = "") -> str:
 
 
 def _markup_format(head: str) -> str:
-    tag = FIRST_TAG.match(DECLARATIONS.sub("", head).lstrip())
+    """The root element decides; a DOCTYPE names it too, even when its subset fills the head."""
+    tag = FIRST_TAG.match(DECLARATIONS.sub("", head).lstrip()) or DOCTYPE_NAME.search(head)
     name = tag.group(1).lower() if tag else ""
     if name == "dataset":
         return "wmt-xml"
@@ -88,7 +103,7 @@ def _markup_format(head: str) -> str:
 def _is_json_object(line: str) -> bool:
     try:
         return isinstance(json.loads(line), dict)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, a 4,300-digit integer, or too deep
         return False
 
 
@@ -97,7 +112,10 @@ def _header_format(line: str) -> str:
     delimiter = sniff_delimiter(line)
     if delimiter not in line:
         return "plain"
-    fields = line.split("\t") if delimiter == "\t" else next(csv.reader([line]))
+    try:
+        fields = line.split("\t") if delimiter == "\t" else next(csv.reader([line]))
+    except csv.Error:  # e.g. a field over csv's size limit: no header
+        return "plain"
     names = [field.strip().lower() for field in fields]
     is_header = (
         len(names) >= 2
@@ -114,7 +132,8 @@ def read_columns(data: bytes, origin: str, role: str, name: str | None = None) -
 
     Plain text is one column, named ``name`` or after the file. Files with several columns (an
     mteval set with several sysids, WMT XML, long format) keep the names inside the file, so a
-    ``name`` for them is refused.
+    ``name`` for them is refused. SGML and WMT XML give the document and segment id of every
+    segment, by which :func:`mteval_core.io.alignment.align_by_ids` matches files.
     """
     if role not in ROLE_WORDS:
         raise ValueError(f"role must be one of {sorted(ROLE_WORDS)}, not {role!r}")
@@ -130,23 +149,23 @@ def read_columns(data: bytes, origin: str, role: str, name: str | None = None) -
                 origin=origin,
                 hint=_wrong_role_hint(SGML_ROLES[found.kind]),
             )
-        columns, documents, notes = found.columns, found.documents, ()
+        columns, documents, segment_ids, notes = found.columns, found.documents, found.seg_ids, ()
     elif file_format == "wmt-xml":
         xml = read_wmt_xml(data, origin)
-        by_role = {"src": [xml.source], "ref": xml.references, "sys": xml.systems}
-        columns, documents, notes = by_role[role], xml.documents, xml.notes
+        columns = {"src": [xml.source], "ref": xml.references, "sys": xml.systems}[role]
+        documents, segment_ids, notes = xml.documents, xml.segment_ids, xml.notes
     else:
         long = (read_jsonl_columns if file_format == "jsonl" else read_tabular_columns)(
             data, origin
         )
-        columns, documents, notes = _long_columns(long, role), long.documents, ()
+        columns, documents, segment_ids, notes = _long_columns(long, role), long.documents, None, ()
     if not columns:
         raise InputError(
             f"the file has no {ROLE_WORDS[role]}",
             origin=origin,
             hint=f"Give the {ROLE_WORDS[role]}s in another file.",
         )
-    return ColumnsRead(_named(columns, name, origin), documents, notes)
+    return ColumnsRead(_named(columns, name, origin), documents, notes, segment_ids)
 
 
 def _wrong_role_hint(role: str) -> str:

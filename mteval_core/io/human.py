@@ -19,7 +19,7 @@ from typing import NoReturn
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode
 from mteval_core.io.delimited import Row, Table, pick_column, read_table
-from mteval_core.io.long_format import SEGMENT_KEYS
+from mteval_core.io.long_format import SEGMENT_KEYS, is_segment_number
 from mteval_core.testset import HumanScores
 
 IGNORED = {
@@ -198,7 +198,7 @@ class _SegmentResolver:
         text = row.cells[column].strip()
         if self.segment_ids is not None and text in self.segment_ids:
             return self.segment_ids[text]
-        if text.isascii() and text.isdigit():
+        if is_segment_number(text):
             if self.segment_ids is not None:
                 self._fail(
                     row,
@@ -220,7 +220,7 @@ class _SegmentResolver:
         in_doc = self.positions.get(doc)
         if in_doc is None:
             self._fail(row, column, f"there is no document {doc!r} in the test set", None)
-        if not (number.isascii() and number.isdigit() and 1 <= int(number) <= len(in_doc)):
+        if not (is_segment_number(number) and 1 <= int(number) <= len(in_doc)):
             self._fail(
                 row,
                 column,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from mteval_core.errors import InputError
-from mteval_core.io.decoding import decode, split_lines
+from mteval_core.io.decoding import read_text, split_lines
 from mteval_core.io.long_format import LongColumns, Record, columns_from_records
 from mteval_core.testset import TestSet
 
@@ -17,20 +17,10 @@ def read_jsonl_columns(data: bytes, origin: str) -> LongColumns:
     """The columns of a long-format JSON Lines file."""
     records = []
     keys: dict[str, None] = {}  # every key seen, in order of first appearance
-    for number, line in enumerate(split_lines(decode(data, origin)), start=1):
+    for number, line in enumerate(split_lines(read_text(data, origin)), start=1):
         if not line.strip():
             continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(
-                f"this line is not valid JSON: {error.msg}",
-                origin=origin,
-                line=number,
-                column=error.colno,
-                hint="Each line must be one complete JSON object, such as "
-                '{"system": "A", "segment": 1, "hypothesis": "..."}.',
-            ) from None
+        value = _parse(line, number, origin)
         if not isinstance(value, dict):
             raise InputError(
                 "this line is valid JSON but not an object ({...})",
@@ -43,6 +33,23 @@ def read_jsonl_columns(data: bytes, origin: str) -> LongColumns:
     if not records:
         raise InputError("the file is empty", origin=origin, hint="Give one JSON object per line.")
     return columns_from_records(records, list(keys), None, origin)
+
+
+def _parse(line: str, number: int, origin: str) -> object:
+    """One line's JSON value; Python's own limits (deep nesting, huge integers) are errors too."""
+    hint = (
+        "Each line must be one complete JSON object, such as "
+        '{"system": "A", "segment": 1, "hypothesis": "..."}.'
+    )
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as error:
+        problem, column = f"this line is not valid JSON: {error.msg}", error.colno
+    except RecursionError:
+        problem, column = "this line's JSON is nested too deeply to read", None
+    except ValueError:  # Python refuses to convert integers of more than 4,300 digits
+        problem, column = "a number on this line has too many digits to read", None
+    raise InputError(problem, origin=origin, line=number, column=column, hint=hint)
 
 
 def read_jsonl(data: bytes, origin: str) -> TestSet:

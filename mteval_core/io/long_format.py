@@ -22,6 +22,7 @@ HYPOTHESIS_KEYS = ("hypothesis", "hyp", "translation", "target")
 SOURCE_KEYS = ("source", "src")
 DOCUMENT_KEYS = ("doc", "document", "docid", "doc_id")
 SINGLE_REFERENCE_KEYS = ("reference", "ref")
+MAX_SEGMENT_DIGITS = 18  # larger numbers are no segment, and would not fit an int64
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,7 @@ def _text(record: Record, key: str, origin: str) -> str:
 
 def _segment(record: Record, key: str, origin: str) -> int:
     value = record.fields.get(key)
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+    if isinstance(value, str) and is_segment_number(value.strip()):
         value = int(value.strip())
     if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
         return value
@@ -195,6 +196,11 @@ def _segment(record: Record, key: str, origin: str) -> int:
         column=key,
         hint="Segments are numbered 1, 2, 3, ... in test set order.",
     )
+
+
+def is_segment_number(text: str) -> bool:
+    """ASCII digits, few enough to be a segment number (int() refuses 4,300 digits or more)."""
+    return text.isascii() and text.isdigit() and len(text) <= MAX_SEGMENT_DIGITS
 
 
 def _json_kind(value: object) -> str:

@@ -6,7 +6,10 @@ A file holds one set, ``<srcset>``, ``<refset>`` or ``<tstset>``, made of
 mteval-v13a.pl we read it with regular expressions, not an XML parser: tag names are
 case-insensitive, attribute values may be unquoted, and the files are rarely well-formed XML.
 Segment text is unescaped (&amp; &lt; &gt; &quot; &apos; and numeric references), trimmed, and a
-line break inside a segment becomes a space.
+line break inside a segment becomes a space. Other entities are never expanded; a DOCTYPE with
+declarations is refused, so that a file cannot mean one thing here and another to an XML parser.
+Every pattern below runs in time linear in the file (possessive quantifiers, unclosed comments
+matched to the end and then refused), because an upload must not stall the dashboard.
 """
 
 from __future__ import annotations
@@ -17,16 +20,21 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from mteval_core.errors import InputError
-from mteval_core.io.decoding import decode
+from mteval_core.io.decoding import read_text
 from mteval_core.testset import TextColumn
 
 SET_KINDS = {"srcset": "src", "refset": "ref", "tstset": "tst"}
 STRUCTURE = {"mteval", "doc", "seg", "p", "hl", *SET_KINDS}
 
 # A comment, a declaration (<!DOCTYPE ..>, <?xml ..?>), or an element tag: </ name attributes >.
-TOKEN = re.compile(r"<!--.*?-->|<[!?][^>]*>|<(/?)([A-Za-z][\w.:-]*)([^<>]*)>", re.DOTALL)
-ATTRIBUTE = re.compile(r"""([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>/]+))""")
-ENTITY = re.compile(r"&(amp|lt|gt|quot|apos|#[0-9]+|#[xX][0-9a-fA-F]+);")
+# An unclosed comment or declaration runs to the end of the file and is refused by the parser.
+TOKEN = re.compile(r"<!--.*?(?:-->|\Z)|<[!?][^>]*+>?|<(/?)([A-Za-z][\w.:-]*+)([^<>]*+)>", re.DOTALL)
+ATTRIBUTE = re.compile(
+    r"""(?<![\w.:-])([A-Za-z_][\w.:-]*+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>/]+))"""
+)
+# Character references of more digits than any character has stay literal text.
+ENTITY = re.compile(r"&(amp|lt|gt|quot|apos|#[0-9]{1,8}|#[xX][0-9a-fA-F]{1,8});")
+ENTITY_DECLARATION = re.compile(r"<!(?:ENTITY|DOCTYPE[^>\[]*\[)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -53,7 +61,7 @@ class _Document:
 
 def read_sgml(data: bytes, origin: str) -> SgmlSet:
     """Read an mteval srcset, refset or tstset; every sysid must have the same segments."""
-    kind, by_sysid = _Parser(decode(data, origin), origin).parse()
+    kind, by_sysid = _Parser(read_text(data, origin), origin).parse()
     sysids = list(by_sysid)
     first = by_sysid[sysids[0]]
     for sysid in sysids[1:]:
@@ -98,6 +106,8 @@ class _Parser:
             self._text(position, token.start())
             position = token.end()
             closing, name = token.group(1), (token.group(2) or "").lower()
+            if token.group(0).startswith(("<!", "<?")):
+                self._check_declaration(token)
             if self.seg is not None and not (closing and name == "seg"):
                 self._inside_segment(token, name)
             elif name in SET_KINDS and not closing:
@@ -191,6 +201,28 @@ class _Parser:
         text = _unescape(raw).strip(" \t\n\r").replace("\n", " ")
         self.doc.segments.append(_Segment(seg_id, text, line))
         self.seg = None
+
+    def _check_declaration(self, token: re.Match[str]) -> None:
+        """Refuse an unclosed comment or declaration, and entity declarations."""
+        markup = token.group(0)
+        if markup.startswith("<!--") and not markup.endswith("-->"):
+            raise self._error(
+                "this comment is never closed", token.start(), "End it with -->, or remove it."
+            )
+        if not markup.endswith(">"):
+            raise self._error(
+                f"{markup[:20]!r} is never closed with >",
+                token.start(),
+                "Write a literal < as &lt;.",
+            )
+        if ENTITY_DECLARATION.match(markup):
+            raise self._error(
+                "entity declarations (or a DOCTYPE with declarations inside [ ]) are not "
+                "accepted: mteval does not expand entities, an XML parser would",
+                token.start(),
+                "Remove the DOCTYPE block (<!DOCTYPE ... [ ... ]>); write special characters as "
+                "&amp;, &lt;, &gt; or numeric references (&#233;).",
+            )
 
     def _inside_segment(self, token: re.Match[str], name: str) -> None:
         assert self.seg is not None

@@ -5,18 +5,23 @@ from __future__ import annotations
 from pathlib import PurePath
 
 from mteval_core.errors import InputError
-from mteval_core.io.decoding import decode, split_lines
+from mteval_core.io.decoding import read_text, split_lines
 from mteval_core.testset import TextColumn
 
 
 def read_plain(data: bytes, origin: str, name: str) -> TextColumn:
-    """The lines of ``data`` as one column; empty lines in the middle are empty segments."""
-    text = decode(data, origin)
-    if not text.strip():
+    """The lines of ``data`` as one column; empty lines in the middle are empty segments.
+
+    A file of one blank line is one empty segment: what a system writes when it translates a
+    one-segment test set with nothing. A file of nothing, or only of several blank lines, has
+    most likely lost its content, so it is refused rather than scored as empty segments.
+    """
+    lines = split_lines(read_text(data, origin))
+    if not lines or (len(lines) > 1 and not any(line.strip() for line in lines)):
         raise InputError(
             "the file is empty", origin=origin, hint="Give one segment per line, in test set order."
         )
-    return TextColumn(name=name, segments=tuple(split_lines(text)), origin=origin)
+    return TextColumn(name=name, segments=tuple(lines), origin=origin)
 
 
 def system_name_from_path(path: str) -> str:

@@ -1,20 +1,29 @@
-"""A test set from uploaded files (name and bytes), as the dashboard's Data page receives them."""
+"""A test set from uploaded files (name and bytes), as the dashboard's Data page receives them.
+
+The dashboard's server is shared, so an upload is bounded before the work that grows with it:
+each file's size (:data:`MAX_UPLOAD_MB`; .streamlit/config.toml makes the browser refuse larger
+files with the same number), then, as each file is read, the segments and the texts (segments x
+(systems + references)) of the test set. The command line has no such limits.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from mteval_core.errors import InputError
-from mteval_core.io.detect import read_columns
+from mteval_core.io.alignment import align_by_ids
+from mteval_core.io.detect import ColumnsRead, read_columns
 from mteval_core.io.directory import parse_segment_ids
 from mteval_core.io.human import read_human
-from mteval_core.testset import TestSet, TextColumn
+from mteval_core.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
+from mteval_core.testset import TestSet
 
 Upload = tuple[str, bytes]  # file name, content
 
-# The dashboard's limit per file, in MB; .streamlit/config.toml (server.maxUploadSize) makes the
-# browser refuse larger files with the same number before they are sent.
-MAX_UPLOAD_MB = 50
+COMMAND_LINE_HINT = (
+    "Score larger test sets with the command line (mteval score --refs ... --hyps ...), which "
+    "has no such limit, or upload a part of the test set."
+)
 
 
 def check_upload_sizes(uploads: Sequence[Upload], limit_mb: int = MAX_UPLOAD_MB) -> None:
@@ -25,20 +34,8 @@ def check_upload_sizes(uploads: Sequence[Upload], limit_mb: int = MAX_UPLOAD_MB)
                 f"the file is {len(data) / 2**20:.1f} MB; the dashboard takes files of up to "
                 f"{limit_mb} MB",
                 origin=name,
-                hint="Score larger test sets with the command line (mteval score --refs ... "
-                "--hyps ...), or upload a part of the test set.",
+                hint=COMMAND_LINE_HINT,
             )
-
-
-def _columns(uploads: Sequence[Upload], role: str) -> tuple[list[TextColumn], tuple | None]:
-    """Every file's columns; document ids from the first file that has them."""
-    columns: list[TextColumn] = []
-    documents = None
-    for name, data in uploads:
-        read = read_columns(data, name, role)
-        columns += read.columns
-        documents = documents or read.documents
-    return columns, documents
 
 
 def test_set_from_uploads(
@@ -51,8 +48,10 @@ def test_set_from_uploads(
 ) -> TestSet:
     """Validate and combine the uploads; any problem is an InputError naming the file.
 
-    ``segment_ids`` is a segment-id map (line, segment_id, doc), needed when the human scores use
-    a data set's own segment ids rather than line numbers (as the WMT21 TED sets do).
+    SGML and WMT XML segments are matched across files by document and segment id
+    (:func:`mteval_core.io.alignment.align_by_ids`), plain text by position. ``segment_ids`` is
+    a segment-id map (line, segment_id, doc), needed when the human scores use a data set's own
+    segment ids rather than line numbers (as the WMT21 TED sets do).
     """
     uploads = [*references, *systems, *(u for u in (source, human, segment_ids) if u)]
     check_upload_sizes(uploads)
@@ -61,15 +60,18 @@ def test_set_from_uploads(
             "a test set needs at least one reference and one system output",
             hint="Upload the reference file(s) and the system output file(s).",
         )
-    reference_columns, documents = _columns(references, "ref")
-    system_columns, system_documents = _columns(systems, "sys")
-    n_segments = len(reference_columns[0])
+    counter = _TextCounter()
+    reference_reads = [counter.read(data, name, "ref") for name, data in references]
+    system_reads = [counter.read(data, name, "sys") for name, data in systems]
+    source_read = read_columns(source[1], source[0], "src") if source else None
+    aligned = align_by_ids(reference_reads, system_reads, source_read)
+    n_segments = len(aligned.references[0])
     id_map = parse_segment_ids(segment_ids[1], segment_ids[0], n_segments) if segment_ids else None
     test_set = TestSet(
-        references=reference_columns,
-        systems=system_columns,
-        source=_columns([source], "src")[0][0] if source else None,
-        documents=documents or system_documents or (id_map.documents if id_map else None),
+        references=aligned.references,
+        systems=aligned.systems,
+        source=aligned.source,
+        documents=aligned.documents or (id_map.documents if id_map else None),
         name="uploaded test set",
     )
     if human is None:
@@ -86,3 +88,31 @@ def test_set_from_uploads(
 
 
 test_set_from_uploads.__test__ = False  # a function, not a pytest test, despite its name
+
+
+class _TextCounter:
+    """Reads reference and system files, refusing a test set over the limits as soon as the
+    file that crosses one has been read, before the others are read and the set is checked."""
+
+    def __init__(self) -> None:
+        self.texts = 0
+
+    def read(self, data: bytes, name: str, role: str) -> ColumnsRead:
+        read = read_columns(data, name, role)
+        n_segments = len(read.columns[0])
+        if n_segments > MAX_UPLOAD_SEGMENTS:
+            raise InputError(
+                f"the file has {n_segments:,} segments; the dashboard takes test sets of up to "
+                f"{MAX_UPLOAD_SEGMENTS:,} segments",
+                origin=name,
+                hint=COMMAND_LINE_HINT,
+            )
+        self.texts += n_segments * len(read.columns)
+        if self.texts > MAX_UPLOAD_TEXTS:
+            raise InputError(
+                f"with this file the test set has {self.texts:,} texts (segments x (systems + "
+                f"references)) so far; the dashboard takes up to {MAX_UPLOAD_TEXTS:,}",
+                origin=name,
+                hint=COMMAND_LINE_HINT,
+            )
+        return read

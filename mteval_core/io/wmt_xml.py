@@ -9,6 +9,10 @@
 sacreBLEU fills a missing reference or hypothesis with an empty line; we refuse instead, because an
 empty line silently lowers the scores. Documents marked as test suites (``testsuite=..``) have no
 references by design; they are skipped and listed in ``notes``.
+
+The file is parsed with defusedxml: an entity declaration in a DOCTYPE could expand to gigabytes
+(the "billion laughs") or read another file on the server, so it is refused; test sets never
+need one.
 """
 
 from __future__ import annotations
@@ -16,8 +20,11 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+import defusedxml
+import defusedxml.ElementTree
+
 from mteval_core.errors import InputError
-from mteval_core.io.decoding import decode
+from mteval_core.io.decoding import decode, refuse_nul
 from mteval_core.testset import TextColumn
 
 
@@ -27,23 +34,13 @@ class WmtXmlSet:
     references: list[TextColumn]  # named 'ref-<translator>', or 'ref' without a translator
     systems: list[TextColumn]  # named by the system attribute
     documents: tuple[str, ...]  # document id of every segment
+    segment_ids: tuple[str, ...]  # the id of every segment within its document
     notes: tuple[str, ...] = ()  # what was skipped, for the user
 
 
 def read_wmt_xml(data: bytes, origin: str) -> WmtXmlSet:
     """Read a WMT XML file; every document needs every translator's and system's translation."""
-    try:
-        root = ET.fromstring(decode(data, origin))
-    except ET.ParseError as error:
-        line, column = error.position
-        raise InputError(
-            f"this is not well-formed XML ({error.msg.split(':')[0]})",
-            origin=origin,
-            line=line,
-            column=column + 1,
-            hint="Check that every tag is closed and that & and < in texts are written as "
-            "&amp; and &lt;.",
-        ) from None
+    root = _parse(data, origin)
     documents = [doc for doc in root.iter("doc") if "testsuite" not in doc.attrib]
     skipped = sum(1 for doc in root.iter("doc") if "testsuite" in doc.attrib)
     if not documents:
@@ -57,15 +54,25 @@ def read_wmt_xml(data: bytes, origin: str) -> WmtXmlSet:
     source: list[str] = []
     texts: dict[tuple[str, str], list[str]] = {key: [] for key in (*references, *systems)}
     document_ids: list[str] = []
+    segment_ids: list[str] = []
+    seen: set[str] = set()
     for doc in documents:
         doc_id = doc.get("id")
         if not doc_id:
             raise InputError(
                 "a <doc> has no id attribute", origin=origin, hint='Give it one: <doc id="...">.'
             )
+        if doc_id in seen:
+            raise InputError(
+                f"the document {doc_id!r} occurs twice",
+                origin=origin,
+                hint="Every <doc> needs an id of its own; remove or rename the copy.",
+            )
+        seen.add(doc_id)
         segments = _source_segments(doc, doc_id, origin)
         source.extend(segments.values())
         document_ids.extend([doc_id] * len(segments))
+        segment_ids.extend(segments)
         translations = _translations(doc, doc_id, origin)
         for key, column in texts.items():
             column.extend(_aligned(translations.get(key), segments, key, doc_id, origin))
@@ -78,8 +85,37 @@ def read_wmt_xml(data: bytes, origin: str) -> WmtXmlSet:
         references=[TextColumn(_column_name(key), tuple(texts[key]), origin) for key in references],
         systems=[TextColumn(_column_name(key), tuple(texts[key]), origin) for key in systems],
         documents=tuple(document_ids),
+        segment_ids=tuple(segment_ids),
         notes=notes,
     )
+
+
+def _parse(data: bytes, origin: str) -> ET.Element:
+    """The root element; entity declarations and malformed XML are refused with their line."""
+    text = decode(data, origin)
+    refuse_nul(text, origin)
+    try:
+        return defusedxml.ElementTree.fromstring(text)
+    except defusedxml.DefusedXmlException:
+        declaration = text.find("<!ENTITY")
+        raise InputError(
+            "XML entity declarations are not accepted (they can expand to gigabytes or read "
+            "other files)",
+            origin=origin,
+            line=text.count("\n", 0, declaration) + 1 if declaration >= 0 else None,
+            hint="Remove the DOCTYPE block (<!DOCTYPE ... [ ... ]>); WMT XML test sets do not "
+            "need one.",
+        ) from None
+    except ET.ParseError as error:
+        line, column = error.position
+        raise InputError(
+            f"this is not well-formed XML ({str(error).split(':')[0]})",
+            origin=origin,
+            line=line,
+            column=column + 1,
+            hint="Check that every tag is closed and that & and < in texts are written as "
+            "&amp; and &lt;.",
+        ) from None
 
 
 def _names(documents: list[ET.Element], tag: str, origin: str) -> list[tuple[str, str]]:

@@ -1,0 +1,498 @@
+"""Bad input through the command line, as a careless or hostile user gives it.
+
+Every case ends in one of two ways, and the case says which: refused (exit 2, one line on stderr
+that starts with "mteval: error:", names the file at fault and what is wrong; never a traceback,
+never "internal error") or scored (exit 0 and the right numbers, perhaps with a note).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+import sacrebleu
+
+from mteval_core.cli import main
+
+REF = "The cat sat on the mat .\nA quick brown fox jumps over the lazy dog .\nIt rains .\n"
+HYP = "The cat is on the mat .\nA fast brown fox jumped over a lazy dog .\nIt rains .\n"
+HYP_BLEU = sacrebleu.corpus_bleu(HYP.splitlines(), [REF.splitlines()]).score
+
+
+def sgml(kind: str, segments: list[tuple[str, str]], sysid: str = "sys") -> bytes:
+    """An mteval SGML file of one document; ``segments`` are (id, text) in file order."""
+    setid = 'setid="t" srclang="en" trglang="de"'
+    body = "".join(f'<seg id="{seg_id}">{text}</seg>\n' for seg_id, text in segments)
+    return (
+        f'<{kind}set {setid}>\n<doc docid="d1" sysid="{sysid}">\n{body}</doc>\n</{kind}set>\n'
+    ).encode()
+
+
+SEGMENTS = list(zip(("1", "2", "3"), REF.splitlines()))
+HYP_SEGMENTS = list(zip(("1", "2", "3"), HYP.splitlines()))
+
+WMT_XML = """<?xml version="1.0" encoding="utf-8"?>
+<dataset id="t"><collection id="general"><doc id="d1" origlang="en">
+<src lang="en"><p><seg id="1">Hello .</seg></p></src>
+<ref lang="de" translator="A"><p><seg id="1">Hallo .</seg></p></ref>
+<hyp system="s" lang="de"><p><seg id="1">Hallo .</seg></p></hyp>
+</doc></collection></dataset>
+"""
+ENTITY_BOMB = (
+    '<?xml version="1.0"?>\n<!DOCTYPE dataset [\n<!ENTITY a "aaaaaaaaaa">\n'
+    '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\n'
+    '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">\n]>\n'
+    + WMT_XML.split("\n", 1)[1].replace("Hallo .", "&c;")
+)
+EXTERNAL_ENTITY = (
+    '<?xml version="1.0"?>\n<!DOCTYPE dataset [\n<!ENTITY x SYSTEM "file:///etc/passwd">\n]>\n'
+    + WMT_XML.split("\n", 1)[1].replace("Hallo .", "&x;")
+)
+
+
+def zipped(name: str, content: bytes) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+HUMAN = "system\tsegment_id\tscore\n" + "".join(
+    f"{system}\t{segment}\t{score}\n"
+    for system, scores in {"good": (3, 4, 5), "copy": (5, 5, 5)}.items()
+    for segment, score in zip((1, 2, 3), scores)
+)
+CONSTANT_HUMAN = "system\tscore\ngood\t3\ncopy\t3\nother\t3\n"
+LOSS = "system,crr,nrr,irr,e_rt_total,e_marked_total\nMT1,0.4,0.2,0.1,8.7,7.8\n"
+
+
+@dataclass(frozen=True)
+class Case:
+    """Files to write (name -> bytes), the arguments ({d} is their folder), and the outcome:
+    ``refused`` with words the message must hold, or ``check`` on the parsed output."""
+
+    id: str
+    files: dict[str, bytes]
+    argv: list[str]
+    refused: tuple[str, ...] = ()
+    check: Callable[[str, str], None] | None = None
+
+
+def score_args(ref: str = "ref.en", hyps: tuple[str, ...] = ("hyp.en",)) -> list[str]:
+    return ["score", "--refs", f"{{d}}/{ref}", "--hyps", *(f"{{d}}/{h}" for h in hyps)]
+
+
+BASE = {"ref.en": REF.encode(), "hyp.en": HYP.encode()}
+
+
+def with_files(**files: bytes) -> dict[str, bytes]:
+    return {**BASE, **{name.replace("__", "."): data for name, data in files.items()}}
+
+
+def bleu_is(expected: float) -> Callable[[str, str], None]:
+    def check(out: str, err: str) -> None:
+        scores = json.loads(out)["scores"]
+        assert all(abs(s["bleu"] - expected) < 1e-9 for s in scores.values()), scores
+
+    return check
+
+
+def json_has(predicate: Callable[[dict], bool]) -> Callable[[str, str], None]:
+    def check(out: str, err: str) -> None:
+        assert predicate(json.loads(out, parse_constant=_no_constants)), out
+
+    return check
+
+
+def _no_constants(name: str) -> None:
+    raise AssertionError(f"{name} in JSON output")
+
+
+def ok(out: str, err: str) -> None:
+    assert out
+
+
+JSON = ["--format", "json"]
+LATIN1 = "Der Bär läuft .\n".encode("latin-1")
+CASES = [
+    # ------------------------------------------------------------------ files that are not there
+    Case("missing-ref", BASE, score_args("nothere.en"), ("nothere.en",)),
+    Case("missing-hyp", BASE, score_args(hyps=("nothere.en",)), ("nothere.en",)),
+    Case("directory-as-hyp", {**BASE, "dir/x": b"x\n"}, score_args(hyps=("dir",)), ("dir",)),
+    Case("empty-ref", with_files(ref__en=b""), score_args(), ("ref.en", "empty")),
+    Case("empty-hyp", with_files(hyp__en=b""), score_args(), ("hyp.en",)),
+    # -------------------------------------------------------------------- counts that disagree
+    Case("hyp-short", with_files(hyp__en=b"a\nb\n"), score_args(), ("hyp.en", "2")),
+    Case("hyp-long", with_files(hyp__en=HYP.encode() + b"more\n"), score_args(), ("hyp.en", "4")),
+    # ------------------------------------------------------------------------- bytes, not text
+    Case("latin-1", with_files(hyp__en=LATIN1 * 3), score_args(), ("hyp.en", "line 1")),
+    Case("utf-16", with_files(hyp__en=HYP.encode("utf-16")), score_args(), ("hyp.en",)),
+    Case("gzip", with_files(hyp__en=gzip.compress(HYP.encode())), score_args(), ("gzip",)),
+    Case("zip", with_files(hyp__en=zipped("a.txt", b"x")), score_args(), ("hyp.en", "zip")),
+    Case(
+        "xlsx",
+        with_files(hyp__xlsx=zipped("xl/workbook.xml", b"<x/>")),
+        score_args(hyps=("hyp.xlsx",)),
+        ("hyp.xlsx",),
+    ),
+    Case(
+        "xls",
+        with_files(hyp__en=b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(200)),
+        score_args(),
+        ("hyp.en",),
+    ),
+    Case(
+        "pdf", with_files(hyp__en=b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n"), score_args(), ("PDF",)
+    ),
+    Case("png", with_files(hyp__en=b"\x89PNG\r\n\x1a\n" + bytes(64)), score_args(), ("PNG",)),
+    Case("jpeg", with_files(hyp__en=b"\xff\xd8\xff\xe0" + bytes(64)), score_args(), ("JPEG",)),
+    Case("nul-byte", with_files(hyp__en=b"a\nb\x00c\nd\n"), score_args(), ("hyp.en", "line 2")),
+    Case(
+        "lone-cr", with_files(hyp__en=HYP.replace("\n", "\r").encode()), score_args(), ("hyp.en",)
+    ),
+    Case(
+        "cr-in-line-with-comma",
+        with_files(hyp__en=b"a, b\rc\nd\ne\n"),
+        score_args(),
+        ("hyp.en", "line 1"),
+    ),
+    Case("ref-is-binary", with_files(ref__en=bytes(range(256))), score_args(), ("ref.en",)),
+    # ------------------------------------------------------------------- text that is fine
+    Case(
+        "bom-and-crlf",
+        with_files(hyp__en=b"\xef\xbb\xbf" + HYP.replace("\n", "\r\n").encode()),
+        score_args() + JSON,
+        check=bleu_is(HYP_BLEU),
+    ),
+    Case(
+        "no-final-newline",
+        with_files(hyp__en=HYP.rstrip("\n").encode()),
+        score_args() + JSON,
+        check=bleu_is(HYP_BLEU),
+    ),
+    Case(
+        "one-blank-line",
+        {"ref.en": b"\n", "hyp.en": b"\n"},
+        score_args() + JSON,
+        check=bleu_is(0.0),
+    ),
+    # ------------------------------------------------------------------ SGML: ids, not positions
+    Case(
+        "sgml-swapped",
+        {"ref.sgm": sgml("ref", SEGMENTS), "hyp.sgm": sgml("tst", HYP_SEGMENTS[::-1])},
+        score_args("ref.sgm", ("hyp.sgm",)) + JSON,
+        check=bleu_is(HYP_BLEU),
+    ),
+    Case(
+        "sgml-missing-seg",
+        {"ref.sgm": sgml("ref", SEGMENTS), "hyp.sgm": sgml("tst", HYP_SEGMENTS[:2])},
+        score_args("ref.sgm", ("hyp.sgm",)),
+        ("hyp.sgm", "3"),
+    ),
+    Case(
+        "sgml-extra-seg",
+        {"ref.sgm": sgml("ref", SEGMENTS), "hyp.sgm": sgml("tst", [*HYP_SEGMENTS, ("9", "x")])},
+        score_args("ref.sgm", ("hyp.sgm",)),
+        ("hyp.sgm", "9"),
+    ),
+    Case(
+        "sgml-duplicate-seg",
+        {"ref.sgm": sgml("ref", SEGMENTS), "hyp.sgm": sgml("tst", [*HYP_SEGMENTS[:2], ("2", "x")])},
+        score_args("ref.sgm", ("hyp.sgm",)),
+        ("hyp.sgm", "2"),
+    ),
+    Case(
+        "sgml-refset-as-hyp",
+        {"ref.sgm": sgml("ref", SEGMENTS), "hyp.sgm": sgml("ref", HYP_SEGMENTS)},
+        score_args("ref.sgm", ("hyp.sgm",)),
+        ("hyp.sgm", "refset"),
+    ),
+    Case(
+        "sgml-unclosed",
+        {"ref.sgm": sgml("ref", SEGMENTS), "hyp.sgm": sgml("tst", HYP_SEGMENTS)[:-40]},
+        score_args("ref.sgm", ("hyp.sgm",)),
+        ("hyp.sgm",),
+    ),
+    # ----------------------------------------------------------------------------------- XML
+    Case(
+        "xml-entity-bomb",
+        {"t.xml": ENTITY_BOMB.encode()},
+        score_args("t.xml", ("t.xml",)),
+        ("t.xml", "entit"),
+    ),
+    Case(
+        "xml-external-entity",
+        {"t.xml": EXTERNAL_ENTITY.encode()},
+        score_args("t.xml", ("t.xml",)),
+        ("t.xml", "entit"),
+    ),
+    Case(
+        "xml-broken", {"t.xml": WMT_XML[:-30].encode()}, score_args("t.xml", ("t.xml",)), ("t.xml",)
+    ),
+    Case(
+        "xml-no-hyp",
+        {
+            "t.xml": WMT_XML.replace(
+                '<hyp system="s" lang="de"><p><seg id="1">Hallo .</seg></p></hyp>\n', ""
+            ).encode()
+        },
+        score_args("t.xml", ("t.xml",)),
+        ("t.xml",),
+    ),
+    Case(
+        "xml-fine",
+        {"t.xml": WMT_XML.encode()},
+        score_args("t.xml", ("t.xml",)) + JSON,
+        check=json_has(lambda r: r["scores"]["s"]["precision"] == 1.0),
+    ),
+    # ------------------------------------------------------------------------ long formats
+    Case(
+        "jsonl-broken-line",
+        with_files(hyp__jsonl=b'{"system": "s", "hypothesis": "a"}\n{"system": \n'),
+        score_args(hyps=("hyp.jsonl",)),
+        ("hyp.jsonl", "line 2"),
+    ),
+    Case(
+        "tsv-no-hypothesis",
+        with_files(hyp__tsv=b"system\tsegment\ns\t1\n"),
+        score_args(hyps=("hyp.tsv",)),
+        ("hyp.tsv",),
+    ),
+    # --------------------------------------------------------------------------------- options
+    Case("unknown-metric", BASE, [*score_args(), "--metrics", "bleu,comet"], ("comet",)),
+    Case("empty-metrics", BASE, [*score_args(), "--metrics", ""], ("metric",)),
+    Case("gtm-exponent-zero", BASE, [*score_args(), "--gtm-exponent", "0"], ("exponent",)),
+    Case("gtm-exponent-nan", BASE, [*score_args(), "--gtm-exponent", "nan"], ("exponent",)),
+    Case(
+        "exact-below-one",
+        BASE,
+        [*score_args(), "--gtm-exponent", "0.5", "--gtm-matching", "exact"],
+        ("at least 1",),
+    ),
+    Case("alpha-out-of-range", BASE, [*score_args(), "--fmean-alpha", "2"], ("alpha",)),
+    Case(
+        "unknown-stem-language",
+        BASE,
+        [*score_args(), "--stem", "snowball", "--stem-language", "klingon"],
+        ("klingon",),
+    ),
+    Case(
+        "empty-system-name",
+        BASE,
+        ["score", "--refs", "{d}/ref.en", "--hyps", "={d}/hyp.en"],
+        ("name",),
+    ),
+    Case(
+        "documents-on-plain",
+        BASE,
+        [*score_args(), "--documents", "--format", "json"],
+        ("--documents",),
+    ),
+    Case(
+        "csv-with-human",
+        {**BASE, "h.tsv": HUMAN.encode()},
+        [*score_args(), "--human", "{d}/h.tsv", "--format", "csv"],
+        ("--human",),
+    ),
+    # ------------------------------------------------------------------------------ resampling
+    Case("bootstrap-negative", BASE, [*score_args(), "--bootstrap", "-5"], ("-5",)),
+    Case("bootstrap-huge", BASE, [*score_args(), "--bootstrap", "10000000"], ("20,000",)),
+    Case("bootstrap-text", BASE, [*score_args(), "--bootstrap", "many"], ("many",)),
+    Case("seed-negative", BASE, [*score_args(), "--bootstrap", "10", "--seed", "-1"], ("seed",)),
+    Case("seed-text", BASE, [*score_args(), "--bootstrap", "10", "--seed", "x"], ("x",)),
+    Case(
+        "identical-systems-do-not-differ",
+        {**BASE, "a.en": HYP.encode(), "b.en": HYP.encode()},
+        [*score_args(hyps=("a.en", "b.en")), "--bootstrap", "200", *JSON],
+        check=json_has(lambda r: all(p["p"] == 1.0 for p in r["pairs"])),
+    ),
+    # --------------------------------------------------------------------------- human scores
+    Case("human-missing", BASE, [*score_args(), "--human", "{d}/nothere.tsv"], ("nothere.tsv",)),
+    Case(
+        "human-text-score",
+        {**BASE, "h.tsv": b"system\tsegment_id\tscore\nhyp\t1\tgood\n"},
+        [*score_args(), "--human", "{d}/h.tsv"],
+        ("h.tsv", "line 2"),
+    ),
+    Case(
+        "human-no-score-column",
+        {**BASE, "h.tsv": b"system\tsegment_id\tgrade\nhyp\t1\t3\n"},
+        [*score_args(), "--human", "{d}/h.tsv"],
+        ("h.tsv",),
+    ),
+    Case(
+        "human-unknown-segment",
+        {**BASE, "h.tsv": b"system\tsegment_id\tscore\nhyp\t99\t3\n"},
+        [*score_args(), "--human", "{d}/h.tsv"],
+        ("h.tsv", "99"),
+    ),
+    Case(
+        "human-constant",
+        {
+            **BASE,
+            "good.en": HYP.encode(),
+            "copy.en": REF.encode(),
+            "other.en": b"It rains .\nThe cat .\nA dog .\n",
+            "h.tsv": CONSTANT_HUMAN.encode(),
+        },
+        [*score_args(hyps=("good.en", "copy.en", "other.en")), "--human", "{d}/h.tsv", *JSON],
+        check=json_has(lambda r: r["correlations"]["bleu"]["pearson"] is None),
+    ),
+    Case(
+        "exclude-unknown",
+        {**BASE, "good.en": HYP.encode(), "copy.en": REF.encode(), "h.tsv": HUMAN.encode()},
+        [*score_args(hyps=("good.en", "copy.en")), "--human", "{d}/h.tsv", "--exclude", "nobody"],
+        ("nobody",),
+    ),
+    # ------------------------------------------------------------------------------------ GTM
+    Case(
+        "gtm-bomb-e2",
+        {
+            "r.txt": (" ".join(["w"] * 2500) + "\n").encode(),
+            "s.txt": (" ".join(["w"] * 2500) + "\n").encode(),
+        },
+        [
+            "score",
+            "--refs",
+            "{d}/r.txt",
+            "--hyps",
+            "{d}/s.txt",
+            "--metrics",
+            "gtm",
+            "--gtm-exponent",
+            "2",
+            *JSON,
+        ],
+        check=json_has(lambda r: abs(r["scores"]["s"]["gtm"] - 1) < 1e-12),
+    ),
+    Case(
+        "gtm-megabyte-line-e2",
+        {
+            "r.txt": (" ".join(["w"] * 200_000) + "\n").encode(),
+            "s.txt": (" ".join(["w"] * 200_000) + "\n").encode(),
+        },
+        [
+            "score",
+            "--refs",
+            "{d}/r.txt",
+            "--hyps",
+            "{d}/s.txt",
+            "--metrics",
+            "gtm",
+            "--gtm-exponent",
+            "2",
+            *JSON,
+        ],
+        check=lambda out, err: "GTM leaves out 1 segment" in err,
+    ),
+    Case(
+        "gtm-two-systems",
+        {
+            "c.sgm": sgml("tst", SEGMENTS, "a").replace(b"</tstset>", b"")
+            + sgml("tst", SEGMENTS, "b").split(b"\n", 1)[1],
+            "r.en": REF.encode(),
+        },
+        ["gtm", "{d}/c.sgm", "{d}/r.en"],
+        ("c.sgm",),
+    ),
+    Case("gtm-missing-reference", BASE, ["gtm", "{d}/hyp.en", "{d}/nothere.en"], ("nothere.en",)),
+    Case(
+        "gtm-negative-exponent",
+        BASE,
+        ["gtm", "-e", "-1", "{d}/hyp.en", "{d}/ref.en"],
+        ("exponent",),
+    ),
+    # ------------------------------------------------------------------------------- correlate
+    Case(
+        "correlate-no-system-column",
+        {"h.tsv": b"name\tscore\na\t1\n", "m.tsv": b"system\tbleu\na\t1\n"},
+        ["correlate", "--human", "{d}/h.tsv", "--metrics", "{d}/m.tsv"],
+        ("h.tsv",),
+    ),
+    Case(
+        "correlate-keeps-the-column-name",
+        {
+            "h.tsv": b"system\tscore\na\t1\nb\t2\nc\t4\n",
+            "m.tsv": b"system\tchrf\na\t1\nb\t3\nc\t2\n",
+        },
+        ["correlate", "--human", "{d}/h.tsv", "--metrics", "{d}/m.tsv", *JSON],
+        check=json_has(lambda r: list(r) == ["chrf"]),
+    ),
+    Case(
+        "correlate-constant-human",
+        {
+            "h.tsv": b"system\tscore\na\t1\nb\t1\nc\t1\n",
+            "m.tsv": b"system\tbleu\na\t1\nb\t3\nc\t2\n",
+        },
+        ["correlate", "--human", "{d}/h.tsv", "--metrics", "{d}/m.tsv", *JSON],
+        check=json_has(lambda r: r["bleu"]["pearson"] is None),
+    ),
+    # ------------------------------------------------------------------------------------ loss
+    Case(
+        "loss-rates-over-one",
+        {"l.csv": LOSS.replace("0.4,0.2,0.1", "0.7,0.5,0.1").encode()},
+        ["loss", "--input", "{d}/l.csv"],
+        ("l.csv", "line 2"),
+    ),
+    Case(
+        "loss-negative-rate",
+        {"l.csv": LOSS.replace("0.4,", "-0.4,").encode()},
+        ["loss", "--input", "{d}/l.csv"],
+        ("l.csv", "line 2"),
+    ),
+    Case(
+        "loss-unknown-by",
+        {"l.csv": LOSS.encode()},
+        ["loss", "--input", "{d}/l.csv", "--by", "wh"],
+        ("wh",),
+    ),
+    Case(
+        "loss-two-costs",
+        {"l.csv": LOSS.encode()},
+        ["loss", "--input", "{d}/l.csv", "--costs", "1,2"],
+        ("costs",),
+    ),
+    Case(
+        "loss-text-costs",
+        {"l.csv": LOSS.encode()},
+        ["loss", "--input", "{d}/l.csv", "--costs", "a,b,c"],
+        ("costs",),
+    ),
+    Case(
+        "loss-fine",
+        {"l.csv": LOSS.encode()},
+        ["loss", "--input", "{d}/l.csv", *JSON],
+        check=json_has(lambda r: r["ranking"]["all"] == ["MT1"]),
+    ),
+    # --------------------------------------------------------------------------- the parser
+    Case("no-command", BASE, [], ("command",)),
+    Case("unknown-option", BASE, [*score_args(), "--colour"], ("--colour",)),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_bad_input(case: Case, tmp_path, capsys) -> None:
+    for name, data in case.files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    code = main([arg.replace("{d}", str(tmp_path)) for arg in case.argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and "internal error" not in err, err
+    if case.check is not None:
+        assert code == 0, err
+        case.check(out, err)
+        return
+    assert code == 2, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mteval: error:"), err
+    for word in case.refused:
+        assert word.lower() in err.lower(), (word, err)
+
+
+def test_the_battery_is_as_large_as_promised() -> None:
+    assert len(CASES) >= 60
