@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Build what users install (an sdist, a wheel with the compiled GTM loops, and one built without a
+# C compiler), install each wheel into a fresh virtual environment outside the checkout, and score
+# the sample with GTM: this proves the installed artifacts work, not just the source tree.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+python3 -m venv "$work/builder"
+"$work/builder/bin/python" -m pip install --quiet --upgrade pip build
+"$work/builder/bin/python" -m build --sdist --outdir "$work/dist" . >/dev/null 2>&1
+sdist="$(ls "$work/dist"/*.tar.gz)"
+tar -tzf "$sdist" >"$work/sdist.txt"
+grep -q "mteval_core/_gtm_loops.c" "$work/sdist.txt"  # a source install needs no Cython
+# Both wheels from the sdist, in pip's clean build folders: one compiled, one as on a machine
+# without a C compiler.
+"$work/builder/bin/python" -m pip wheel --quiet --no-deps -w "$work/dist" "$sdist" 2>/dev/null
+CC=/bin/false "$work/builder/bin/python" -m pip wheel --quiet --no-deps -w "$work/plain" \
+  "$sdist" 2>/dev/null
+
+score_sample() {  # $1: a wheel; $2: "compiled" or "python" (which GTM loops it must use)
+  local venv="$work/venv-$2"
+  python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet "$1"
+  (
+    cd "$work"  # away from the checkout, so the installed package is the one imported
+    "$venv/bin/mteval" score --refs "$OLDPWD/sample_data/ref/ref-A.en" \
+      --hyps "$OLDPWD"/sample_data/sys/*.en --metrics bleu,gtm --gtm-exponent 2 --format json \
+      >"$work/$2.json" 2>"$work/$2.err"
+    if "$venv/bin/python" -c "import mteval_core._gtm_loops" 2>/dev/null; then found=compiled
+    else found=python; fi
+    [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found GTM loops"; exit 1; }
+    if [ "$2" = python ]; then grep -q "pure-Python" "$work/$2.err"; fi
+    if "$venv/bin/python" -c "import streamlit" 2>/dev/null; then
+      echo "the library installed Streamlit"; exit 1
+    fi
+  )
+}
+score_sample "$(ls "$work/dist"/*.whl)" compiled
+score_sample "$(ls "$work/plain"/*.whl)" python
+cmp "$work/compiled.json" "$work/python.json"  # the same numbers, to the last digit
+echo "package check: sdist, compiled and compiler-free wheels install and score the sample alike"
