@@ -1,13 +1,21 @@
-"""Writers for scores: plain text, JSON, CSV and LaTeX, every one carrying the signature."""
+"""Writers: scores as plain text, JSON, CSV and LaTeX, every one carrying the signature, and the
+command line's text reports of correlations, paired tests and losses. All text rendering is here.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import math
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from mteval_core.scoring import Scores
+from mteval_core.stats.undefined import UNDEFINED
+
+if TYPE_CHECKING:
+    from mteval_core.loss.average import Costs
 
 # system -> metric -> [low, high], as ``bootstrap_scores(...).ci`` gives and JSON's "ci" holds
 Intervals = Mapping[str, Mapping[str, Sequence[float]]]
@@ -37,7 +45,9 @@ def to_json(
         }
     if documents is not None:
         out["documents"] = scores.documents(documents)
-    out.update(extra or {})  # e.g. "human", "correlations", "ci", "pairs" (see meta_cli)
+    out.update(
+        extra or {}
+    )  # e.g. "human", "correlations", "ci", "pairs" (see mteval_core.cli.score)
     # NaN and Infinity are not JSON: a statistic without a value is null with its reason (see
     # stats.meta), so a NaN here is a bug, and it stops the writer rather than a reader.
     return json.dumps(out, indent=2, ensure_ascii=False, default=float, allow_nan=False)
@@ -176,4 +186,94 @@ def to_latex(scores: Scores, ci: Intervals | None = None) -> str:
         + "}}",
         r"\end{table}",
     ]
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------- the command line's text reports
+DISPLAYED = ("pearson", "spearman", "kendall")  # the statistics of the text table
+
+
+def render_correlations(results: dict[str, dict], title: str) -> str:
+    """An aligned table: one row per metric, intervals where there are some, "undefined" where
+    a statistic has no value, and a note per metric that says why."""
+    header = ["metric", "n", *DISPLAYED]
+    rows, notes = [], []
+    for metric, r in results.items():
+        cells = [metric, str(r["n"])]
+        for name in DISPLAYED:
+            cell = UNDEFINED if r[name] is None else f"{r[name]:.3f}"
+            if r[name] is not None and f"{name}_ci" in r:
+                interval = r[f"{name}_ci"]
+                cell += (
+                    f" [{UNDEFINED}]" if interval is None else " [{:.3f}, {:.3f}]".format(*interval)
+                )
+            cells.append(cell)
+        rows.append(cells)
+        by_reason: dict[str, list[str]] = {}
+        for key, reason in r[UNDEFINED].items():
+            statistic = key.removesuffix("_ci")  # an interval is news only if its statistic is not
+            if key in DISPLAYED or (statistic in DISPLAYED and r[statistic] is not None):
+                by_reason.setdefault(reason, []).append(key)
+        notes += [
+            f"{metric}: {', '.join(keys)} undefined ({why})" for why, keys in by_reason.items()
+        ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = [title]
+    for row in [header, *rows]:
+        lines.append(
+            "  ".join(
+                c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))
+            )
+        )
+    return "\n".join(lines + notes) + "\n"
+
+
+def render_meta_text(extra: dict) -> str:
+    """The --human / --bootstrap additions to the text output of `mteval score`."""
+    from mteval_core.stats.bootstrap import SIGNIFICANCE_LEVEL, smallest_reachable_p
+
+    lines = []
+    if "correlations" in extra:
+        lines.append(
+            render_correlations(
+                extra["correlations"], f"correlation with human {extra['human']['criterion']}:"
+            )
+        )
+    if "pairs" in extra and not extra["pairs"]:
+        lines.append("paired bootstrap: there is only one system, so no pair to compare")
+    elif "pairs" in extra:
+        significant = [p for p in extra["pairs"] if p["p_holm"] < SIGNIFICANCE_LEVEL]
+        lines.append(
+            f"paired bootstrap: {len(significant)} of {len(extra['pairs'])} system pairs differ "
+            f"at p < {SIGNIFICANCE_LEVEL} after Holm's correction (see --format json for every "
+            "pair and interval)"
+        )
+        resamples = extra["bootstrap"]["n_resamples"]
+        per_metric = len({(p["a"], p["b"]) for p in extra["pairs"]})
+        floor = smallest_reachable_p(resamples, per_metric)
+        if floor >= SIGNIFICANCE_LEVEL:
+            pairs = f"{per_metric} pair" + ("s" if per_metric > 1 else "")
+            lines.append(
+                f"note: with {resamples:,} resamples the smallest possible p-value is "
+                f"1/{resamples + 1:,}, {floor:.4f} after Holm's correction over {pairs}, so no "
+                f"pair can reach p < {SIGNIFICANCE_LEVEL}. Use at least "
+                f"{math.ceil(per_metric / SIGNIFICANCE_LEVEL):,} resamples (--bootstrap)."
+            )
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def render_loss(
+    costs: Costs,
+    loss: dict[str, dict[str, float]],
+    rankings: dict[str, list[str]],
+    by: str | None,
+) -> str:
+    c1, c2, c3 = (f"{cost:g}" for cost in costs)
+    lines = [f"Average loss with costs (-c1, c2, c3) = (-{c1}, {c2}, {c3}); lower is better"]
+    for group, values in loss.items():
+        width = max(len("system"), *map(len, values))
+        lines += ["", group if by is None else f"{by} = {group}"]
+        lines.append(f"  {'system':<{width}}  {'loss':>9}")
+        lines += [f"  {system:<{width}}  {values[system]:>9.2f}" for system in rankings[group]]
+        lines.append(f"  ranking: {' > '.join(rankings[group])}")
     return "\n".join(lines) + "\n"

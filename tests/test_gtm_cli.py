@@ -9,7 +9,7 @@ import math
 import pytest
 
 from mteval_core.cli import main
-from mteval_core.gtm14 import java_double
+from mteval_core.cli.gtm import java_double
 
 CANDIDATE = """<tstset setid="t" srclang="de" trglang="en" sysid="mt">
 <doc docid="d1" sysid="mt">

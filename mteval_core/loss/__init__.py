@@ -7,5 +7,5 @@
 - mqm: MQM error points under user weights, and their map over two weights.
 
 Readers live in mteval_core.io.loss_tables and mteval_core.io.mqm; figures in
-mteval_core.figures.loss; the `mteval loss` command in mteval_core.loss_cli.
+mteval_core.figures.loss; the `mteval loss` command in mteval_core.cli.loss.
 """

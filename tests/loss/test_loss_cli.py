@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from mteval_core.cli.loss import add_command as add_loss_command
+from mteval_core.cli.loss import run as run_loss
 from mteval_core.errors import InputError
-from mteval_core.loss_cli import add_loss_command, run_loss
 
 LOSS_DATA = Path(__file__).resolve().parents[2] / "sample_data" / "loss"
 OVERALL = str(LOSS_DATA / "tate-voss-2006-table2-table4-rates.csv")

@@ -12,12 +12,13 @@ import argparse
 import json
 
 from mteval_core.errors import InputError
+from mteval_core.export import render_loss
 from mteval_core.loss.average import PAPER_COSTS, Costs, check_costs, losses, ranking
 
 DEFAULT_COSTS = ",".join(f"{cost:g}" for cost in PAPER_COSTS)
 
 
-def add_loss_command(subparsers: argparse._SubParsersAction) -> None:
+def add_command(subparsers: argparse._SubParsersAction) -> None:
     loss = subparsers.add_parser(
         "loss",
         help="rank systems by average loss under user costs (Tate & Voss 2006)",
@@ -37,7 +38,7 @@ def add_loss_command(subparsers: argparse._SubParsersAction) -> None:
     )
     loss.add_argument("--by", metavar="COLUMN", help="one loss and ranking per value of COLUMN")
     loss.add_argument("--format", choices=("text", "json"), default="text")
-    loss.set_defaults(run=run_loss)
+    loss.set_defaults(run=run)
 
 
 def parse_costs(text: str) -> Costs:
@@ -51,7 +52,7 @@ def parse_costs(text: str) -> Costs:
     return check_costs(values)
 
 
-def run_loss(args: argparse.Namespace) -> str:
+def run(args: argparse.Namespace) -> str:
     from mteval_core.io.decoding import read_bytes
     from mteval_core.io.loss_tables import read_loss_table
     from mteval_core.loss.inputs import grouped_rates
@@ -77,21 +78,4 @@ def run_loss(args: argparse.Namespace) -> str:
             )
             + "\n"
         )
-    return _render_text(costs, loss, rankings, args.by)
-
-
-def _render_text(
-    costs: Costs,
-    loss: dict[str, dict[str, float]],
-    rankings: dict[str, list[str]],
-    by: str | None,
-) -> str:
-    c1, c2, c3 = (f"{cost:g}" for cost in costs)
-    lines = [f"Average loss with costs (-c1, c2, c3) = (-{c1}, {c2}, {c3}); lower is better"]
-    for group, values in loss.items():
-        width = max(len("system"), *map(len, values))
-        lines += ["", group if by is None else f"{by} = {group}"]
-        lines.append(f"  {'system':<{width}}  {'loss':>9}")
-        lines += [f"  {system:<{width}}  {values[system]:>9.2f}" for system in rankings[group]]
-        lines.append(f"  ranking: {' > '.join(rankings[group])}")
-    return "\n".join(lines) + "\n"
+    return render_loss(costs, loss, rankings, args.by)

@@ -1,0 +1,84 @@
+"""What the commands share: the parser that turns usage errors into one line, the checked types of
+--bootstrap and --seed, and the checks of --exclude."""
+
+from __future__ import annotations
+
+import argparse
+
+from mteval_core.errors import InputError
+from mteval_core.limits import MAX_RESAMPLES
+from mteval_core.stats.bootstrap import DEFAULT_SEED, BootstrapOptions
+
+MAX_SEED = 2**32 - 1  # 32-bit seeds: every numpy generator and most other tools take them
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise InputError(f"{message} (see '{self.prog} --help')")
+
+
+def resample_count(text: str) -> int:
+    """--bootstrap N: 0 (no resampling) up to MAX_RESAMPLES, checked before any work is done."""
+    n = _whole_number(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError(
+            f"{n} is negative; give 0 (no resampling) or a number of resamples up to "
+            f"{MAX_RESAMPLES:,}"
+        )
+    if n > MAX_RESAMPLES:
+        raise argparse.ArgumentTypeError(
+            f"{n:,} resamples are more than the limit of {MAX_RESAMPLES:,} (1,000 to 10,000 "
+            "are usual)"
+        )
+    return n
+
+
+def seed(text: str) -> int:
+    """--seed S: a whole number from 0 to 2**32 - 1 (numpy refuses negative seeds)."""
+    value = _whole_number(text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(
+            f"{value} is not a seed; give a whole number from 0 to {MAX_SEED}"
+        )
+    return value
+
+
+def _whole_number(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def add_resampling_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    """--bootstrap N and --seed S; ``what`` says what the resamples give."""
+    parser.add_argument(
+        "--bootstrap",
+        type=resample_count,
+        default=0,
+        metavar="N",
+        help=f"N resamples (at most {MAX_RESAMPLES:,}): {what}",
+    )
+    parser.add_argument(
+        "--seed",
+        type=seed,
+        default=DEFAULT_SEED,
+        metavar="S",
+        help=f"seed of the resamples, 0 to {MAX_SEED} (default: %(default)s)",
+    )
+
+
+def bootstrap_options(args: argparse.Namespace) -> BootstrapOptions | None:
+    return BootstrapOptions(args.bootstrap, args.seed) if args.bootstrap else None
+
+
+def check_excluded(excluded: list[str], known: list[str]) -> None:
+    """An --exclude of a system that is not there is a typo, not a no-op: say so."""
+    for name in excluded:
+        if name not in known:
+            raise InputError(
+                f"--exclude {name}: there is no system {name!r}",
+                hint=f"The systems are: {', '.join(known)}.",
+            )

@@ -1,0 +1,241 @@
+"""`mteval score`: every option of the command in one place, and what it prints.
+
+    mteval score --refs REF [REF ...] --hyps HYP [HYP ...] [--metrics ...] [options]
+
+The test set is read from the files (formats recognised by content, SGML/XML segments matched by
+id), scored once per metric, and written as text, JSON, CSV or LaTeX; --human and --bootstrap add
+the meta-evaluation (correlations with people, intervals, paired tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from mteval_core.cli.arguments import add_resampling_arguments, bootstrap_options, check_excluded
+from mteval_core.config import BREVITY_PENALTIES, GTM_MATCHINGS, STEMMERS, TOKENIZERS, Options
+from mteval_core.errors import InputError
+from mteval_core.export import render_meta_text, to_csv, to_json, to_latex, to_text
+from mteval_core.metrics import DEFAULT_METRICS, REGISTRY, parse_metric_list
+from mteval_core.scoring import Scores
+from mteval_core.testset import TestSet
+
+HUMAN_ONLY_OPTIONS = {  # argparse dest -> option: they change the correlations only
+    "criterion": "--criterion",
+    "exclude": "--exclude",
+    "human_lower_is_better": "--human-lower-is-better",
+    "rated_segments_only": "--rated-segments-only",
+}
+
+
+def add_command(commands: argparse._SubParsersAction) -> None:
+    score = commands.add_parser(
+        "score",
+        help="score system outputs against references",
+        description="Score system outputs against one or more references. Plain text files have "
+        "one segment per line; NIST mteval SGML and WMT XML files are read too.",
+    )
+    score.add_argument(
+        "--refs",
+        nargs="+",
+        required=True,
+        metavar="REF",
+        help="reference files; each is one complete reference translation",
+    )
+    score.add_argument(
+        "--hyps",
+        nargs="+",
+        required=True,
+        metavar="HYP",
+        help="system outputs; each is named after its file (without the last extension), "
+        "or give NAME=PATH",
+    )
+    score.add_argument(
+        "--metrics",
+        default=",".join(DEFAULT_METRICS),
+        help=f"comma-separated, from: {', '.join(REGISTRY)} (default: %(default)s)",
+    )
+    score.add_argument("--tokenize", choices=TOKENIZERS, default="13a")
+    score.add_argument("--lowercase", action="store_true", help="Unicode lowercasing")
+    score.add_argument("--stem", choices=STEMMERS, default="none")
+    score.add_argument(
+        "--stem-language",
+        default="english",
+        metavar="LANG",
+        help="language of the Snowball stemmer (default: english)",
+    )
+    score.add_argument(
+        "--fmean-alpha",
+        type=float,
+        default=0.9,
+        metavar="A",
+        help="Fmean = PR / (A P + (1 - A) R); 0.9 as Lavie et al. 2004 (default)",
+    )
+    score.add_argument(
+        "--bp",
+        choices=BREVITY_PENALTIES,
+        default="closest",
+        help="BLEU brevity penalty reference length (default: closest)",
+    )
+    score.add_argument(
+        "--gtm-exponent",
+        type=float,
+        default=1.0,
+        metavar="E",
+        help="GTM's reward for runs, e > 0 (default: 1, as GTM 1.4; the paper uses 2)",
+    )
+    score.add_argument(
+        "--gtm-matching",
+        choices=GTM_MATCHINGS,
+        default="greedy",
+        help="greedy: GTM 1.4 bit for bit (default); exact: the paper's maximum matching",
+    )
+    score.add_argument("--segments", action="store_true", help="also print segment scores")
+    score.add_argument(
+        "--documents",
+        action="store_true",
+        help="also print document scores (json; csv prints them instead of system rows); "
+        "needs SGML or XML input, which carries document ids",
+    )
+    score.add_argument("--format", choices=("text", "json", "csv", "latex"), default="text")
+    score.add_argument(
+        "--human",
+        metavar="FILE",
+        help="human judgments (CSV/TSV: system, segment_id, score[, rater, criterion], or "
+        "system-level rows); adds the human system scores and each metric's correlations",
+    )
+    score.add_argument(
+        "--criterion",
+        metavar="NAME",
+        help="which human criterion, or a sum such as adequacy+fluency (default: that sum when "
+        "both exist, else the only criterion)",
+    )
+    score.add_argument(
+        "--exclude",
+        nargs="+",
+        default=[],
+        metavar="SYS",
+        help="systems left out of the correlations (outliers, human references)",
+    )
+    score.add_argument(
+        "--human-lower-is-better",
+        action="store_true",
+        help="the human scores count errors (e.g. MQM points): negate them on load",
+    )
+    score.add_argument(
+        "--rated-segments-only",
+        action="store_true",
+        help="compute each metric on the segments its system was rated on",
+    )
+    add_resampling_arguments(score, "confidence intervals and paired tests")
+    score.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> str:
+    from mteval_core.scoring import score_test_set
+
+    metrics = parse_metric_list(args.metrics)
+    options = Options(
+        tokenize=args.tokenize,
+        lowercase=args.lowercase,
+        stem=args.stem,
+        stem_language=args.stem_language,
+        fmean_alpha=args.fmean_alpha,
+        bp=args.bp,
+        gtm_exponent=args.gtm_exponent,
+        gtm_matching=args.gtm_matching,
+    )
+    test_set = load_command_line_test_set(args.refs, args.hyps)
+    documents = test_set.documents if args.documents else None
+    if args.documents and documents is None:
+        raise InputError(
+            "--documents needs document ids, and plain text files have none",
+            hint="Give NIST mteval SGML or WMT XML files, or leave out --documents.",
+        )
+    if args.documents and args.format in ("text", "latex"):
+        raise InputError("--documents works with --format json or csv")
+    if (args.human or args.bootstrap) and args.format in ("csv", "latex"):
+        raise InputError("--human and --bootstrap work with --format json or text")
+    scores = score_test_set(test_set, metrics, options)
+    extra = meta_evaluation(args, test_set, scores)
+    if args.format == "json":
+        return to_json(scores, args.segments, documents, extra) + "\n"
+    if args.format == "csv":
+        return to_csv(scores, segments=args.segments, documents=documents)
+    if args.format == "latex":
+        return to_latex(scores)
+    return to_text(scores, segments=args.segments) + render_meta_text(extra)
+
+
+def load_command_line_test_set(ref_args: Sequence[str], hyp_args: Sequence[str]) -> TestSet:
+    """Read every --refs and --hyps file; SGML/XML files may carry several columns and doc ids,
+    and their segments are matched by id (mteval_core.io.alignment), plain text by position."""
+    from mteval_core.io import ColumnsRead, read_bytes, read_columns
+    from mteval_core.io.alignment import align_by_ids
+
+    reads: dict[str, list[ColumnsRead]] = {"ref": [], "sys": []}
+    for role, args in (("ref", ref_args), ("sys", hyp_args)):
+        for arg in args:
+            name, path = _split_name(arg) if role == "sys" else (None, arg)
+            read = read_columns(read_bytes(path), path, role, name)
+            for note in read.notes:  # e.g. skipped test-suite documents: worth knowing, not fatal
+                print(f"mteval: note: {note}", file=sys.stderr)
+            reads[role].append(read)
+    aligned = align_by_ids(reads["ref"], reads["sys"])
+    return TestSet(
+        references=aligned.references, systems=aligned.systems, documents=aligned.documents
+    )
+
+
+def _split_name(arg: str) -> tuple[str | None, str]:
+    """'NAME=PATH' -> (NAME, PATH); a path that exists as given is never split."""
+    if "=" in arg and not os.path.exists(arg):
+        name, path = arg.split("=", 1)
+        if not name:
+            raise InputError(f"empty system name in {arg!r}", hint="Write NAME=PATH.")
+        return name, path
+    return None, arg
+
+
+def meta_evaluation(args: argparse.Namespace, test_set: TestSet, scores: Scores) -> dict:
+    """What --human and --bootstrap add to `mteval score`, as JSON-ready data."""
+    if not args.human:
+        given = [option for dest, option in HUMAN_ONLY_OPTIONS.items() if getattr(args, dest)]
+        if given:
+            options = ", ".join(given)
+            raise InputError(
+                f"{options} {'needs' if len(given) == 1 else 'need'} --human: "
+                f"{'it changes' if len(given) == 1 else 'they change'} only the correlations "
+                "with human judgments",
+                hint=f"Give the judgments with --human FILE, or leave out {options}.",
+            )
+    check_excluded(args.exclude, scores.systems)
+    if not (args.human or args.bootstrap):
+        return {}  # and scipy, which the statistics need, is not even imported
+    from dataclasses import asdict
+
+    from mteval_core.stats.meta import evaluate
+
+    if args.human:
+        from mteval_core.io import read_bytes, read_human
+
+        judgments = read_human(
+            read_bytes(args.human),
+            args.human,
+            documents=test_set.documents,
+            lower_is_better=args.human_lower_is_better,
+        )
+        test_set = test_set.with_human(judgments)  # checks systems and segments
+    bootstrap = bootstrap_options(args)
+    result = evaluate(
+        test_set,
+        scores,
+        criterion=args.criterion,
+        exclude=args.exclude,
+        rated_only=args.rated_segments_only,
+        bootstrap=bootstrap,
+        negated_on_load=args.human_lower_is_better,
+    )
+    return {**result, "bootstrap": asdict(bootstrap)} if bootstrap else result
