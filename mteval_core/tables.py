@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from mteval_core.io.mqm import MqmAnnotations
+from mteval_core.loss.annotations import MqmAnnotations
 from mteval_core.scoring import Scores
 from mteval_core.stats.undefined import format_statistic
 from mteval_core.testset import TestSet

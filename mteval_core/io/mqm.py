@@ -3,36 +3,25 @@
 One row per error, or one ``No-error`` row for a segment a rater found no error in; the columns
 used are system, seg_id, rater, severity and category (doc, doc_id, source, target and comment may
 be there too and are ignored). We count the errors of every (severity, category) per rating, a
-rating being one rater's judgment of one system's segment; weights are applied later
-(mteval_core.loss.mqm), so that a user can change them without reading the file again.
+rating being one rater's judgment of one system's segment (mteval_core.loss.annotations); weights
+are applied later (mteval_core.loss.mqm), so that a user can change them without reading the file
+again.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode
 from mteval_core.io.delimited import read_table
+from mteval_core.loss.annotations import ErrorType, MqmAnnotations, Rating
 
 REQUIRED = ("system", "seg_id", "rater", "category", "severity")
 NO_ERROR = "No-error"
 SEVERITIES = ("Critical", "Major", "Minor", "Neutral", NO_ERROR)
 
-Rating = tuple[str, str, str]  # (system, seg_id, rater)
-ErrorType = tuple[str, str]  # (severity, category)
-
-
-@dataclass(frozen=True)
-class MqmAnnotations:
-    """``counts[i, j]``: how many errors of ``error_types[j]`` rating ``ratings[i]`` marked."""
-
-    origin: str
-    ratings: tuple[Rating, ...]  # in the order of their first row
-    error_types: tuple[ErrorType, ...]
-    counts: np.ndarray  # (ratings, error_types), whole numbers
+__all__ = ["MqmAnnotations", "read_mqm"]
 
 
 def read_mqm(data: bytes, origin: str) -> MqmAnnotations:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mteval_core.errors import InputError
-from mteval_core.io.mqm import ErrorType, MqmAnnotations
+from mteval_core.loss.annotations import ErrorType, MqmAnnotations
 from mteval_core.loss.reversal import AffineLosses
 
 GOOGLE_WEIGHTS: dict[str, float] = {

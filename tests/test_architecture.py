@@ -1,0 +1,83 @@
+"""Guard rails of the package's shape: the core never needs the dashboard, folders do not import
+each other in a loop, and the command line loads only what a command uses."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "mteval_core"
+SAMPLE = ROOT / "sample_data"
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module a file imports, at the top or inside a function."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def folder_of(module: str) -> str | None:
+    """'mteval_core.io.human' -> 'io'; None for top-level modules and other packages."""
+    parts = module.split(".")
+    if parts[0] != "mteval_core" or len(parts) < 2:
+        return None
+    return parts[1] if (PACKAGE / parts[1]).is_dir() else None
+
+
+def test_the_core_never_imports_streamlit():
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in PACKAGE.rglob("*.py")
+        if any(name.split(".")[0] == "streamlit" for name in imported_modules(path))
+    ]
+    assert offenders == []
+
+
+def test_no_two_package_folders_import_each_other():
+    folders = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists())
+    uses: dict[str, set[str]] = {folder: set() for folder in folders}
+    for folder in folders:
+        for path in (PACKAGE / folder).rglob("*.py"):
+            for module in imported_modules(path):
+                other = folder_of(module)
+                if other is not None and other != folder:
+                    uses[folder].add(other)
+    loops = [(a, b) for a, b in combinations(folders, 2) if b in uses[a] and a in uses[b]]
+    assert loops == []
+
+
+def loaded_after(code: str) -> set[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys\nprint(' '.join(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return {name.split(".")[0] for name in done.stdout.split()}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import mteval_core.cli",
+        "import contextlib, io\nfrom mteval_core.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['score', '--refs', '{SAMPLE}/ref/ref-A.en', "
+        f"'--hyps', '{SAMPLE}/sys/neural-large.en', '--metrics', 'bleu,gtm'])",
+    ],
+    ids=["import", "score"],
+)
+def test_the_command_line_loads_no_dashboard_library(code):
+    assert loaded_after(code).isdisjoint({"streamlit", "plotly", "pandas"})
