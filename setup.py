@@ -1,7 +1,7 @@
-"""Builds the one compiled module, mteval_core/_gtm_loops.pyx; pyproject.toml has the rest.
+"""Builds the one compiled module, mteval_core/gtm/_loops.pyx; pyproject.toml has the rest.
 
 The module is optional: without a C compiler the build still succeeds and GTM runs on the
-pure-Python loops (mteval_core/_gtm_loops_python.py: the same numbers, slower, with a note).
+pure-Python loops (mteval_core/gtm/_loops_python.py: the same numbers, slower, with a note).
 An sdist ships the generated C file, so installing from it needs a compiler but not Cython.
 """
 
@@ -9,14 +9,14 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 
-SOURCE = Path("mteval_core") / "_gtm_loops.pyx"
+SOURCE = Path("mteval_core") / "gtm" / "_loops.pyx"
 
 try:
     from Cython.Build import cythonize
 
     extensions = cythonize([str(SOURCE)], language_level=3)
 except ImportError:  # an sdist built elsewhere: compile its generated C file
-    extensions = [Extension("mteval_core._gtm_loops", [str(SOURCE.with_suffix(".c"))])]
+    extensions = [Extension("mteval_core.gtm._loops", [str(SOURCE.with_suffix(".c"))])]
 for extension in extensions:  # cythonize() drops optional=True, so it is set on what it returns
     extension.optional = True
 

@@ -16,15 +16,17 @@ import pandas as pd
 
 from mteval_core.config import Options
 from mteval_core.errors import InputError
-from mteval_core.limits import GRID_MAX_CELLS
-from mteval_core.matching import (
+from mteval_core.gtm.matching import (
     exact_matching,
     exact_sizes,
     greedy_matching,
     greedy_sizes,
+    mean_reference_lengths,
     run_lengths,
+    segment_grids,
 )
-from mteval_core.metrics import get_metric
+from mteval_core.limits import GRID_MAX_CELLS
+from mteval_core.metrics.gtm import precision_recall_f
 from mteval_core.ngrams import BARRIER, EncodedCorpus, Vocabulary
 from mteval_core.testset import TestSet
 from mteval_core.text import stemmer, tokenize
@@ -102,9 +104,8 @@ def bitext_grid(
 
     def numbers(blocks: np.ndarray, weight: float, method: str) -> GridMatching:
         size = weight ** (1.0 / e)
-        precision = size / len(candidate) if candidate else 0.0
-        recall = size / mean_reference_length if mean_reference_length else 0.0
-        f = (2 * (precision * recall)) / (precision + recall) if precision + recall else 0.0
+        totals = np.array([size, len(candidate), mean_reference_length])
+        precision, recall, f = (float(v) for v in precision_recall_f(totals))
         return GridMatching(blocks, weight, size, precision, recall, f, method)
 
     weight, blocks = greedy_matching(candidate_ids, rcat_ids, cap, e)
@@ -179,17 +180,11 @@ def _system_corpus(test_set: TestSet, system: str, options: Options) -> EncodedC
     return EncodedCorpus(replace(test_set, systems=(column,), human=None), options)
 
 
-def _mean_reference_lengths(corpus: EncodedCorpus) -> np.ndarray:
-    return corpus.reference_lengths.sum(axis=0) / corpus.n_references
-
-
 def _gaps(corpus: EncodedCorpus, system: str, exponent: float) -> MatchingGaps:
     _check_exact_exponent(exponent)
-    candidate, rcat = corpus.systems[system], corpus.concatenated_references
-    caps = np.minimum(candidate.lengths.astype(np.float64), _mean_reference_lengths(corpus))
-    arrays = (candidate.ids, candidate.offsets, rcat.ids, rcat.offsets, caps, exponent)
-    exact, methods = exact_sizes(*arrays)
-    return MatchingGaps(greedy_sizes(*arrays), exact, methods)
+    grids = segment_grids(corpus, system)
+    exact, methods = exact_sizes(*grids, exponent)
+    return MatchingGaps(greedy_sizes(*grids, exponent), exact, methods)
 
 
 def segment_table(test_set: TestSet, system: str, options: Options) -> pd.DataFrame:
@@ -204,11 +199,10 @@ def segment_table(test_set: TestSet, system: str, options: Options) -> pd.DataFr
     corpus = _system_corpus(test_set, system, options)
     gaps = _gaps(corpus, system, options.gtm_exponent)
     candidate_lengths = corpus.hypothesis_lengths(system)
-    reference_lengths = _mean_reference_lengths(corpus)
-    gtm = get_metric("gtm", options)
+    reference_lengths = mean_reference_lengths(corpus)
 
     def f(sizes: np.ndarray) -> np.ndarray:  # GTM's own F of (size, |C|, mean |R|) per segment
-        return gtm.score_from_totals(np.column_stack([sizes, candidate_lengths, reference_lengths]))
+        return precision_recall_f(np.column_stack([sizes, candidate_lengths, reference_lengths]))[2]
 
     return pd.DataFrame(
         {

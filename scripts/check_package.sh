@@ -11,7 +11,7 @@ python3 -m venv "$work/builder"
 "$work/builder/bin/python" -m build --sdist --outdir "$work/dist" . >/dev/null 2>&1
 sdist="$(ls "$work/dist"/*.tar.gz)"
 tar -tzf "$sdist" >"$work/sdist.txt"
-grep -q "mteval_core/_gtm_loops.c" "$work/sdist.txt"  # a source install needs no Cython
+grep -q "mteval_core/gtm/_loops.c" "$work/sdist.txt"  # a source install needs no Cython
 # Both wheels from the sdist, in pip's clean build folders: one compiled, one as on a machine
 # without a C compiler.
 "$work/builder/bin/python" -m pip wheel --quiet --no-deps -w "$work/dist" "$sdist" 2>/dev/null
@@ -27,7 +27,7 @@ score_sample() {  # $1: a wheel; $2: "compiled" or "python" (which GTM loops it 
     "$venv/bin/mteval" score --refs "$OLDPWD/sample_data/ref/ref-A.en" \
       --hyps "$OLDPWD"/sample_data/sys/*.en --metrics bleu,gtm --gtm-exponent 2 --format json \
       >"$work/$2.json" 2>"$work/$2.err"
-    if "$venv/bin/python" -c "import mteval_core._gtm_loops" 2>/dev/null; then found=compiled
+    if "$venv/bin/python" -c "import mteval_core.gtm._loops" 2>/dev/null; then found=compiled
     else found=python; fi
     [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found GTM loops"; exit 1; }
     if [ "$2" = python ]; then grep -q "pure-Python" "$work/$2.err"; fi

@@ -67,9 +67,9 @@ def ted() -> TestSet:
 def gtm_loops(request, monkeypatch):
     """Run a GTM test twice: on the compiled loops and on the pure-Python fallback that installs
     without a C compiler; both must give the same numbers to the bit."""
-    import mteval_core.matching as matching
-    from mteval_core import _gtm_loops_python
+    import mteval_core.gtm.matching as matching
+    from mteval_core.gtm import _loops_python
 
     if request.param == "python":
-        monkeypatch.setattr(matching, "loops", _gtm_loops_python)
+        monkeypatch.setattr(matching, "loops", _loops_python)
     return request.param

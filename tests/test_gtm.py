@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from mteval_core.config import Options
 from mteval_core.errors import InputError
-from mteval_core.matching import exact_matching, greedy_matching, greedy_sizes
+from mteval_core.gtm.matching import exact_matching, greedy_matching, greedy_sizes
 from mteval_core.scoring import score_test_set
 from mteval_core.text import split_whitespace
 from tests.conftest import make_test_set, read_lines, shared_dataset
@@ -282,7 +282,7 @@ def test_reference_order_does_not_matter_at_e1(data):
 
 
 def test_huge_grids_fall_back_to_greedy_with_a_warning(monkeypatch):
-    import mteval_core.matching as matching
+    import mteval_core.gtm.matching as matching
 
     monkeypatch.setattr(matching, "MAX_EXACT_BLOCKS", 3)
     test_set = make_test_set(["a a a b"], {"s": ["a b a a"]})

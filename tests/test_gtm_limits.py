@@ -17,13 +17,18 @@ import time
 import numpy as np
 import pytest
 
-import mteval_core.matching as matching
+import mteval_core.gtm.matching as matching
 from mteval_core.cli import main
 from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.grid import bitext_grid, segment_table
+from mteval_core.gtm.matching import (
+    SegmentTooLarge,
+    closed_form_size,
+    greedy_matching,
+    greedy_sizes,
+)
 from mteval_core.limits import GTM_MAX_HITS
-from mteval_core.matching import SegmentTooLarge, closed_form_size, greedy_matching, greedy_sizes
 from mteval_core.scoring import score_test_set
 from tests.conftest import make_test_set
 
@@ -134,7 +139,7 @@ def test_ctrl_c_stops_the_compiled_loop_promptly():
     script = textwrap.dedent(
         f"""
         import numpy as np
-        from mteval_core.matching import greedy_sizes
+        from mteval_core.gtm.matching import greedy_sizes
         segments = 2_000
         candidates = np.tile(np.arange({n}) % 2, segments).astype(np.int64)
         rcat = np.concatenate([np.arange({n}) % 2, [-1]]).astype(np.int64)
@@ -167,7 +172,7 @@ def test_without_the_compiled_module_the_python_loops_say_so_and_agree():
     script = textwrap.dedent(
         """
         import sys, warnings
-        sys.modules["mteval_core._gtm_loops"] = None  # as if built without a compiler
+        sys.modules["mteval_core.gtm._loops"] = None  # as if built without a compiler
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             from mteval_core.config import Options

@@ -12,6 +12,7 @@ denominator is 0 (so an empty candidate against an empty reference scores 0, as 
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,6 +21,9 @@ from mteval_core.errors import Note
 from mteval_core.limits import GTM_EXACT_MAX_CELLS, GTM_MAX_HITS, GTM_MAX_RUNS
 from mteval_core.metrics.base import Metric, safe_divide
 from mteval_core.ngrams import EncodedCorpus
+
+if TYPE_CHECKING:
+    from mteval_core.gtm.matching import SegmentGrids
 
 
 class ExactMatchingFallback(Note):
@@ -30,21 +34,24 @@ class SegmentsLeftOut(Note):
     """Some segments were too large for GTM's grid at this exponent; GTM leaves them out."""
 
 
-def segment_sizes(
-    corpus: EncodedCorpus, system: str, caps: np.ndarray, options: Options
-) -> np.ndarray:
+def segment_sizes(corpus: EncodedCorpus, system: str, options: Options) -> np.ndarray:
     """GTM's match size of every segment: greedy (GTM 1.4) or exact (the paper's maximum).
 
     NaN where a segment is over GTM's limits (only at e != 1), after a warning that names them.
     """
-    from mteval_core.matching import EXACT_TIME_LIMIT, MAX_EXACT_BLOCKS, exact_sizes, greedy_sizes
+    from mteval_core.gtm.matching import (
+        EXACT_TIME_LIMIT,
+        MAX_EXACT_BLOCKS,
+        exact_sizes,
+        greedy_sizes,
+        segment_grids,
+    )
 
-    candidate, rcat = corpus.systems[system], corpus.concatenated_references
-    arrays = (candidate.ids, candidate.offsets, rcat.ids, rcat.offsets, caps, options.gtm_exponent)
+    grids = segment_grids(corpus, system)
     if options.gtm_matching == "greedy":
-        sizes = greedy_sizes(*arrays)
+        sizes = greedy_sizes(*grids, options.gtm_exponent)
     else:
-        sizes, methods = exact_sizes(*arrays)
+        sizes, methods = exact_sizes(*grids, options.gtm_exponent)
         fallbacks = methods.count("greedy-fallback")
         if fallbacks:
             warnings.warn(
@@ -56,17 +63,15 @@ def segment_sizes(
             )
     left_out = np.flatnonzero(np.isnan(sizes))
     if left_out.size:
-        _warn_left_out(corpus, system, left_out, options.gtm_exponent)
+        _warn_left_out(grids, system, left_out, options.gtm_exponent)
     return sizes
 
 
-def _warn_left_out(corpus: EncodedCorpus, system: str, left_out: np.ndarray, e: float) -> None:
-    from mteval_core.matching import hit_count
+def _warn_left_out(grids: SegmentGrids, system: str, left_out: np.ndarray, e: float) -> None:
+    from mteval_core.gtm.matching import hit_count
 
-    candidate, rcat = corpus.systems[system], corpus.concatenated_references
     first = int(left_out[0])
-    tokens = candidate.ids[candidate.offsets[first] : candidate.offsets[first + 1]]
-    columns = rcat.ids[rcat.offsets[first] : rcat.offsets[first + 1]]
+    tokens, columns = grids.segment(first)
     numbers = ", ".join(str(s + 1) for s in left_out[:5]) + (", ..." if left_out.size > 5 else "")
     warnings.warn(
         f"{system}: GTM leaves out {left_out.size} segment(s) too large for its bitext grid at "
@@ -79,27 +84,31 @@ def _warn_left_out(corpus: EncodedCorpus, system: str, left_out: np.ndarray, e: 
     )
 
 
+def precision_recall_f(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """GTM 1.4's P = size / |C|, R = size / mean reference length, F = (2 * (P * R)) / (P + R),
+    each 0 where its denominator is 0, of totals (..., 3): the metric and the grid viewer share it.
+    """
+    totals = np.asarray(totals, dtype=np.float64)
+    precision = safe_divide(totals[..., 0], totals[..., 1])
+    recall = safe_divide(totals[..., 0], totals[..., 2])
+    return precision, recall, safe_divide(2.0 * (precision * recall), precision + recall)
+
+
 class _GTMStatistics(Metric):
     stat_names = ("size", "candidate_length", "mean_reference_length")
     scale = "0 to 1"
 
     def statistics(self, corpus: EncodedCorpus, system: str) -> np.ndarray:
+        from mteval_core.gtm.matching import mean_reference_lengths
+
         candidate_length = corpus.hypothesis_lengths(system).astype(np.float64)
-        mean_reference_length = corpus.reference_lengths.sum(axis=0) / corpus.n_references
-        caps = np.minimum(candidate_length, mean_reference_length)
-        sizes = segment_sizes(corpus, system, caps, self.options)
-        statistics = np.column_stack([sizes, candidate_length, mean_reference_length])
+        sizes = segment_sizes(corpus, system, self.options)
+        statistics = np.column_stack([sizes, candidate_length, mean_reference_lengths(corpus)])
         statistics[np.isnan(sizes)] = 0.0  # left out of every sum, with the warning above
         return statistics
 
     def signature_options(self) -> dict[str, str]:
         return {"gtm-e": f"{self.options.gtm_exponent:g}", "gtm-match": self.options.gtm_matching}
-
-    @staticmethod
-    def _precision_recall(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        totals = np.asarray(totals, dtype=np.float64)
-        size = totals[..., 0]
-        return safe_divide(size, totals[..., 1]), safe_divide(size, totals[..., 2])
 
 
 class GTM(_GTMStatistics):
@@ -107,8 +116,7 @@ class GTM(_GTMStatistics):
     label = "GTM"
 
     def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
-        precision, recall = self._precision_recall(totals)
-        return safe_divide(2.0 * (precision * recall), precision + recall)
+        return precision_recall_f(totals)[2]
 
 
 class GTMPrecision(_GTMStatistics):
@@ -116,7 +124,7 @@ class GTMPrecision(_GTMStatistics):
     label = "GTM-P"
 
     def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
-        return self._precision_recall(totals)[0]
+        return precision_recall_f(totals)[0]
 
 
 class GTMRecall(_GTMStatistics):
@@ -124,4 +132,4 @@ class GTMRecall(_GTMStatistics):
     label = "GTM-R"
 
     def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
-        return self._precision_recall(totals)[1]
+        return precision_recall_f(totals)[1]

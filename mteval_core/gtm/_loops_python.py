@@ -1,8 +1,8 @@
-"""GTM's loops in plain Python: the algorithm of ``_gtm_loops.pyx``, for installs without a
+"""GTM's loops in plain Python: the algorithm of ``_loops.pyx``, for installs without a
 C compiler. Same inputs, same outputs, the same floating-point operations in the same order, so
 every number is identical (the tests run both); about a hundred times slower.
 
-Read ``_gtm_loops.pyx`` for why the greedy works on runs; this file follows it line for line.
+Read ``_loops.pyx`` for why the greedy works on runs; this file follows it line for line.
 """
 
 from __future__ import annotations

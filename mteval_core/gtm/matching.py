@@ -10,9 +10,9 @@ matched total stays under the cap min(|C|, mean reference length), the last bloc
 fractional length where the cap bites. The score is size = (sum of len ** e) ** (1 / e).
 
 The loops (the greedy over runs, and for the exact matching the run lengths, the ordered candidate
-blocks and the weights that bound it) are compiled with Cython in ``_gtm_loops.pyx``: GTM is a
+blocks and the weights that bound it) are compiled with Cython in ``_loops.pyx``: GTM is a
 sequential greedy per segment, so a compiled loop over segments is the fast way. Where the package
-was installed without a C compiler, ``_gtm_loops_python.py`` runs the same algorithm with the same
+was installed without a C compiler, ``_loops_python.py`` runs the same algorithm with the same
 numbers, more slowly. This module bounds the loops (``limits.py``: a segment's hits and runs for
 the greedy, its cells for the exact matching) and holds the logic of the exact matching.
 """
@@ -22,11 +22,15 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from mteval_core.errors import InputError, Note
 from mteval_core.limits import GTM_EXACT_MAX_CELLS, GTM_MAX_HITS, GTM_MAX_RUNS
+
+if TYPE_CHECKING:
+    from mteval_core.ngrams import EncodedCorpus
 
 
 class SlowGTM(Note):
@@ -34,9 +38,9 @@ class SlowGTM(Note):
 
 
 try:
-    from mteval_core import _gtm_loops as loops
+    from mteval_core.gtm import _loops as loops
 except ImportError:  # installed without a C compiler
-    from mteval_core import _gtm_loops_python as loops
+    from mteval_core.gtm import _loops_python as loops
 
     warnings.warn(
         "GTM runs on its pure-Python loops (the compiled module was not built when mteval was "
@@ -48,6 +52,7 @@ except ImportError:  # installed without a C compiler
 
 __all__ = [
     "ExactMatching",
+    "SegmentGrids",
     "SegmentTooLarge",
     "candidate_blocks",
     "exact_matching",
@@ -55,9 +60,41 @@ __all__ = [
     "greedy_matching",
     "greedy_sizes",
     "hit_count",
+    "mean_reference_lengths",
     "run_lengths",
     "run_weights",
+    "segment_grids",
 ]
+
+
+# ---------------------------------------------------------------------- every segment's grid
+class SegmentGrids(NamedTuple):
+    """Every segment's grid, as the compiled loops take it: the candidate's and Rcat's token ids
+    (all segments concatenated, with offsets) and GTM's cap min(|C|, mean reference length)."""
+
+    candidates: np.ndarray
+    candidate_offsets: np.ndarray
+    rcats: np.ndarray
+    rcat_offsets: np.ndarray
+    caps: np.ndarray
+
+    def segment(self, s: int) -> tuple[np.ndarray, np.ndarray]:
+        """Segment s's candidate ids and Rcat ids."""
+        return (
+            self.candidates[self.candidate_offsets[s] : self.candidate_offsets[s + 1]],
+            self.rcats[self.rcat_offsets[s] : self.rcat_offsets[s + 1]],
+        )
+
+
+def mean_reference_lengths(corpus: EncodedCorpus) -> np.ndarray:
+    """Per segment, the mean length of its references (empty ones count as 0), as GTM 1.4."""
+    return corpus.reference_lengths.sum(axis=0) / corpus.n_references
+
+
+def segment_grids(corpus: EncodedCorpus, system: str) -> SegmentGrids:
+    candidate, rcat = corpus.systems[system], corpus.concatenated_references
+    caps = np.minimum(candidate.lengths.astype(np.float64), mean_reference_lengths(corpus))
+    return SegmentGrids(candidate.ids, candidate.offsets, rcat.ids, rcat.offsets, caps)
 
 
 # ---------------------------------------------------------------------- GTM 1.4's greedy, bounded
