@@ -126,27 +126,22 @@ def test_exact_mode_refuses_exponents_below_one():
 
 
 # ---------------------------------------------------------------------- an independent port
-def gtm14_port(candidate: list[str], references: list[list[str]], e: float) -> float:
-    """GTM 1.4's greedy written plainly from the spec (dictionaries, no numpy): sum of len ** e."""
-    rcat: list[str | None] = []
-    for reference in references:
-        rcat += [*reference, None]
-    x = len(rcat)
-    mean = sum(len(r) for r in references) / len(references)
-    cap = min(len(candidate), mean)
-    chain: dict[tuple[int, int], int] = {}
-    for i in range(len(candidate) - 1, -1, -1):
+def gtm14_port_blocks(c: np.ndarray, rcat: np.ndarray, cap: float, e: float):
+    """The spec's greedy over every block ((i, j), l), on id arrays with any cap: the total and
+    the blocks (i, j, len) in the order taken."""
+    m, x = len(c), len(rcat)
+    chain = np.zeros((m + 1, x + 1), np.int64)
+    for i in range(m - 1, -1, -1):
         for j in range(x - 1, -1, -1):
-            if rcat[j] is not None and candidate[i] == rcat[j]:
-                chain[i, j] = 1 + chain.get((i + 1, j + 1), 0)
-    blocks = sorted(
-        ((n, i * x + j, i, j) for (i, j), run in chain.items() for n in range(1, run + 1)),
-        reverse=True,
+            if rcat[j] != -1 and c[i] == rcat[j]:
+                chain[i, j] = chain[i + 1, j + 1] + 1
+    cells = [(i, j) for i in range(m) for j in range(x)]
+    order = sorted(
+        ((n, i * x + j, i, j) for i, j in cells for n in range(1, chain[i, j] + 1)), reverse=True
     )
-    rows: set[int] = set()
-    cols: set[int] = set()
-    remaining, total = cap, 0.0
-    for n, _, i, j in blocks:
+    rows, cols = set(), set()
+    remaining, total, taken = cap, 0.0, []
+    for n, _, i, j in order:
         if remaining <= 0:
             break
         length = min(n, remaining)
@@ -157,7 +152,19 @@ def gtm14_port(candidate: list[str], references: list[list[str]], e: float) -> f
         cols.update(range(j, j + cells))
         remaining -= length
         total += length**e
-    return total
+        taken.append((i, j, length))
+    return total, taken
+
+
+def gtm14_port(candidate: list[str], references: list[list[str]], e: float) -> float:
+    """GTM 1.4's greedy written plainly from the spec (see gtm14_port_blocks): sum of len ** e."""
+    ids: dict[str, int] = {}
+    rcat: list[int] = []
+    for reference in references:
+        rcat += [ids.setdefault(token, len(ids)) for token in reference] + [-1]
+    c = [ids.setdefault(token, len(ids)) for token in candidate]
+    cap = min(len(candidate), sum(len(r) for r in references) / len(references))
+    return gtm14_port_blocks(np.array(c, np.int64), np.array(rcat, np.int64), cap, e)[0]
 
 
 def test_wmt_segments_equal_the_independent_port():
@@ -293,36 +300,6 @@ def test_huge_grids_fall_back_to_greedy_with_a_warning(monkeypatch):
 
 
 # ------------------------------------------- the run-based greedy against the port, block by block
-def gtm14_port_blocks(c: np.ndarray, rcat: np.ndarray, cap: float, e: float):
-    """The spec's greedy over every block ((i, j), l), on id arrays with any cap: the total and
-    the blocks (i, j, len) in the order taken."""
-    m, x = len(c), len(rcat)
-    chain = np.zeros((m + 1, x + 1), np.int64)
-    for i in range(m - 1, -1, -1):
-        for j in range(x - 1, -1, -1):
-            if rcat[j] != -1 and c[i] == rcat[j]:
-                chain[i, j] = chain[i + 1, j + 1] + 1
-    cells = [(i, j) for i in range(m) for j in range(x)]
-    order = sorted(
-        ((n, i * x + j, i, j) for i, j in cells for n in range(1, chain[i, j] + 1)), reverse=True
-    )
-    rows, cols = set(), set()
-    remaining, total, taken = cap, 0.0, []
-    for n, _, i, j in order:
-        if remaining <= 0:
-            break
-        length = min(n, remaining)
-        cells = math.ceil(length)
-        if any(i + t in rows or j + t in cols for t in range(cells)):
-            continue
-        rows.update(range(i, i + cells))
-        cols.update(range(j, j + cells))
-        remaining -= length
-        total += length**e
-        taken.append((i, j, length))
-    return total, taken
-
-
 @st.composite
 def larger_grids(draw):
     alphabet = draw(st.integers(1, 4))

@@ -186,19 +186,10 @@ def greedy_sizes(
     NaN marks a segment over the limits (GTM_MAX_HITS, GTM_MAX_RUNS) at e != 1; at e = 1 such a
     segment gets the closed form, which is GTM 1.4's number to the bit.
     """
-    sizes, statuses = loops.greedy_sizes(
-        candidates,
-        candidate_offsets,
-        rcats,
-        rcat_offsets,
-        caps,
-        exponent,
-        GTM_MAX_HITS,
-        GTM_MAX_RUNS,
-    )
+    grids = SegmentGrids(candidates, candidate_offsets, rcats, rcat_offsets, caps)
+    sizes, statuses = loops.greedy_sizes(*grids, exponent, GTM_MAX_HITS, GTM_MAX_RUNS)
     for s in np.flatnonzero(statuses != loops.DONE):
-        candidate = candidates[candidate_offsets[s] : candidate_offsets[s + 1]]
-        rcat = rcats[rcat_offsets[s] : rcat_offsets[s + 1]]
+        candidate, rcat = grids.segment(s)
         if statuses[s] in (loops.NO_MEMORY, loops.BROKEN_INVARIANT):
             raise _too_large(candidate, rcat, int(statuses[s]))
         sizes[s] = closed_form_size(candidate, rcat, float(caps[s])) if exponent == 1 else np.nan
@@ -312,11 +303,11 @@ def exact_sizes(
     A segment over GTM's limits gets NaN and the method 'too-large' (at e = 1, the closed form
     under floor(cap), which is exact).
     """
+    grids = SegmentGrids(candidates, candidate_offsets, rcats, rcat_offsets, caps)
     sizes = np.zeros(len(caps))
     methods = []
     for s in range(len(caps)):
-        candidate = candidates[candidate_offsets[s] : candidate_offsets[s + 1]]
-        rcat = rcats[rcat_offsets[s] : rcat_offsets[s + 1]]
+        candidate, rcat = grids.segment(s)
         try:
             found = exact_matching(candidate, rcat, float(caps[s]), exponent)
         except SegmentTooLarge:
