@@ -10,8 +10,13 @@ from __future__ import annotations
 
 # ----------------------------------------------------------------------------------------- uploads
 MAX_UPLOAD_MB = 50  # per file; .streamlit/config.toml (server.maxUploadSize) says the same
-MAX_UPLOAD_SEGMENTS = 100_000  # segments in one uploaded test set
-MAX_UPLOAD_TEXTS = 1_000_000  # segments x (systems + references) in one uploaded test set
+# The dashboard keeps every session's test set, its statistics and 1,000+ bootstrap resamples in
+# one server process: measured with tests/e2e/measure_memory.py, 100,000 segments peaked at
+# 2.5 GB (the resample counts grow with resamples x segments), so the limits keep the largest
+# upload near 1 GB while WMT sets (20-23 systems x 1,000-3,000 segments, 1-3 references, about
+# 50,000 texts) fit four times over.
+MAX_UPLOAD_SEGMENTS = 20_000  # segments in one uploaded test set
+MAX_UPLOAD_TEXTS = 200_000  # segments x (systems + references) in one uploaded test set
 
 # -------------------------------------------------------------------------------------- resampling
 MAX_RESAMPLES = 20_000  # bootstrap resamples, command line and dashboard

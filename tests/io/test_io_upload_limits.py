@@ -33,13 +33,13 @@ def test_more_segments_are_refused_with_the_figures() -> None:
     error = caught.value
     assert error.origin == "ref.en"
     assert error.problem == (
-        "the file has 100,001 segments; the dashboard takes test sets of up to 100,000 segments"
+        "the file has 20,001 segments; the dashboard takes test sets of up to 20,000 segments"
     )
     assert "mteval score" in error.hint and "no such limit" in error.hint
 
 
 def test_more_texts_are_refused_as_soon_as_a_file_crosses_the_limit() -> None:
-    """11 files of 100,000 segments: the eleventh crosses 1,000,000 texts; the twelfth, which
+    """11 files of 20,000 segments: the eleventh crosses 200,000 texts; the twelfth, which
     is not even text, is never read."""
     per_file = MAX_UPLOAD_TEXTS // 10
     references = [(f"ref-{i}.en", lines(per_file)) for i in range(2)]
@@ -49,8 +49,8 @@ def test_more_texts_are_refused_as_soon_as_a_file_crosses_the_limit() -> None:
     error = caught.value
     assert error.origin == "mt-8.en"
     assert error.problem == (
-        "with this file the test set has 1,100,000 texts (segments x (systems + references)) so "
-        "far; the dashboard takes up to 1,000,000"
+        "with this file the test set has 220,000 texts (segments x (systems + references)) so "
+        "far; the dashboard takes up to 200,000"
     )
     assert "mteval score" in error.hint
 
