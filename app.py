@@ -3,13 +3,15 @@
 import streamlit as st
 
 from mteval_core.sample import load_sample
-from mteval_core.tables import overview, scores_frame, segment_preview
+from mteval_core.tables import scores_frame, segment_preview
 from pages.ui import (
     DASHBOARD_METRICS,
+    escape_markdown,
     friendly_errors,
     scores_of,
     session_options,
     session_test_set,
+    show_overview,
 )
 
 st.set_page_config(page_title="mteval", layout="wide")
@@ -36,20 +38,20 @@ VIEWS = {
 for page, label in VIEWS.items():
     st.page_link(page, label=label)
 
-st.subheader(f"Current test set: {test_set.name}")
+st.subheader(f"Current test set: {escape_markdown(test_set.name)}")
 st.caption(
     "The dashboard opens on the project's own sample: German to English, with illustrative "
     "TIDES-style adequacy and fluency judgments (see sample_data/README.md)."
 )
-facts = overview(test_set)
-for column, (label, value) in zip(st.columns(len(facts)), facts.items()):
-    column.markdown(f"**{label}**  \n{value}")
+show_overview(test_set)
 for note in loaded.notes if test_set is loaded.test_set else []:
-    st.info(note)
+    st.info(escape_markdown(note))
 
 with friendly_errors():
     scores = scores_of(test_set, DASHBOARD_METRICS, session_options())
 st.markdown("**Scores at a glance** (options from the Data page; intervals on the Scores page)")
 st.dataframe(scores_frame(scores).style.format("{:.3f}"), width="stretch")
+for note in scores.notes:  # e.g. GTM segments too large for the grid, left out
+    st.warning(escape_markdown(note))
 st.markdown("**The first segments**")
 st.dataframe(segment_preview(test_set, rows=10), width="stretch")

@@ -5,9 +5,17 @@ import streamlit as st
 from mteval_core.config import GTM_MATCHINGS, SNOWBALL_LANGUAGES, STEMMERS, TOKENIZERS, Options
 from mteval_core.errors import InputError
 from mteval_core.io.mqm import read_mqm
-from mteval_core.io.uploads import MAX_UPLOAD_MB, check_upload_sizes, test_set_from_uploads
-from mteval_core.tables import mqm_overview, overview, segment_preview
-from pages.ui import friendly_errors, session_mqm, session_options, session_test_set
+from mteval_core.io.uploads import check_upload_sizes, test_set_from_uploads
+from mteval_core.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
+from mteval_core.tables import mqm_overview, segment_preview
+from pages.ui import (
+    escape_markdown,
+    friendly_errors,
+    session_mqm,
+    session_options,
+    session_test_set,
+    show_overview,
+)
 
 st.set_page_config(page_title="mteval: data", layout="wide")
 
@@ -16,8 +24,13 @@ st.title("Data")
 st.markdown(
     "Upload references and system outputs in any format mteval reads (plain text with one "
     "segment per line, CSV/TSV or JSON Lines long format, NIST mteval SGML, WMT XML); the "
-    f"format is recognised by content. Files of up to {MAX_UPLOAD_MB} MB each. Everything stays "
-    "in your session: other users never see it."
+    "format is recognised by content. Everything stays in your session: other users never see it."
+)
+st.caption(
+    f"Limits of this shared server: files of up to {MAX_UPLOAD_MB} MB each; a test set of up to "
+    f"{MAX_UPLOAD_SEGMENTS:,} segments and {MAX_UPLOAD_TEXTS:,} segment texts in all (segments "
+    "times references and systems). Score larger test sets with the command line "
+    "(mteval score)."
 )
 with st.form("upload"):
     references = st.file_uploader("References (one file per reference)", accept_multiple_files=True)
@@ -64,12 +77,10 @@ if "test_set" in st.session_state and st.button("Go back to the sample test set"
     st.session_state.pop("mqm", None)
 
 test_set = session_test_set()
-st.subheader(f"Current test set: {test_set.name}")
-facts = overview(test_set)
-for column, (label, value) in zip(st.columns(len(facts)), facts.items()):
-    column.markdown(f"**{label}**  \n{value}")
+st.subheader(f"Current test set: {escape_markdown(test_set.name)}")
+show_overview(test_set)
 if (annotations := session_mqm()) is not None:
-    st.markdown("**MQM annotations:** " + mqm_overview(annotations))
+    st.markdown("**MQM annotations:** " + escape_markdown(mqm_overview(annotations)))
 st.dataframe(segment_preview(test_set, rows=5), width="stretch")
 
 st.subheader("Options for every page")
@@ -99,6 +110,6 @@ try:
     )
     st.session_state["options"] = options
 except InputError as error:
-    st.error(str(error))
+    st.error(escape_markdown(error))
     options = current
 st.caption(f"Preprocessing signature: `{options.preprocessing_signature()}`")

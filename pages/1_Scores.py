@@ -7,20 +7,23 @@ import streamlit as st
 
 from mteval_core.export import to_csv, to_json, to_latex
 from mteval_core.figures import significance_heatmap, system_scores_bar
-from mteval_core.figures.scores import SIGNIFICANCE_LEVEL
-from mteval_core.stats.bootstrap import BootstrapOptions
+from mteval_core.stats.bootstrap import SIGNIFICANCE_LEVEL, BootstrapOptions, smallest_reachable_p
 from mteval_core.stats.meta import bootstrap_scores
 from mteval_core.tables import scores_frame
 from pages.ui import (
     DASHBOARD_METRICS,
+    RESAMPLES_HELP,
     cached,
+    escape_markdown,
     friendly_errors,
+    resample_choices,
     scores_of,
     session_options,
     session_test_set,
 )
 
-RESAMPLE_CHOICES = [0, 200, 1000, 2000, 5000]  # 5000: enough for Holm over 78 pairs (13 systems)
+# 5000: enough for Holm over 78 pairs (13 systems)
+RESAMPLE_CHOICES = resample_choices([0, 200, 1000, 2000, 5000])
 
 st.set_page_config(page_title="mteval: scores", layout="wide")
 
@@ -28,13 +31,16 @@ st.set_page_config(page_title="mteval: scores", layout="wide")
 test_set = session_test_set()
 options = session_options()
 st.title("Scores")
-st.caption(f"{test_set.name}; options from the Data page: `{options.preprocessing_signature()}`")
+st.caption(
+    f"{escape_markdown(test_set.name)}; options from the Data page: "
+    f"`{options.preprocessing_signature()}`"
+)
 resamples = st.select_slider(
     "Bootstrap resamples",
     RESAMPLE_CHOICES,
     value=BootstrapOptions().n_resamples,
     help="Segments are drawn with replacement this many times (fixed seed) for confidence "
-    "intervals and paired significance tests. 0: scores only.",
+    f"intervals and paired significance tests. 0: scores only. {RESAMPLES_HELP}",
 )
 bootstrap = BootstrapOptions(n_resamples=resamples)
 
@@ -62,6 +68,8 @@ with friendly_errors():
         )
     else:
         st.caption("Click a column header to sort. Choose resamples above for intervals.")
+    for note in scores.notes:  # e.g. GTM segments too large for the grid, left out
+        st.warning(escape_markdown(note))
 
     labels = {metric.label: metric.name for metric in scores.metrics}
     label = st.selectbox("Metric for the charts", list(labels))
@@ -81,10 +89,11 @@ with friendly_errors():
             f"Blue: p < {SIGNIFICANCE_LEVEL}, a significant difference. Hover for the "
             "uncorrected p."
         )
-        if pairs_per_metric / (resamples + 1) >= SIGNIFICANCE_LEVEL:
+        floor = smallest_reachable_p(resamples, pairs_per_metric)
+        if floor >= SIGNIFICANCE_LEVEL:
             st.warning(
-                f"With {resamples:,} resamples no p-value falls below {1 / (resamples + 1):.4f}, "
-                f"and Holm multiplies the smallest by {pairs_per_metric}: no pair can reach "
+                f"With {resamples:,} resamples and Holm's correction over {pairs_per_metric} "
+                f"pairs, the smallest p-value a pair can get is {floor:.4f}: no pair can reach "
                 f"p < {SIGNIFICANCE_LEVEL}. Choose more resamples."
             )
 

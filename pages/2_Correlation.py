@@ -11,11 +11,15 @@ from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.correlation import pairwise_differentials
 from mteval_core.stats.meta import evaluate
 from mteval_core.stats.reliability import ReliabilityOptions, reliability_of_test_set
+from mteval_core.stats.undefined import UNDEFINED
 from mteval_core.tables import correlation_frame, system_segments_frame
 from pages.ui import (
     DASHBOARD_METRICS,
+    RESAMPLES_HELP,
     cached,
+    escape_markdown,
     friendly_errors,
+    resample_choices,
     scores_of,
     session_options,
     session_test_set,
@@ -36,7 +40,12 @@ if {"adequacy", "fluency"} <= set(criteria):
     criteria = ["adequacy+fluency", *criteria]
 left, middle, right = st.columns(3)
 criterion = left.selectbox("Human criterion", criteria, help="adequacy+fluency: Lavie's total")
-resamples = middle.select_slider("Bootstrap resamples", [0, 200, 1000, 2000], value=1000)
+resamples = middle.select_slider(
+    "Bootstrap resamples",
+    resample_choices([0, 200, 1000, 2000]),
+    value=1000,
+    help=f"Segments drawn with replacement, for the intervals. {RESAMPLES_HELP}",
+)
 current_stemmer = "porter" if options.stem != "snowball" else f"snowball-{options.stem_language}"
 stemmer = right.selectbox("Stemmed columns use", STEMMERS, STEMMERS.index(current_stemmer))
 exclude = tuple(st.multiselect("Leave out systems", test_set.system_names))
@@ -81,6 +90,7 @@ systems = list(human)
 corpus = scores.corpus()
 metric_scores = [corpus[s][metric] for s in systems]
 statistics = result["correlations"][metric]
+undefined = statistics.get(UNDEFINED, {})  # why a statistic is None, e.g. constant human scores
 left, right = st.columns(2)
 with left:
     chosen = st.plotly_chart(
@@ -92,6 +102,7 @@ with left:
             criterion,
             statistics["pearson"],
             statistics.get("pearson_ci"),
+            undefined.get("pearson"),
         ),
         width="stretch",
         on_select="rerun",
@@ -101,7 +112,14 @@ with left:
 dx, dy = pairwise_differentials(metric_scores, list(human.values()))
 pairs = [f"{a} − {b}" for i, a in enumerate(systems) for b in systems[i + 1 :]]
 right.plotly_chart(
-    differential_scatter(pairs, dx, dy, metric, statistics["differential_pearson"]),
+    differential_scatter(
+        pairs,
+        dx,
+        dy,
+        metric,
+        statistics["differential_pearson"],
+        undefined.get("differential_pearson"),
+    ),
     width="stretch",
 )
 st.caption(f"Signature: `{scores.signature}`. Click a system's point to see its segments.")
@@ -116,10 +134,13 @@ if test_set.human is not None and len(test_set.human.segment_rows):
         system_segments_frame(test_set, segment_scores, human_row, system).head(50),
         width="stretch",
     )
-    st.caption(f"{system}'s rated segments, those where {metric} and people disagree most first.")
+    st.caption(
+        f"{escape_markdown(system)}'s rated segments, those where {metric} and people disagree "
+        "most first."
+    )
 st.page_link(
     "pages/3_Bitext_grid.py",
-    label=f"Open {system}'s segments in the bitext grid",
+    label=f"Open {escape_markdown(system)}'s segments in the bitext grid",
     query_params={"system": system},
 )
 

@@ -5,6 +5,7 @@ falls short can be sorted to the top and opened with a click. The URL carries ?s
 ?segment=N both ways, so another page can link to a system's segments.
 """
 
+import re
 from dataclasses import replace
 from functools import partial
 
@@ -12,7 +13,7 @@ import streamlit as st
 
 from mteval_core.figures import bitext_grid_figure
 from mteval_core.grid import BitextGrid, bitext_grid, segment_table, segments_matching
-from pages.ui import cached, friendly_errors, session_options, session_test_set
+from pages.ui import cached, escape_markdown, friendly_errors, session_options, session_test_set
 
 st.set_page_config(page_title="mteval: bitext grid", layout="wide")
 MATCHINGS = ("greedy (GTM 1.4)", "exact (maximum)")
@@ -42,6 +43,16 @@ TABLE_COLUMNS = {
 }
 
 
+def segment_number(text: str, n_segments: int) -> int | None:
+    """``text`` as a segment number from 1 to ``n_segments``, else None. ASCII digits only:
+    str.isdigit() also accepts '²', which int() refuses, and a number of 5,000 digits would make
+    int() raise, so the length is checked first."""
+    if not re.fullmatch(r"[0-9]{1,9}", text):
+        return None
+    number = int(text)
+    return number if 1 <= number <= n_segments else None
+
+
 def preselect_from_url(systems: list[str], n_segments: int) -> None:
     """On arrival, ?system= and ?segment= give the widgets their first values; bad ones are
     named in a warning and ignored. Values left from another test set are dropped quietly."""
@@ -51,17 +62,20 @@ def preselect_from_url(systems: list[str], n_segments: int) -> None:
         if name in systems:
             st.session_state["bitext_system"] = name
         elif name is not None:
-            st.warning(f"The link asks for system “{name}”, which this test set does not have.")
+            st.warning(
+                f"The link asks for system “{escape_markdown(name)}”, which this test set does "
+                "not have."
+            )
     if st.session_state.get("bitext_segment", 1) > n_segments:
         st.session_state.pop("bitext_segment")
     if "bitext_segment" not in st.session_state and "segment" in st.query_params:
         number = st.query_params["segment"]
-        if number.isdigit() and 1 <= int(number) <= n_segments:
-            st.session_state["bitext_segment"] = int(number)
+        if (segment := segment_number(number, n_segments)) is not None:
+            st.session_state["bitext_segment"] = segment
         else:
             st.warning(
-                f"The link asks for segment “{number}”; this test set has segments 1 to "
-                f"{n_segments}."
+                f"The link asks for segment “{escape_markdown(number)}”; this test set has "
+                f"segments 1 to {n_segments}."
             )
 
 
@@ -138,7 +152,7 @@ with friendly_errors():
     table = cached(
         ("bitext segment table", test_set.content_hash, system, options),
         lambda progress: segment_table(test_set, system, options),
-        f"Matching every segment of {system}, greedy and exact...",
+        f"Matching every segment of {escape_markdown(system)}, greedy and exact...",
     )
 search = st.text_input(
     "Search segments", placeholder="a word of the candidate or a reference", key="bitext_search"
@@ -155,10 +169,10 @@ st.dataframe(
     key="bitext_table",
 )
 st.caption(
-    f"{len(shown)} of {len(table)} segments of {system} at e = {exponent:g}. Click a row (or "
-    "type its number above) to open its grid; click a header to sort. Size shortfall: exact "
-    "minus greedy matching size, where size = (sum of len^e)^(1/e); below 0 only where a "
-    "fractional cap lets the greedy take part of a cell."
+    f"{len(shown)} of {len(table)} segments of {escape_markdown(system)} at e = {exponent:g}. "
+    "Click a row (or type its number above) to open its grid; click a header to sort. Size "
+    "shortfall: exact minus greedy matching size, where size = (sum of len^e)^(1/e); below 0 "
+    "only where a fractional cap lets the greedy take part of a cell."
 )
 
 systems = [system] if compare is None else [system, compare]
@@ -173,7 +187,7 @@ for place, name in zip(st.columns(len(systems)), systems):
                 "Matching the segment...",
             )
         if compare is not None:
-            st.subheader(name)
+            st.subheader(escape_markdown(name))
         show_numbers(grid)
         drawn = grid.exact if matching == MATCHINGS[1] else grid.greedy
         figure = bitext_grid_figure(

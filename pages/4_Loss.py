@@ -3,6 +3,7 @@ of the cost shares where each ranking holds, per category and with bootstrap int
 annotations from the Data page, the same for MQM's error weights."""
 
 import hashlib
+import math
 from typing import NamedTuple
 
 import streamlit as st
@@ -33,7 +34,7 @@ from mteval_core.loss.view import (
     view_at,
 )
 from mteval_core.sample import SAMPLE_DATA
-from pages.ui import cached, friendly_errors, session_mqm
+from pages.ui import cached, escape_markdown, friendly_errors, session_mqm
 
 st.set_page_config(page_title="mteval: loss", layout="wide")
 SAMPLES = {  # name: (file in sample_data/loss, what to know about it)
@@ -85,10 +86,23 @@ MAP_SYSTEMS_MAX = 6  # with more, the map has hundreds of regions: unreadable, a
 
 
 def number_from_url(name: str, default: float, maximum: float) -> float:
+    """?name= as a slider value in [0, maximum]; the default where it is not a finite number
+    (a link may carry anything: 'nan' would break the slider)."""
     try:
-        return min(max(float(st.query_params.get(name, default)), 0.0), maximum)
+        value = float(st.query_params.get(name, default))
     except ValueError:
         return default
+    return min(max(value, 0.0), maximum) if math.isfinite(value) else default
+
+
+def ranked(systems: list[str]) -> str:
+    """'A > B > C' in Markdown, each name shown as written."""
+    return " > ".join(map(escape_markdown, systems))
+
+
+def orders(pairs: list[tuple[str, str]]) -> str:
+    """'A before B, C before D' in Markdown, each name shown as written."""
+    return ", ".join(f"{escape_markdown(a)} before {escape_markdown(b)}" for a, b in pairs)
 
 
 def chosen_table() -> tuple[str, bytes] | None:
@@ -146,9 +160,10 @@ def apply_preset() -> None:
 
 def first_place_note(change: Reversal | None, best: str, axes: str) -> str:
     if change is None:
-        return f"{best} is best everywhere on the map."
+        return f"{escape_markdown(best)} is best everywhere on the map."
     return (
-        f"{change.leader} loses first place to {change.challenger} at {axes} = "
+        f"{escape_markdown(change.leader)} loses first place to "
+        f"{escape_markdown(change.challenger)} at {escape_markdown(axes)} = "
         f"({change.point[0]:.3f}, {change.point[1]:.3f}), a distance of {change.distance:.3f} "
         "from the current point."
     )
@@ -156,35 +171,36 @@ def first_place_note(change: Reversal | None, best: str, axes: str) -> str:
 
 def show_breakdown(analysis: LossAnalysis, costs: Costs) -> None:
     breakdown = category_breakdown(analysis, costs)
-    st.subheader(f"Loss per {analysis.by}")
-    st.markdown("**Overall ranking:** " + " > ".join(breakdown.ranking))
+    by = escape_markdown(analysis.by)
+    st.subheader(f"Loss per {by}")
+    st.markdown("**Overall ranking:** " + ranked(breakdown.ranking))
     table = {"system": breakdown.ranking}
     for column, values in {"overall": breakdown.overall, **breakdown.by_group}.items():
         table[column] = [round(values[system], 2) for system in breakdown.ranking]
     st.dataframe(table, hide_index=True)
     if analysis.overall_method == MEAN_OF_GROUPS:
         st.caption(
-            f"Overall: the mean of the {analysis.by} losses. Rates carry no numbers of cases, so "
-            f"every {analysis.by} counts equally: the pooled loss when all have as many cases (as "
+            f"Overall: the mean of the {by} losses. Rates carry no numbers of cases, so "
+            f"every {by} counts equally: the pooled loss when all have as many cases (as "
             "in Tate & Voss's design, six documents per wh-type)."
         )
     else:
-        st.caption(f"Overall: the counts of every {analysis.by} pooled.")
+        st.caption(f"Overall: the counts of every {by} pooled.")
     if breakdown.differing:
         named = "; ".join(
-            f"{group} ({', '.join(f'{winner} before {loser}' for winner, loser in pairs)})"
+            f"{escape_markdown(group)} ({orders(pairs)})"
             for group, pairs in breakdown.differing.items()
         )
         st.warning(f"Rankings that differ from the overall one: {named}.")
     else:
-        st.info(f"Every {analysis.by} ranks the systems as the overall ranking does.")
+        st.info(f"Every {by} ranks the systems as the overall ranking does.")
 
 
 def show_group(analysis: LossAnalysis, group: str, costs: Costs) -> None:
     view = view_at(analysis.groups[group], costs)
     boot = analysis.bootstraps[group] if analysis.bootstraps else None
     spread = uncertainty_at(boot, view.loss, costs) if boot else None
-    st.markdown("**Ranking:** " + " > ".join(view.ranking))
+    st.markdown("**Ranking:** " + ranked(view.ranking))
     table = {"system": view.ranking, "average loss": [round(view.loss[s], 2) for s in view.ranking]}
     level = f"{LEVEL:.0%}"
     if spread:
@@ -223,7 +239,11 @@ def show_group(analysis: LossAnalysis, group: str, costs: Costs) -> None:
         },
         hide_index=True,
     )
-    unsure = [f"{v.better} > {v.worse}" for v in spread.verdicts if v.within_uncertainty]
+    unsure = [
+        f"{escape_markdown(v.better)} > {escape_markdown(v.worse)}"
+        for v in spread.verdicts
+        if v.within_uncertainty
+    ]
     if unsure:
         st.warning(
             f"Within the uncertainty at these costs: {', '.join(unsure)}. The resamples put these "
@@ -245,7 +265,8 @@ def cost_explorer(analysis: LossAnalysis) -> None:
         return
     if len(analysis.groups) > 1:
         show_breakdown(analysis, costs)
-    for group, tab in zip(analysis.groups, st.tabs(list(analysis.groups))):
+    tabs = st.tabs([escape_markdown(group) for group in analysis.groups])
+    for group, tab in zip(analysis.groups, tabs):
         with tab:
             show_group(analysis, group, costs)
 
@@ -268,7 +289,7 @@ def mqm_explorer(errors: ErrorsPerSegment, start: dict[str, float]) -> None:
     st.query_params.update({WEIGHT_SLIDERS[key].url: f"{w:g}" for key, w in weights.items()})
     points = errors.points(weights)
     order = ranking(points)
-    st.markdown("**MQM ranking:** " + " > ".join(order))
+    st.markdown("**MQM ranking:** " + ranked(order))
     left, right = st.columns(2)
     left.dataframe(
         {"system": order, "error points per segment": [round(points[s], 3) for s in order]},
@@ -340,10 +361,11 @@ def show_mqm(annotations: MqmAnnotations | None) -> None:
         slider = WEIGHT_SLIDERS[key]
         st.session_state.setdefault(slider.url, number_from_url(slider.url, weight, slider.maximum))
     st.caption(
-        f"{annotations.origin}: an MQM score is a loss whose costs are the error weights. The most "
-        "specific weight applies to an error (a Minor punctuation error takes the punctuation "
-        "weight, not Minor's); points are summed per rater, averaged over a segment's raters and "
-        "then over each system's rated segments. The sliders start at Google's weights"
+        f"{escape_markdown(annotations.origin)}: an MQM score is a loss whose costs are the "
+        "error weights. The most specific weight applies to an error (a Minor punctuation "
+        "error takes the punctuation weight, not Minor's); points are summed per rater, averaged "
+        "over a segment's raters and then over each system's rated segments. The sliders start "
+        "at Google's weights"
         + (", with Critical as heavy as a non-translation" if "Critical" in start else "")
         + " and are in the address bar too."
     )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
+from mteval_core.figures.text import escape_plotly
 from mteval_core.grid import BitextGrid, GridMatching
 
 BLOCK_COLOURS = ("#1f77b4", "#d62728")  # greedy, exact
@@ -76,7 +77,7 @@ def bitext_grid_figure(
             "y1": 1,
             "yref": "y domain",
             "line": {"color": "#999", "dash": "dot"},
-            "name": f"barrier after {name}",
+            "name": f"barrier after {escape_plotly(name)}",
         }
         for name, (_, end) in zip(grid.reference_names, grid.reference_spans)
     ]
@@ -87,7 +88,7 @@ def bitext_grid_figure(
             "yref": "paper",
             "yanchor": "top",
             "yshift": -4,
-            "text": f"<b>{_plain(name)}</b>",
+            "text": f"<b>{escape_plotly(name)}</b>",
             "showarrow": False,
         }
         for name, (start, end) in zip(grid.reference_names, grid.reference_spans)
@@ -108,7 +109,7 @@ def bitext_grid_figure(
         cells,
         {
             "title": {
-                "text": f"{_plain(title)}<br><sup>{numbers}</sup>" if title else numbers,
+                "text": f"{escape_plotly(title)}<br><sup>{numbers}</sup>" if title else numbers,
                 "y": 1,
                 "yref": "container",
                 "yanchor": "top",
@@ -185,20 +186,15 @@ def _label_extent(labels: list[str], font: int) -> int:
 
 
 def _cut(label: str) -> str:
-    return _plain(label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…")
-
-
-def _plain(text: str) -> str:
-    """Text plotly shows as written: a token like '<b>' or '&amp;' is not markup here."""
-    return text.replace("&", "&amp;").replace("<", "&lt;")
+    return escape_plotly(label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…")
 
 
 def _cell_names(grid: BitextGrid) -> tuple[list[str], list[str]]:
     """Unique, readable names of the rows and columns, e.g. 'candidate 3: cat', 'ref-A 5: cat'."""
-    rows = [f"candidate {i + 1}: {_plain(token)}" for i, token in enumerate(grid.candidate)]
+    rows = [f"candidate {i + 1}: {escape_plotly(token)}" for i, token in enumerate(grid.candidate)]
     columns = [""] * len(grid.columns)
-    for name, (start, end) in zip(map(_plain, grid.reference_names), grid.reference_spans):
-        tokens = map(_plain, grid.columns[start:end])
+    for name, (start, end) in zip(map(escape_plotly, grid.reference_names), grid.reference_spans):
+        tokens = map(escape_plotly, grid.columns[start:end])
         columns[start:end] = [f"{name} {k + 1}: {token}" for k, token in enumerate(tokens)]
         columns[end] = f"‖ barrier after {name}"
     return rows, columns

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from mteval_core.figures.text import escape_all, escape_plotly
 from mteval_core.stats.reliability import ReliabilityCurve
 
 
@@ -18,21 +19,24 @@ def metric_human_scatter(
     human_label: str,
     pearson: float | None,
     pearson_ci: Sequence[float] | None = None,
+    undefined: str | None = None,
 ) -> go.Figure:
-    """One point per system, its least-squares line, and r (with its interval) in the title."""
+    """One point per system, its least-squares line, and r (with its interval) in the title;
+    ``undefined`` says why r has no value (e.g. constant human scores) when it is None."""
     x, y = np.asarray(metric_scores, float), np.asarray(human_scores, float)
+    metric_label, human_label = escape_plotly(metric_label), escape_plotly(human_label)
     figure = go.Figure(
         go.Scatter(
             x=x.tolist(),
             y=y.tolist(),
             mode="markers+text",
-            text=list(systems),
+            text=escape_all(systems),
             textposition="top center",
             cliponaxis=False,  # names near the edge stay readable
             marker={"size": 11},
             name="systems",
-            hovertemplate=f"%{{text}}<br>{metric_label} %{{x:.4g}}<br>human %{{y:.4g}}"
-            "<extra></extra>",
+            customdata=[metric_label] * len(x),
+            hovertemplate="%{text}<br>%{customdata} %{x:.4g}<br>human %{y:.4g}<extra></extra>",
         )
     )
     if len(x) >= 2 and np.ptp(x) > 0:
@@ -49,9 +53,9 @@ def metric_human_scatter(
             )
         )
     interval = f" [{pearson_ci[0]:.3f}, {pearson_ci[1]:.3f}]" if pearson_ci else ""
-    r = "undefined" if pearson is None else f"{pearson:.3f}"  # e.g. constant human scores
     figure.update_layout(
-        title=f"{metric_label} against {human_label}: Pearson r = {r}{interval}",
+        title=f"{metric_label} against {human_label}: Pearson r = "
+        f"{_value(pearson, undefined)}{interval}",
         xaxis_title=metric_label,
         yaxis_title=human_label,
         showlegend=False,
@@ -66,22 +70,23 @@ def differential_scatter(
     human_differences: Sequence[float],
     metric_label: str,
     pearson: float | None,
+    undefined: str | None = None,
 ) -> go.Figure:
-    """Coughlin's view: one point per pair of systems (metric difference, human difference)."""
+    """Coughlin's view: one point per pair of systems (metric difference, human difference);
+    ``undefined`` says why r has no value when it is None."""
     figure = go.Figure(
         go.Scatter(
             x=np.asarray(metric_differences, float).tolist(),
             y=np.asarray(human_differences, float).tolist(),
             mode="markers",
-            text=list(pair_labels),
+            text=escape_all(pair_labels),
             marker={"size": 8},
             hovertemplate="%{text}<br>Δ metric %{x:.4g}<br>Δ human %{y:.4g}<extra></extra>",
         )
     )
     figure.update_layout(
-        title="Pairwise differences: Pearson r = "
-        + ("undefined" if pearson is None else f"{pearson:.3f}"),
-        xaxis_title=f"Δ {metric_label}",
+        title=f"Pairwise differences: Pearson r = {_value(pearson, undefined)}",
+        xaxis_title=f"Δ {escape_plotly(metric_label)}",
         yaxis_title="Δ human",
         margin={"l": 10, "r": 10, "t": 50, "b": 40},
     )
@@ -96,7 +101,7 @@ def reliability_figure(
     figure = go.Figure()
     for curve in curves:
         values = getattr(curve, statistic)
-        name = " + ".join(curve.references) or "references"
+        name = escape_plotly(" + ".join(curve.references) or "references")
         low, high = np.nanmin(values, axis=1), np.nanmax(values, axis=1)
         figure.add_trace(
             go.Scatter(
@@ -117,14 +122,22 @@ def reliability_figure(
                 mode="lines+markers",
                 name=name,
                 legendgroup=name,
-                hovertemplate=f"{name}<br>%{{x}} segments: r = %{{y:.3f}}<extra></extra>",
+                customdata=[name] * len(curve.sizes),
+                hovertemplate="%{customdata}<br>%{x} segments: r = %{y:.3f}<extra></extra>",
             )
         )
     figure.update_layout(
-        title=f"Reliability of {metric_label} against test size ({statistic.capitalize()}, "
-        "mean and range over repetitions)",
+        title=f"Reliability of {escape_plotly(metric_label)} against test size "
+        f"({statistic.capitalize()}, mean and range over repetitions)",
         xaxis_title="segments per pseudo-document",
         yaxis_title=f"{statistic.capitalize()} correlation with human",
         margin={"l": 10, "r": 10, "t": 50, "b": 40},
     )
     return figure
+
+
+def _value(r: float | None, undefined: str | None) -> str:
+    """r to 3 decimals, or 'undefined (why)' when it has no value."""
+    if r is not None:
+        return f"{r:.3f}"
+    return f"undefined ({escape_plotly(undefined)})" if undefined else "undefined"

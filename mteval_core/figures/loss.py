@@ -7,11 +7,13 @@ from collections.abc import Mapping, Sequence
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 
+from mteval_core.figures.text import escape_all, escape_plotly
 from mteval_core.loss.reversal import Boundary, RankingRegion
 
 
 def ranking_label(ranking: Sequence[str]) -> str:
-    return " > ".join(ranking)
+    """'A > B > C', each name escaped for Plotly."""
+    return " > ".join(escape_all(ranking))
 
 
 def rank_reversal_map(
@@ -62,7 +64,7 @@ def rank_reversal_map(
                     y=boundary.segment[:, 1],
                     mode="lines",
                     line={"color": "grey", "width": 1, "dash": "dot"},
-                    name=f"{boundary.first} = {boundary.second}",
+                    name=f"{escape_plotly(boundary.first)} = {escape_plotly(boundary.second)}",
                     showlegend=False,
                     hoverinfo="name",
                 )
@@ -71,9 +73,9 @@ def rank_reversal_map(
         figure.add_trace(_point_trace(point, name, "diamond-open", "black", 10))
     figure.add_trace(_point_trace(current, current_name, "x", "crimson", 14))
     figure.update_layout(
-        title=title,
-        xaxis_title=x_title,
-        yaxis_title=y_title,
+        title=escape_plotly(title),
+        xaxis_title=escape_plotly(x_title),
+        yaxis_title=escape_plotly(y_title),
         yaxis={"scaleanchor": "x", "scaleratio": 1} if equal_scale else {},
         legend={"title": {"text": "ranking"}},
         margin={"l": 10, "r": 10, "t": 50, "b": 40},
@@ -82,6 +84,7 @@ def rank_reversal_map(
 
 
 def _point_trace(point: Sequence[float], name: str, symbol: str, colour: str, size: int):
+    name = escape_plotly(name)
     return go.Scatter(
         x=[point[0]],
         y=[point[1]],
@@ -91,7 +94,7 @@ def _point_trace(point: Sequence[float], name: str, symbol: str, colour: str, si
         textposition="top right",
         name=name,
         showlegend=False,
-        hovertemplate=f"{name}: (%{{x:.3f}}, %{{y:.3f}})<extra></extra>",
+        hovertemplate="%{text}: (%{x:.3f}, %{y:.3f})<extra></extra>",
     )
 
 
@@ -117,7 +120,7 @@ def loss_bar_chart(
     figure = go.Figure(
         go.Bar(
             x=values,
-            y=names,
+            y=escape_all(names),
             orientation="h",
             error_x=error_x,
             text=[f"{value:.2f}" for value in values],
@@ -127,8 +130,8 @@ def loss_bar_chart(
         )
     )
     figure.update_layout(
-        title=title,
-        xaxis_title=x_title,
+        title=escape_plotly(title),
+        xaxis_title=escape_plotly(x_title),
         yaxis={"autorange": "reversed"},
         height=120 + 40 * len(names),
         margin={"l": 10, "r": 10, "t": 50, "b": 40},

@@ -7,7 +7,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-SIGNIFICANCE_LEVEL = 0.05
+from mteval_core.figures.text import escape_all, escape_plotly
+from mteval_core.stats.bootstrap import SIGNIFICANCE_LEVEL
+
 # Colour of log10(p): blues below the significance level, greys above, so significant cells stand
 # out at a glance; the break sits where log10(0.05) falls between _LOG_P_MIN and 0.
 _LOG_P_MIN = -3.0
@@ -36,7 +38,7 @@ def system_scores_bar(
     values = [value for _, value in ordered]
     bar = go.Bar(
         x=values,
-        y=names,
+        y=escape_all(names),
         orientation="h",
         text=[f"{v:.4g}" for v in values],
         textposition="auto",
@@ -59,8 +61,8 @@ def system_scores_bar(
         bar.insidetextanchor = "start"
     figure = go.Figure(bar)
     figure.update_layout(
-        title=f"{metric_label} by system",
-        xaxis_title=metric_label,
+        title=f"{escape_plotly(metric_label)} by system",
+        xaxis_title=escape_plotly(metric_label),
         yaxis={"autorange": "reversed"},
         height=120 + 40 * len(names),
         margin={"l": 10, "r": 10, "t": 50, "b": 40},
@@ -97,8 +99,8 @@ def significance_heatmap(
     figure = go.Figure(
         go.Heatmap(
             z=_with_gaps(colour),
-            x=systems,
-            y=systems,
+            x=escape_all(systems),
+            y=escape_all(systems),
             text=text.tolist(),
             texttemplate="%{text}",
             customdata=np.stack([delta, p, p_holm], axis=-1).tolist(),
@@ -118,7 +120,7 @@ def significance_heatmap(
         )
     )
     figure.update_layout(
-        title=f"{metric_label}: paired bootstrap significance",
+        title=f"{escape_plotly(metric_label)}: paired bootstrap significance",
         xaxis={"tickangle": -30, "showgrid": False},
         yaxis={"autorange": "reversed", "showgrid": False},
         plot_bgcolor="rgba(0,0,0,0)",  # the blank diagonal shows as blank

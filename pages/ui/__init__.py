@@ -1,4 +1,5 @@
-"""What every dashboard page shares: the session's inputs, cached core calls, friendly errors.
+"""What every dashboard page shares: the session's inputs, cached core calls, friendly errors,
+and the escaping of user-supplied text (``escape_markdown``, see ``pages.ui.text``).
 
 Streamlit treats only the .py files directly in pages/ as pages, so this sub-package is not one.
 Caches are keyed by the test set's content hash, never by a file name: two users who upload the
@@ -7,9 +8,8 @@ same bytes share a result, and nobody ever receives a result computed from anoth
 
 from __future__ import annotations
 
-import threading
-import traceback
-from collections import OrderedDict
+import logging
+import secrets
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -19,13 +19,39 @@ import streamlit as st
 from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.io.mqm import MqmAnnotations
+from mteval_core.limits import MAX_RESAMPLES
 from mteval_core.metrics import DEFAULT_METRICS
 from mteval_core.sample import current_test_set
 from mteval_core.scoring import Progress, Scores, score_test_set
+from mteval_core.tables import overview
 from mteval_core.testset import TestSet
+from pages.ui.cache import CACHE_BYTES, CACHE_ENTRIES, ContentCache, estimate_bytes
+from pages.ui.text import escape_markdown
+
+__all__ = [
+    "CACHE_BYTES",
+    "CACHE_ENTRIES",
+    "DASHBOARD_METRICS",
+    "RESAMPLES_HELP",
+    "ContentCache",
+    "cached",
+    "escape_markdown",
+    "estimate_bytes",
+    "friendly_errors",
+    "resample_choices",
+    "scores_of",
+    "session_mqm",
+    "session_options",
+    "session_test_set",
+    "show_overview",
+]
 
 DASHBOARD_METRICS = (*DEFAULT_METRICS, "gtm")  # one list for every page, so they share a cache
-CACHE_ENTRIES = 128  # results kept per server process (least recently used dropped)
+RESAMPLES_HELP = (  # said beside every resamples widget
+    f"At most {MAX_RESAMPLES:,} on this shared server; the command line's --bootstrap has the "
+    "same limit."
+)
+log = logging.getLogger("mteval.dashboard")
 
 
 def session_test_set() -> TestSet:
@@ -43,57 +69,48 @@ def session_mqm() -> MqmAnnotations | None:
     return st.session_state.get("mqm")
 
 
+def show_overview(test_set: TestSet) -> None:
+    """The test set at a glance, one column per fact; names are shown as written."""
+    facts = overview(test_set)
+    for column, (label, value) in zip(st.columns(len(facts)), facts.items()):
+        column.markdown(f"**{label}**  \n{escape_markdown(value)}")
+
+
 @contextmanager
 def friendly_errors(stop: bool = True) -> Iterator[None]:
     """Show a problem as a message, never as a traceback, and stop the page there (or, with
     ``stop=False``, go on after the block, e.g. to keep showing what is still loaded).
 
     An InputError says which file and line and what to do; anything else is our fault, so the
-    message says so and the details sit in an expander for a bug report.
+    message says so and gives the exception's type and a short reference for a bug report. The
+    traceback goes to the server's log under that reference, never to the browser: it names the
+    server's paths and code, which are nobody's business but the operator's.
     """
     try:
         yield
     except InputError as error:
-        st.error(f"{error.where() or 'Your input'}: {error.problem}")
+        where = escape_markdown(error.where() or "Your input")
+        st.error(f"{where}: {escape_markdown(error.problem)}")
         with st.expander("What to do", expanded=True):
-            st.write(error.hint or "Check the file named above, then upload it again.")
+            st.markdown(
+                escape_markdown(error.hint or "Check the file named above, then upload it again.")
+            )
         if stop:
             st.stop()
     except Exception as error:
+        reference = secrets.token_hex(4)
+        log.exception("error reference %s: a dashboard view failed", reference)
         st.error(
             "Something went wrong while computing this view. Your data is still loaded; "
             "try other options, or report the details below."
         )
         with st.expander("Details"):
-            st.code("".join(traceback.format_exception(error)), language=None)
+            st.markdown(
+                f"{escape_markdown(type(error).__name__)}, error reference `{reference}` "
+                "(the server's log has the rest under this reference)."
+            )
         if stop:
             st.stop()
-
-
-class ContentCache:
-    """A small process-wide LRU cache of results keyed by content (hashes and options).
-
-    Streamlit's st.cache_data replays the elements a cached function drew, so a progress bar fed
-    from inside it breaks on a cache hit; this cache only stores values, and a progress bar is
-    drawn only while something is really computed.
-    """
-
-    def __init__(self, entries: int = CACHE_ENTRIES) -> None:
-        self._values: OrderedDict[Hashable, Any] = OrderedDict()
-        self._entries = entries
-        self._lock = threading.Lock()
-
-    def get_or_compute(self, key: Hashable, compute: Callable[[], Any]) -> Any:
-        with self._lock:
-            if key in self._values:
-                self._values.move_to_end(key)
-                return self._values[key]
-        value = compute()  # outside the lock: other sessions go on meanwhile
-        with self._lock:
-            self._values[key] = value
-            while len(self._values) > self._entries:
-                self._values.popitem(last=False)
-        return value
 
 
 @st.cache_resource
@@ -112,6 +129,11 @@ def cached(key: Hashable, compute: Callable[[Progress], Any], label: str) -> Any
             bar.empty()
 
     return _cache().get_or_compute(key, with_bar)
+
+
+def resample_choices(choices: Sequence[int]) -> list[int]:
+    """The resample counts a page offers, none above the server's limit."""
+    return [n for n in choices if n <= MAX_RESAMPLES]
 
 
 def scores_of(test_set: TestSet, metrics: Sequence[str], options: Options) -> Scores:

@@ -1,0 +1,127 @@
+"""The dashboard's process-wide cache of results, bounded by memory.
+
+Every session of a server shares one process, so the cache decides how much memory results may
+hold: a count of entries says nothing when one entry is the scores of a 100,000-segment upload and
+another a five-system table. Each entry's size is estimated when it is stored (numpy buffers,
+pandas memory, the containers and objects that hold them), and the least recently used entries are
+dropped while the total is over the budget.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import types
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+CACHE_ENTRIES = 128  # results kept per server process at most, however small
+
+
+def _memory_budget() -> int:
+    """A quarter of the machine's memory, at most 1 GiB: enough for the results of the largest
+    accepted upload (mteval_core.limits), little enough to leave room for the sessions' data."""
+    # TODO(lead): move to mteval_core.limits with the other bounds.
+    try:
+        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): assume 4 GiB
+        physical = 4 * 2**30
+    return min(2**30, physical // 4)
+
+
+CACHE_BYTES = _memory_budget()
+
+_SHARED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+_ATOMS = (str, bytes, bytearray, int, float, complex, bool, type(None))
+
+
+def estimate_bytes(value: object) -> int:
+    """About how many bytes ``value`` keeps alive: numpy arrays by their buffers (a view by the
+    array it views), pandas objects by ``memory_usage(deep=True)``, containers, dataclasses and
+    other objects by what they hold. An object referenced twice counts once; classes, modules and
+    functions are shared code, not data, and count nothing."""
+    seen: set[int] = set()
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen or isinstance(item, _SHARED):
+            continue
+        seen.add(id(item))
+        if isinstance(item, np.ndarray):
+            if isinstance(item.base, np.ndarray):  # a view keeps the array it views alive
+                stack.append(item.base)
+                continue
+            total += item.nbytes
+            if item.dtype == object:
+                stack.extend(item.ravel().tolist())
+        elif isinstance(item, pd.DataFrame | pd.Series):
+            total += int(item.memory_usage(deep=True).sum())
+        elif isinstance(item, pd.Index):
+            total += int(item.memory_usage(deep=True))
+        elif isinstance(item, _ATOMS):
+            total += sys.getsizeof(item)
+        elif isinstance(item, dict):
+            total += sys.getsizeof(item)
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple | set | frozenset):
+            total += sys.getsizeof(item)
+            stack.extend(item)
+        else:  # dataclasses and other objects: their attributes
+            total += sys.getsizeof(item)
+            stack.extend(getattr(item, "__dict__", {}).values())
+            for cls in type(item).__mro__:
+                for slot in getattr(cls, "__slots__", ()):
+                    if slot not in ("__dict__", "__weakref__") and hasattr(item, slot):
+                        stack.append(getattr(item, slot))
+    return total
+
+
+class ContentCache:
+    """A process-wide LRU cache of results keyed by content (hashes and options), bounded by the
+    estimated bytes of its entries and by their number.
+
+    Streamlit's st.cache_data replays the elements a cached function drew, so a progress bar fed
+    from inside it breaks on a cache hit; this cache only stores values, and a progress bar is
+    drawn only while something is really computed. A result larger than the whole budget is
+    returned but not kept.
+    """
+
+    def __init__(self, entries: int = CACHE_ENTRIES, max_bytes: int = CACHE_BYTES) -> None:
+        self._values: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._entries = entries
+        self._max_bytes = max_bytes
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    @property
+    def bytes(self) -> int:
+        """The estimated size of what the cache holds now."""
+        return self._bytes
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._values
+
+    def get_or_compute(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        with self._lock:
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key][0]
+        value = compute()  # outside the lock: other sessions go on meanwhile
+        size = estimate_bytes((key, value))
+        if size > self._max_bytes:
+            return value
+        with self._lock:
+            if key in self._values:  # another session computed it meanwhile
+                self._bytes -= self._values.pop(key)[1]
+            self._values[key] = (value, size)
+            self._bytes += size
+            while len(self._values) > self._entries or self._bytes > self._max_bytes:
+                self._bytes -= self._values.popitem(last=False)[1][1]
+        return value

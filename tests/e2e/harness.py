@@ -1,0 +1,224 @@
+"""What the browser tests share: a real `streamlit run` on a free port of 127.0.0.1, Debian's
+Chromium driven by Playwright, and the steps a user takes (open a page, upload files on the Data
+page, move to another page within the same session).
+
+A module imports this after its own skips (see tests/e2e/test_browser.py): Chromium and Playwright
+may be missing, and then every browser test skips cleanly.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts" / "e2e"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VIEWPORT = {"width": 1400, "height": 1200}
+TIMEOUT_MS = 120_000
+UPLOADS = {  # the Data page's file inputs, in page order
+    "references": 0,
+    "systems": 1,
+    "source": 2,
+    "human": 3,
+    "segment_ids": 4,
+    "mqm": 5,
+}
+PAGES = {  # sidebar link name -> text shown once the page has run
+    "app": "Scores at a glance",
+    "Data": "Options for every page",
+    "Scores": "Download CSV",
+    "Correlation": "Correlation with human judgments",
+    "Bitext grid": "Search segments",
+    "Loss": "Loss-function ranking",
+}
+
+
+@dataclass
+class Server:
+    """A dashboard server of this checkout; ``pid`` for its memory, ``url`` for the browser."""
+
+    process: subprocess.Popen
+    url: str
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        if self.process.poll() is not None:
+            return False
+        try:
+            with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=5):
+                return True
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def start_server(log: Path | None = None, startup_seconds: float = 90) -> Server:
+    """`streamlit run app.py` on a free port; its output goes to ``log`` (or nowhere)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / "app.py"),
+        "--server.headless=true",
+        f"--server.port={port}",
+        "--server.address=127.0.0.1",
+        "--browser.gatherUsageStats=false",
+    ]
+    output = log.open("wb") if log else subprocess.DEVNULL
+    process = subprocess.Popen(command, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT)
+    server = Server(process, f"http://127.0.0.1:{port}")
+    deadline = time.monotonic() + startup_seconds
+    while time.monotonic() < deadline:
+        if server.alive():
+            return server
+        time.sleep(0.5)
+    server.stop()
+    raise RuntimeError(f"streamlit did not start within {startup_seconds:.0f} s")
+
+
+def peak_rss_mb(pid: int, field: str = "VmHWM") -> float:
+    """The process's peak resident memory so far (VmHWM; VmRSS: now), Linux only, in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no {field} in /proc/{pid}/status: not Linux?")
+
+
+def new_page(browser, viewport: dict | None = None):
+    """A page of a new session (a reload or another page is a new session too)."""
+    page = browser.new_page(viewport=viewport or VIEWPORT)
+    page.set_default_timeout(TIMEOUT_MS)
+    return page
+
+
+def new_user(browser):
+    """A page in a browser context of its own (own cookies, own websocket): another user."""
+    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    return page
+
+
+def payload(name: str, data: bytes | str, mime: str = "text/plain") -> dict:
+    """A file for set_input_files without touching the disk; any name, as a browser sends it."""
+    return {
+        "name": name,
+        "mimeType": mime,
+        "buffer": data.encode() if isinstance(data, str) else data,
+    }
+
+
+def open_page(page, url: str, path: str, ready: str) -> None:
+    """A new session on ``path`` (a reload is a new session: uploads are gone)."""
+    page.goto(f"{url}/{path}")
+    page.wait_for_selector(f"text={ready}")
+
+
+def go_to(page, link: str) -> None:
+    """Another page within the same session, through the sidebar, as a user does."""
+    page.locator("[data-testid=stSidebarNav]").get_by_role("link", name=link, exact=True).click()
+    page.wait_for_selector(f"text={PAGES[link]}")
+    wait_until_idle(page)
+
+
+def wait_until_idle(page, settle_ms: int = 300) -> None:
+    """Until the page's script has finished (Streamlit marks its app element while it runs)."""
+    page.wait_for_timeout(settle_ms)  # a click's rerun may not have started yet
+    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]")
+
+
+def upload(page, files: dict[str, Sequence[dict]], submit: bool = True) -> None:
+    """Put ``files`` (input name -> payloads) into the Data page's inputs, wait until every one
+    has arrived, and press "Use this test set"."""
+    inputs = page.locator("[data-testid=stFileUploader] input[type=file]")
+    for name, payloads in files.items():
+        inputs.nth(UPLOADS[name]).set_input_files(list(payloads))
+    for payloads in files.values():
+        for file in payloads:  # a chip shows a long name cut short; its title is the whole name
+            page.wait_for_function(
+                "(name) => [...document.querySelectorAll('[data-testid=stFileChipName]')]"
+                ".some(chip => chip.title === name)",
+                arg=file["name"],
+            )
+    if submit:
+        page.get_by_role("button", name="Use this test set").click()
+
+
+def clear_uploads(page) -> None:
+    """Remove every file from the Data page's inputs, so the next upload starts afresh."""
+    buttons = page.locator("[data-testid=stFileChipDeleteBtn] button")
+    while buttons.count():
+        before = buttons.count()
+        buttons.first.click()
+        page.wait_for_function(
+            "(n) => document.querySelectorAll('[data-testid=stFileChipDeleteBtn] button')"
+            ".length < n",
+            arg=before,
+        )
+
+
+def assert_no_error(page) -> None:
+    """No exception box, no traceback and no "Something went wrong": the page worked."""
+    assert page.locator("[data-testid=stException]").count() == 0
+    assert page.get_by_text("Something went wrong").count() == 0
+    assert "Traceback" not in page.inner_text("body")
+
+
+def main_text(page) -> str:
+    """All text of the page's main area: Markdown, the cells of tables (drawn on a canvas, kept
+    in the page for screen readers) and the text of figures; the invisible word joiners that
+    break autolinks (pages/ui/text.py) are taken out."""
+    return page.evaluate(
+        "() => document.querySelector('[data-testid=stMain]').textContent.replaceAll('\\u2060', '')"
+    )
+
+
+def shot(page, name: str) -> None:
+    """The whole page: Streamlit scrolls inside its main block, so the window is made as tall
+    as the content for the picture."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size or VIEWPORT
+    height = page.evaluate(
+        "document.querySelector('[data-testid=stMainBlockContainer]').scrollHeight"
+    )
+    page.set_viewport_size({"width": size["width"], "height": min(height + 150, 8000)})
+    page.wait_for_timeout(300)  # let Plotly redraw at the new size
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    page.set_viewport_size(size)
+
+
+def record(name: str, values: dict) -> None:
+    """Add measurements to artifacts/e2e/<name>.json (reported, never asserted)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.json"
+    old = json.loads(path.read_text()) if path.exists() else {}
+    path.write_text(json.dumps({**old, **values}, indent=2))

@@ -1,0 +1,134 @@
+"""Sessions in Chromium that must not hurt each other: one that uploads a pathological file, and
+ten at once, each with its own upload. Every session is a browser context of its own (its own
+cookies and websocket), as separate users are. Skips where Chromium or Playwright is missing.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium")
+if CHROMIUM is None:
+    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
+
+from tests.e2e.harness import (  # noqa: E402  (after the skips)
+    ARTIFACTS,
+    CHROMIUM_ARGS,
+    assert_no_error,
+    go_to,
+    main_text,
+    new_user,
+    open_page,
+    payload,
+    shot,
+    start_server,
+    upload,
+    wait_until_idle,
+)
+
+REPEATED = (" ".join(["w"] * 2500) + "\n").encode()  # 5,000 bytes: one word 2,500 times, one line
+assert len(REPEATED) == 5000
+EVERY_PAGE = ["app", "Scores", "Correlation", "Bitext grid", "Loss", "Data"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def small_test_set(prefix: str, k: int = 0) -> dict[str, list[dict]]:
+    """A reference and two systems, named after ``prefix``; texts differ with ``k``."""
+    reference = "".join(f"the cat {k} sat on mat {n}\n" for n in range(8))
+    return {
+        "references": [payload(f"{prefix}-ref.txt", reference)],
+        "systems": [
+            payload(f"{prefix}-alpha.txt", reference.replace("cat", "dog")),
+            payload(f"{prefix}-beta.txt", reference.replace("sat", "sits").replace("mat", "rug")),
+        ],
+    }
+
+
+def systems_shown(page) -> str:
+    """The "Systems" fact of the test set at a glance (home and Data pages)."""
+    column = page.locator("[data-testid=stColumn]").filter(has_text="Systems").last
+    return column.inner_text().replace("Systems", "").strip()
+
+
+def test_a_repeated_word_upload_leaves_the_server_and_another_session_working(browser):
+    """GTM on a 2,500 x 2,500 grid of hits: every page opens (scored, or a clear message), the
+    server stays up, and another user's session goes on with its own data."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    server = start_server(ARTIFACTS / "sessions-repeated-word-server.log")
+    other, attacker = new_user(browser), new_user(browser)
+    try:
+        open_page(other, server.url, "Data", "Use this test set")
+        upload(other, small_test_set("bystander"))
+        other.wait_for_selector("text=Loaded.")
+        open_page(attacker, server.url, "Data", "Use this test set")
+        upload(
+            attacker,
+            {
+                "references": [payload("repeated-ref.txt", REPEATED)],
+                "systems": [payload("repeated-sys.txt", REPEATED)],
+            },
+        )
+        attacker.wait_for_selector("text=Loaded.")
+        for link in EVERY_PAGE:
+            go_to(attacker, link)
+            assert server.alive(), f"the server died on the {link} page"
+            assert_no_error(attacker)
+            shot(attacker, f"repeated-word-{link.replace(' ', '-').lower()}")
+        assert systems_shown(attacker) == "repeated-sys"
+        go_to(other, "app")  # the bystander's session: still there, still its own
+        assert systems_shown(other) == "bystander-alpha, bystander-beta"
+        go_to(other, "Scores")
+        assert "repeated-sys" not in main_text(other) and "bystander-beta" in main_text(other)
+        assert_no_error(other)
+        assert server.alive()
+    finally:
+        attacker.context.close()
+        other.context.close()
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def server():
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    server = start_server(ARTIFACTS / "sessions-server.log")
+    yield server
+    server.stop()
+
+
+def test_ten_sessions_at_once_each_see_only_their_own_upload(browser, server):
+    users = [new_user(browser) for _ in range(10)]
+    try:
+        for page in users:
+            page.goto(f"{server.url}/Data")
+        for page in users:
+            page.wait_for_selector("text=Use this test set")
+        for k, page in enumerate(users):  # every upload on its way before any is used
+            upload(page, small_test_set(f"team{k}", k), submit=False)
+        for page in users:
+            page.get_by_role("button", name="Use this test set").click()
+        for k, page in enumerate(users):
+            page.wait_for_selector("text=Loaded.")
+            assert systems_shown(page) == f"team{k}-alpha, team{k}-beta"
+        for page in users:  # ten scorings at once, for the scores at a glance
+            page.locator("[data-testid=stSidebarNav]").get_by_role("link", name="app").click()
+        for k, page in enumerate(users):
+            page.wait_for_selector("text=The first segments")
+            wait_until_idle(page)
+            assert_no_error(page)
+            teams = set(re.findall(r"team\d+", main_text(page)))
+            assert teams == {f"team{k}"}, teams
+        shot(users[-1], "ten-sessions-home")
+    finally:
+        for page in users:
+            page.context.close()
