@@ -23,9 +23,23 @@ class BootstrapOptions:
     confidence: float = 0.95
 
 
+RESAMPLE_CHUNK = 64  # resamples drawn at a time: the draw's int64 buffer stays small
+
+
 def resample_counts(n_items: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """(n_resamples, n_items) counts: how often each item is drawn in each resample."""
-    return rng.multinomial(n_items, np.full(n_items, 1.0 / n_items), size=n_resamples)
+    """(n_resamples, n_items) counts: how often each item is drawn in each resample.
+
+    Float64, because every use multiplies them with float statistics (an int64 matrix would be
+    copied to float64 inside each product: twice the memory, the same numbers), and drawn a chunk
+    of resamples at a time into that one array: the generator draws resample after resample
+    either way, so the counts are those of a single draw of all of them.
+    """
+    counts = np.empty((n_resamples, n_items))
+    probabilities = np.full(n_items, 1.0 / n_items)
+    for start in range(0, n_resamples, RESAMPLE_CHUNK):
+        size = min(RESAMPLE_CHUNK, n_resamples - start)
+        counts[start : start + size] = rng.multinomial(n_items, probabilities, size=size)
+    return counts
 
 
 def percentile_interval(
