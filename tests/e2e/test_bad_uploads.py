@@ -27,8 +27,6 @@ if CHROMIUM is None:
 
 from mteval_core.limits import MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS  # noqa: E402
 from tests.e2e.harness import (  # noqa: E402  (after the skips)
-    ARTIFACTS,
-    CHROMIUM_ARGS,
     UPLOADS,
     assert_no_error,
     clear_uploads,
@@ -38,7 +36,6 @@ from tests.e2e.harness import (  # noqa: E402  (after the skips)
     open_page,
     payload,
     shot,
-    start_server,
     upload,
     wait_until_idle,
 )
@@ -360,22 +357,6 @@ CASES = [
         ),
     ),
 ]
-
-
-@pytest.fixture(scope="module")
-def server():
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    server = start_server(ARTIFACTS / "bad-uploads-server.log")
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def systems_shown(page) -> str:

@@ -21,8 +21,6 @@ if CHROMIUM is None:
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 
 from tests.e2e.harness import (  # noqa: E402  (after the skips)
-    ARTIFACTS,
-    CHROMIUM_ARGS,
     assert_no_error,
     go_to,
     main_text,
@@ -30,7 +28,6 @@ from tests.e2e.harness import (  # noqa: E402  (after the skips)
     open_page,
     payload,
     shot,
-    start_server,
     upload,
     wait_until_idle,
 )
@@ -89,14 +86,6 @@ def hostile_uploads() -> dict[str, list[dict]]:
     }
 
 
-@pytest.fixture(scope="module")
-def server():
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    server = start_server(ARTIFACTS / "hostile-server.log")
-    yield server
-    server.stop()
-
-
 class Watched:
     """A browser page with every dialog and every request to the hostile hosts recorded."""
 
@@ -137,14 +126,6 @@ class Watched:
         for expected in literal:
             assert expected in text, expected
         assert_no_error(page)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture(scope="module")

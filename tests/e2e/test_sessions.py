@@ -17,7 +17,6 @@ if CHROMIUM is None:
 
 from tests.e2e.harness import (  # noqa: E402  (after the skips)
     ARTIFACTS,
-    CHROMIUM_ARGS,
     assert_no_error,
     go_to,
     main_text,
@@ -33,14 +32,6 @@ from tests.e2e.harness import (  # noqa: E402  (after the skips)
 REPEATED = (" ".join(["w"] * 2500) + "\n").encode()  # 5,000 bytes: one word 2,500 times, one line
 assert len(REPEATED) == 5000
 EVERY_PAGE = ["app", "Scores", "Correlation", "Bitext grid", "Loss", "Data"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def small_test_set(prefix: str, k: int = 0) -> dict[str, list[dict]]:
@@ -96,14 +87,6 @@ def test_a_repeated_word_upload_leaves_the_server_and_another_session_working(br
         attacker.context.close()
         other.context.close()
         server.stop()
-
-
-@pytest.fixture(scope="module")
-def server():
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    server = start_server(ARTIFACTS / "sessions-server.log")
-    yield server
-    server.stop()
 
 
 def test_ten_sessions_at_once_each_see_only_their_own_upload(browser, server):
