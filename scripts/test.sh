@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test]"
-# meteor-1.5.jar, the oracle of tests/test_meteor_parity.py, ships inside this PyPI package
+# meteor-1.5.jar, the oracle of tests/metrics/test_meteor_parity.py, ships inside this PyPI package
 .venv/bin/python -m pip install --quiet --no-deps "pycocoevalcap==1.2"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .

@@ -11,7 +11,7 @@ import pytest
 from mteval_core.config import Options
 from mteval_core.export import latex_escape, to_csv, to_json, to_latex, to_text
 from mteval_core.scoring import score_test_set
-from tests.conftest import make_test_set
+from tests.helpers import make_test_set
 
 
 def sample_scores():

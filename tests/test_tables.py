@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mteval_core.tables import correlation_frame, system_segments_frame
-from tests.conftest import make_test_set
+from tests.helpers import make_test_set
 
 
 def test_segments_where_metric_and_people_disagree_come_first():

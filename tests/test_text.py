@@ -10,7 +10,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from mteval_core.config import Options, signature
 from mteval_core.errors import InputError
 from mteval_core.text import split_whitespace, tokenize, tokenize_13a
-from tests.conftest import SHARED_DATA
+from tests.helpers import SHARED_DATA
 
 SACRE_13A = Tokenizer13a()
 TRICKY = "ab09.,-&;quotampltg<>{}[]\\/ \t\n\r\x0b\xa0\u2028!\"#$%'()*+:=?@^_`|~éÄ"

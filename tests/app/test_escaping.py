@@ -25,7 +25,7 @@ from mteval_core.loss.reversal import Boundary, RankingRegion
 from mteval_core.stats.reliability import ReliabilityCurve
 from pages.ui import escape_markdown
 from pages.ui.text import WORD_JOINER
-from tests.conftest import make_test_set
+from tests.helpers import make_test_set
 
 HOSTILE = [
     "<img src=x onerror=alert(1)>",

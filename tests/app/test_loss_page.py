@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from mteval_core.io.mqm import read_mqm
 from mteval_core.loss.mqm import GOOGLE_WEIGHTS, system_error_points
-from tests.conftest import shared_dataset
+from tests.helpers import shared_dataset
 
 ROOT = Path(__file__).resolve().parents[2]
 PER_WH = "Tate & Voss 2006, per wh-type (Tables 3 and 8)"

@@ -22,7 +22,7 @@ from mteval_core.scoring import Scores, score_test_set
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.meta import BootstrapResult, bootstrap_scores
 from pages.ui import DASHBOARD_METRICS
-from tests.conftest import make_test_set
+from tests.helpers import make_test_set
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages/1_Scores.py")
 SYSTEMS = ["neural-large", "neural-small", "phrase-based", "word-by-word"]  # best first

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from mteval_core.io.uploads import test_set_from_uploads
 from mteval_core.stats.bootstrap import smallest_reachable_p
 from pages.ui import escape_markdown
-from tests.conftest import make_test_set
+from tests.helpers import make_test_set
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = b"the cat sat on the mat\na dog barked loudly\nit rains today\nbirds sing\n"

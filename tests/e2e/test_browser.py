@@ -26,8 +26,8 @@ from mteval_core.sample import SAMPLE_DATA as SAMPLE
 from mteval_core.sample import load_sample
 from mteval_core.scoring import score_test_set
 from mteval_core.text import tokenize_13a
-from tests.conftest import shared_dataset
 from tests.e2e.harness import start_server
+from tests.helpers import shared_dataset
 
 sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium")

@@ -18,7 +18,7 @@ from mteval_core.loss.mqm import (
     weight_plane_losses,
 )
 from mteval_core.loss.reversal import ranking_regions
-from tests.conftest import shared_dataset
+from tests.helpers import shared_dataset
 
 # The annotations call the human translations "ref" and "refB"; the stored scores "ref-A", "ref-B".
 STORED_NAMES = {"ref-A": "ref", "ref-B": "refB"}

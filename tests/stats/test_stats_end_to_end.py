@@ -11,7 +11,7 @@ from mteval_core.io import read_directory
 from mteval_core.scoring import score_test_set
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.meta import bootstrap_scores
-from tests.conftest import shared_dataset
+from tests.helpers import shared_dataset
 
 
 @pytest.mark.parametrize("name", ["wmt21-ted-mqm-ende", "wmt21-ted-mqm-zhen"])

@@ -25,7 +25,7 @@ from mteval_core.stats.correlation import (
 )
 from mteval_core.stats.meta import compare_metrics, correlate_tables, correlations, evaluate
 from mteval_core.stats.undefined import UNDEFINED, format_statistic
-from tests.conftest import make_test_set
+from tests.helpers import make_test_set
 
 PAIR_COUNTING = ("kendall_like", "pairwise_accuracy")  # defined when only the metric is constant
 

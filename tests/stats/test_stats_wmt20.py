@@ -13,7 +13,7 @@ import gzip
 import pytest
 
 from mteval_core.cli import main
-from tests.conftest import shared_dataset
+from tests.helpers import shared_dataset
 
 OUTLIERS = {
     "en-de": {"zlabs-nlp.179", "WMTBiomedBaseline.388", "Online-G.1556"},

@@ -20,7 +20,7 @@ from mteval_core.grid import bitext_grid
 from mteval_core.scoring import score_test_set
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.meta import bootstrap_scores
-from tests.conftest import make_test_set
+from tests.helpers import make_test_set
 
 
 def test_scatter_has_points_regression_line_and_interval_in_title():

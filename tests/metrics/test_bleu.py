@@ -12,7 +12,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from mteval_core.config import Options
 from mteval_core.metrics.bleu import reference_length
 from mteval_core.scoring import score_test_set
-from tests.conftest import make_test_set, read_lines, shared_dataset
+from tests.helpers import make_test_set, read_lines, shared_dataset
 
 
 @pytest.mark.parametrize("lowercase", [False, True], ids=["cased", "lowercased"])

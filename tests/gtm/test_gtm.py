@@ -17,7 +17,7 @@ from mteval_core.errors import InputError
 from mteval_core.gtm.matching import exact_matching, greedy_matching, greedy_sizes
 from mteval_core.scoring import score_test_set
 from mteval_core.text import split_whitespace
-from tests.conftest import make_test_set, read_lines, shared_dataset
+from tests.helpers import make_test_set, read_lines, shared_dataset
 
 GTM = ["gtm", "gtm_precision", "gtm_recall"]
 pytestmark = pytest.mark.usefixtures("gtm_loops")  # every test on both implementations

@@ -7,7 +7,7 @@ import pytest
 
 from mteval_core.config import Options
 from mteval_core.scoring import score_test_set
-from tests.conftest import make_test_set
+from tests.helpers import make_test_set
 
 UNIGRAM = ["precision", "recall", "f1", "fmean"]
 

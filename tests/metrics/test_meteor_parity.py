@@ -19,7 +19,7 @@ import pytest
 
 from mteval_core.config import Options
 from mteval_core.scoring import score_test_set
-from tests.conftest import make_test_set, read_lines, shared_dataset
+from tests.helpers import make_test_set, read_lines, shared_dataset
 
 
 def meteor_jar() -> Path:

@@ -16,7 +16,7 @@ from nltk.translate.nist_score import corpus_nist
 from mteval_core.config import Options
 from mteval_core.scoring import score_test_set
 from mteval_core.text import tokenize
-from tests.conftest import make_test_set, read_lines, shared_dataset
+from tests.helpers import make_test_set, read_lines, shared_dataset
 
 BETA = -math.log(0.5) / math.log(1.5) ** 2
 

@@ -20,7 +20,7 @@ from mteval_core.grid import (
 )
 from mteval_core.sample import load_sample
 from mteval_core.scoring import score_test_set
-from tests.conftest import make_test_set
+from tests.helpers import make_test_set
 
 pytestmark = pytest.mark.usefixtures("gtm_loops")  # every grid on both GTM implementations
 

@@ -30,7 +30,7 @@ from mteval_core.gtm.matching import (
 )
 from mteval_core.limits import GTM_MAX_HITS
 from mteval_core.scoring import score_test_set
-from tests.conftest import make_test_set
+from tests.helpers import make_test_set
 
 GTM = ["gtm", "gtm_precision", "gtm_recall"]
 BOMB = " ".join(["word"] * 2_500)  # 12,499 bytes of text, 6,250,000 hits against itself
@@ -156,7 +156,7 @@ def test_ctrl_c_stops_the_compiled_loop_promptly():
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        cwd=os.path.dirname(os.path.dirname(__file__)),
+        cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))),
     )
     assert process.stdout.readline().strip() == "started"
     time.sleep(1.0)
@@ -192,7 +192,7 @@ def test_without_the_compiled_module_the_python_loops_say_so_and_agree():
         [sys.executable, "-c", script],
         capture_output=True,
         text=True,
-        cwd=os.path.dirname(os.path.dirname(__file__)),
+        cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))),
         check=True,
     )
     fallback, warned = done.stdout.split()
