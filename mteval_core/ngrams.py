@@ -100,6 +100,7 @@ class EncodedCorpus:
     """A test set tokenized once under one set of options, with cached match statistics."""
 
     def __init__(self, test_set: TestSet, options: Options, max_order: int = 5) -> None:
+        self.test_set = test_set  # the raw text, for metrics that do their own preprocessing (chrF)
         self.options = options
         self.max_order = max_order
         self.n_segments = test_set.n_segments

@@ -6,8 +6,10 @@ from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.metrics.base import Metric
 from mteval_core.metrics.bleu import BLEU, BLEUArithmetic
+from mteval_core.metrics.chrf import CHRF, CHRFPlusPlus
 from mteval_core.metrics.gtm import GTM, GTMPrecision, GTMRecall
 from mteval_core.metrics.nist import NIST
+from mteval_core.metrics.ter import TER
 from mteval_core.metrics.unigram import F1, Fmean, Precision, Recall
 
 REGISTRY: dict[str, type[Metric]] = {
@@ -23,6 +25,9 @@ REGISTRY: dict[str, type[Metric]] = {
         GTM,
         GTMPrecision,
         GTMRecall,
+        CHRF,
+        CHRFPlusPlus,
+        TER,
     )
 }
 DEFAULT_METRICS = ("bleu", "nist", "precision", "recall", "f1", "fmean")

@@ -1,0 +1,268 @@
+"""Ranking metrics by their agreement with people, in significance clusters (mt-metrics-eval).
+
+``rank_metrics`` orders the metrics by a statistic (best first, by name on ties), tests every
+pair with a permutation test and groups them as mt-metrics-eval's AssignRanks does: a metric
+starts a new rank when a metric above it, at or below the current rank's first metric, is
+significantly better. The p-values are not corrected for multiple comparisons, as there.
+
+Two permutation tests, both seeded with a ``numpy.random.Generator``:
+
+- ``permutation_test`` is mt-metrics-eval's PermutationSigDiff (PERM-BOTH, Deutsch et al. 2021):
+  each metric's scores are z-normalised over the scored cells; each permutation swaps the two
+  metrics' scores in a random half of the cells, and the p-value is the share of permutations in
+  which the second metric's advantage reaches the observed one. A statistic that is undefined
+  on a permuted matrix counts as 0, as there.
+- ``pairwise_permutation_test`` is PairwisePermutationSigDiff, the test WMT uses for acc_eq: each
+  metric keeps the tie threshold calibrated on its own scores, and a permutation swaps the two
+  metrics' outcomes (right or wrong) on a random half of the pairs.
+
+Both stop early as mt-metrics-eval does: after each block of permutations, when the p-value so
+far is below ``early_min`` or above ``early_max``. (PairwisePermutationSigDiff checks only after a
+block whose last permutation counted, an accident of indentation; here both check every block.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from mteval_core.stats.segment_level import (
+    SegmentLevelParams,
+    SegmentLevelResult,
+    batched_statistic,
+    grouped_statistics,
+    permutation_signs,
+    resampled_system_agreement,
+    scored_pairs,
+    soft_pairwise_accuracy,
+    tie_calibration,
+)
+
+DEFAULT_SEGMENT_PARAMS = SegmentLevelParams()
+
+
+@dataclass(frozen=True)
+class PermutationParams:
+    """mt-metrics-eval's defaults: k = 1000 and PermutationSigDiffParams, p < 0.05 for a rank."""
+
+    n_permutations: int = 1000
+    block_size: int = 1000
+    early_min: float = 0.02
+    early_max: float = 0.5
+    significance: float = 0.05
+
+
+@dataclass(frozen=True, eq=False)
+class PermutationResult:
+    """p-value that metric b agrees with people better than metric a."""
+
+    p_value: float
+    delta: float  # statistic of b minus statistic of a
+    n_permutations: int  # run, fewer than asked after an early stop
+    draws: np.ndarray  # (n_permutations, 2): the permuted statistics of b's and of a's side
+
+
+@dataclass(frozen=True)
+class RankedMetric:
+    name: str
+    value: float | None
+    rank: int  # significance cluster, 1 = best
+    interval: tuple[float, float] | None = None  # from the bootstrap, when a result is given
+
+
+@dataclass(frozen=True, eq=False)
+class MetricRanking:
+    statistic: str
+    grouping: str
+    metrics: tuple[RankedMetric, ...]  # best first
+    p_values: np.ndarray  # [i, j], i < j: p that metric j is at least as good as metric i
+
+
+def permutation_test(
+    metric_a: np.ndarray,
+    metric_b: np.ndarray,
+    human: np.ndarray,
+    statistic: Callable[[np.ndarray], np.ndarray],
+    rng: np.random.Generator,
+    params: PermutationParams = PermutationParams(),
+) -> PermutationResult:
+    """PermutationSigDiff(a, b): ``statistic`` maps a batch of metric matrices (k, S, N) to k
+    values (see ``statistic_function``)."""
+    cells = np.isfinite(human) & np.isfinite(metric_a) & np.isfinite(metric_b)
+    z_a, z_b = _z_scores(metric_a, cells), _z_scores(metric_b, cells)
+    observed = np.nan_to_num(statistic(np.stack([z_b, z_a])))
+    delta = float(observed[0] - observed[1])
+    draws = []
+    reached, done = 0, 0
+    while done < params.n_permutations:
+        block = min(params.block_size, params.n_permutations - done)
+        swap = rng.random((block, *human.shape)) < 0.5
+        side_a = np.where(swap, z_b, z_a)
+        side_b = np.where(swap, z_a, z_b)
+        values = np.nan_to_num(statistic(np.concatenate([side_b, side_a]))).reshape(2, block)
+        draws.append(values.T)
+        reached += int(np.sum(values[0] - values[1] >= delta))
+        done += block
+        if not params.early_min <= reached / done <= params.early_max:
+            break
+    return PermutationResult(reached / done, delta, done, np.concatenate(draws))
+
+
+def _z_scores(metric: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """The scores minus their mean over the scored cells, over their standard deviation there
+    (ddof 0, scipy.stats.zscore's); NaN elsewhere."""
+    scored = metric[cells]
+    return np.where(cells, (metric - scored.mean()) / scored.std(), np.nan)
+
+
+def statistic_function(
+    statistic: str,
+    grouping: str,
+    human: np.ndarray,
+    params: SegmentLevelParams = DEFAULT_SEGMENT_PARAMS,
+) -> Callable[[np.ndarray], np.ndarray]:
+    """The statistic of a batch of metric matrices against ``human`` (``batched_statistic``)."""
+    return lambda metrics: batched_statistic(statistic, grouping, metrics, human, params)
+
+
+def pairwise_permutation_test(
+    metric_a: np.ndarray,
+    metric_b: np.ndarray,
+    human: np.ndarray,
+    grouping: str,
+    rng: np.random.Generator,
+    params: PermutationParams = PermutationParams(),
+) -> PermutationResult:
+    """PairwisePermutationSigDiff(a, b) for acc_eq: every pair of scored cells is right or wrong
+    for each metric at its own calibrated threshold; a permutation swaps the two outcomes of a
+    random half of the pairs. Pairs are enumerated within groups, as for the calibration."""
+    cells = np.isfinite(human) & np.isfinite(metric_a) & np.isfinite(metric_b)
+    human = np.where(cells, human, np.nan)
+    outcomes, weight = [], np.empty(0)
+    for metric in (metric_a, metric_b):
+        threshold = tie_calibration(metric, human, grouping).threshold
+        if threshold is None:
+            raise ValueError("acc_eq is undefined: no group has two scored cells")
+        right, pair_weights = [], []
+        for group_pairs, dx, dy in scored_pairs(metric, human, cells, grouping):
+            concordant = ((dx > 0) & (dy > 0)) | ((dx < 0) & (dy < 0))
+            right.append(np.where(np.abs(dx) <= threshold, dy == 0, concordant).ravel())
+            pair_weights.append(np.broadcast_to(1.0 / group_pairs, dx.shape).ravel())
+        outcomes.append(np.concatenate(right).astype(np.float64))
+        # the same pairs in the same order for both metrics: each weighs 1 / (pairs in its
+        # group x groups)
+        weight = np.concatenate(pair_weights) / _groups_with_pairs(cells, grouping)
+    accuracy_a, accuracy_b = weight @ outcomes[0], weight @ outcomes[1]
+    delta = float(accuracy_b - accuracy_a)
+    change = weight * (outcomes[0] - outcomes[1])  # what a swap moves from b's side to a's
+    draws = []
+    reached, done = 0, 0
+    while done < params.n_permutations:
+        block = min(params.block_size, params.n_permutations - done)
+        moved = np.zeros(block)
+        for start in range(0, len(change), PAIR_CHUNK):
+            part = change[start : start + PAIR_CHUNK]
+            moved += (rng.random((block, len(part))) < 0.5) @ part
+        side_b, side_a = accuracy_b + moved, accuracy_a - moved
+        draws.append(np.column_stack([side_b, side_a]))
+        reached += int(np.sum(side_b - side_a >= delta))
+        done += block
+        if not params.early_min <= reached / done <= params.early_max:
+            break
+    return PermutationResult(reached / done, delta, done, np.concatenate(draws))
+
+
+PAIR_CHUNK = 100_000  # pairs per random draw: block_size x this many floats at a time
+
+
+def _groups_with_pairs(cells: np.ndarray, grouping: str) -> int:
+    sizes = {"item": cells.sum(0), "system": cells.sum(1), "none": np.array([cells.sum()])}
+    return int((sizes[grouping] >= 2).sum())
+
+
+def assign_ranks(p_values: np.ndarray, significance: float = 0.05) -> list[int]:
+    """mt-metrics-eval's AssignRanks: metrics ordered best first; ``p_values[i, j]`` (i < j) is
+    the p-value that metric j is at least as good as metric i. Metric j starts a new rank when
+    some metric from the current rank's first one up to j - 1 is significantly better."""
+    ranks, current, start = [], 1, 0
+    for j in range(len(p_values)):
+        if np.any(p_values[start:j, j] <= significance):
+            current += 1
+            start = j
+        ranks.append(current)
+    return ranks
+
+
+def rank_metrics(
+    metrics: Mapping[str, np.ndarray],
+    human: np.ndarray,
+    statistic: str,
+    grouping: str,
+    rng: np.random.Generator,
+    params: PermutationParams = PermutationParams(),
+    segment_params: SegmentLevelParams = DEFAULT_SEGMENT_PARAMS,
+    result: SegmentLevelResult | None = None,
+) -> MetricRanking:
+    """Metrics ordered by ``statistic`` under ``grouping`` (ignored for the system-level "spa"
+    and "pairwise_accuracy"), with their significance clusters and, from ``result`` (the same
+    metrics' ``segment_level_statistics``), their intervals. A metric whose statistic is
+    undefined is ranked last and not tested."""
+    human = np.asarray(human, dtype=np.float64)
+    values = {
+        name: _value(statistic, grouping, scores, human, segment_params)
+        for name, scores in metrics.items()
+    }
+    order = sorted(metrics, key=lambda name: (values[name] is None, -(values[name] or 0), name))
+    tested = [name for name in order if values[name] is not None]
+    p_values = np.ones((len(order), len(order)))
+    function = statistic_function(statistic, grouping, human, segment_params)
+    for i, better in enumerate(tested):
+        for j in range(i + 1, len(tested)):
+            worse, best = metrics[tested[j]], metrics[better]
+            if statistic == "acc_eq":
+                test = pairwise_permutation_test(worse, best, human, grouping, rng, params)
+            else:
+                test = permutation_test(worse, best, human, function, rng, params)
+            p_values[i, j] = test.p_value
+    ranks = assign_ranks(p_values, params.significance)
+    return MetricRanking(
+        statistic=statistic,
+        grouping=grouping,
+        metrics=tuple(
+            RankedMetric(name, values[name], rank, _interval(result, name, statistic, grouping))
+            for name, rank in zip(order, ranks)
+        ),
+        p_values=p_values,
+    )
+
+
+def _value(
+    statistic: str, grouping: str, metric: np.ndarray, human: np.ndarray, params: SegmentLevelParams
+) -> float | None:
+    if statistic == "spa":
+        signs = permutation_signs(
+            int(np.isfinite(human).all(0).sum()),
+            params.spa_permutations,
+            np.random.default_rng(params.spa_seed),
+        )
+        return soft_pairwise_accuracy(metric, human, signs)
+    if statistic == "pairwise_accuracy":
+        value = resampled_system_agreement(metric, human, np.ones((1, human.shape[1])))[0]
+        return float(value) if np.isfinite(value) else None
+    ones = np.ones((1, human.shape[1]))
+    return getattr(grouped_statistics(metric, human, grouping, ones, params), statistic).value
+
+
+def _interval(
+    result: SegmentLevelResult | None, name: str, statistic: str, grouping: str
+) -> tuple[float, float] | None:
+    if result is None:
+        return None
+    metric = result.metric(name)
+    if statistic == "spa":
+        return metric.soft_pairwise_accuracy.interval
+    if statistic == "pairwise_accuracy":
+        return metric.pairwise_accuracy.interval
+    return getattr(metric.grouping(grouping), statistic).interval

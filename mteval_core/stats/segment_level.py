@@ -1,0 +1,926 @@
+"""Segment-level agreement between a metric and people, as mt-metrics-eval computes it.
+
+Inputs are two (n_systems, n_segments) matrices, metric scores and human scores, both "higher is
+better" (negate MQM error points and TER before calling); NaN marks a cell without a score. A cell
+counts where both are finite: mt-metrics-eval leaves out cells without a gold score, and its tie
+calibration also cells without a metric score.
+
+Groupings (mt-metrics-eval's ``average_by``): ``none`` flattens all cells into one pair of vectors;
+``item`` correlates across systems within each segment and averages over segments; ``system``
+correlates across segments within each system and averages over systems. A group with fewer than
+two cells is left out; a correlation that is undefined in a group (constant metric or human scores)
+is left out of the average (mt-metrics-eval's default, ``replace_nans_with_zeros=False``). WMT's
+Kendall-like is micro-averaged instead: its concordant minus discordant pairs and its pairs are
+summed over groups before dividing. Where mt-metrics-eval returns 0 because no group has a value,
+the value here is None with the reason (see ``stats.undefined``).
+
+Statistics: Pearson, Spearman, Kendall's tau-b and tau-c (as scipy computes them), WMT's
+Kendall-like (a pair counts when the human scores differ by at least a threshold; a metric tie is
+discordant), pairwise accuracy with ties, acc23 (Deutsch et al. 2023: a pair is right when the
+metric orders it as people do, or when both tie; the metric ties when its scores differ by at most
+epsilon), and acc_eq, acc23 at the epsilon that maximises it (``tie_calibration``). At system level:
+soft pairwise accuracy (Thompson et al. 2024; ``soft_pairwise_accuracy``), and pairwise accuracy
+in which a pair people tie is right only if the metric ties it too (mt-metrics-eval's Agreement).
+
+Intervals: segments are resampled with replacement (one seeded count matrix for every metric and
+the constant baseline), and every statistic is recomputed on the resampled data exactly, as on a
+test set in which a segment drawn k times occurs k times. Sums over pairs of cells are quadratic
+forms in the counts, so a resample costs a matrix product rather than a re-sort. acc_eq keeps the
+epsilon calibrated on all segments in every resample, as mt-metrics-eval's pairwise permutation
+test does, rather than re-calibrating per resample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from mteval_core.stats.bootstrap import percentile_interval, resample_counts
+from mteval_core.stats.undefined import NO_DEFINED_RESAMPLE, UNDEFINED
+
+GROUPINGS = ("none", "item", "system")
+CORRELATIONS = ("pearson", "spearman", "kendall_b", "kendall_c", "kendall_like")
+ACCURACIES = ("acc23", "acc_eq")
+WMT_KENDALL_LIKE_THRESHOLD = 25.0  # WMT20's, for DA scores on 0-100; mt-metrics-eval's default
+SPA_SEED = 4  # mt-metrics-eval's fixed seed: every metric and every run sees the same permutations
+# The exact tie calibration holds and sorts the differences of all pairs (8 bytes each, a few
+# copies): above this many pairs it refuses rather than exhaust memory.
+MAX_CALIBRATION_PAIRS = 50_000_000
+
+
+@dataclass(frozen=True)
+class SegmentLevelParams:
+    """What to compute and how; the defaults are mt-metrics-eval's."""
+
+    groupings: tuple[str, ...] = GROUPINGS
+    kendall_like_threshold: float = WMT_KENDALL_LIKE_THRESHOLD
+    epsilon: float = 0.0  # acc23's metric tie threshold
+    n_resamples: int = 1000  # 0: no intervals
+    confidence: float = 0.95
+    spa_permutations: int = 1000
+    spa_seed: int = SPA_SEED
+
+    def __post_init__(self) -> None:
+        unknown = set(self.groupings) - set(GROUPINGS)
+        if unknown or not self.groupings:
+            raise ValueError(f"groupings must be some of {GROUPINGS}, got {self.groupings}")
+        if not self.epsilon >= 0:
+            raise ValueError(f"epsilon must be at least 0, got {self.epsilon}")
+        if self.n_resamples < 0 or self.spa_permutations < 1:
+            raise ValueError("n_resamples must be at least 0 and spa_permutations at least 1")
+        if not 0 < self.confidence < 1:
+            raise ValueError(f"confidence must be between 0 and 1, got {self.confidence}")
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One statistic: its value and percentile interval, each None with the reason when
+    undefined."""
+
+    value: float | None
+    interval: tuple[float, float] | None = None
+    undefined: str | None = None  # why value is None
+    interval_undefined: str | None = None  # why interval is None
+
+
+@dataclass(frozen=True)
+class GroupedStatistics:
+    """Every segment-level statistic of one metric under one grouping."""
+
+    grouping: str
+    n_groups: int  # groups with at least two cells
+    pearson: Estimate
+    spearman: Estimate
+    kendall_b: Estimate
+    kendall_c: Estimate
+    kendall_like: Estimate
+    acc23: Estimate
+    acc_eq: Estimate
+    acc_eq_threshold: float | None  # the calibrated epsilon
+
+    def estimates(self) -> dict[str, Estimate]:
+        return {name: getattr(self, name) for name in (*CORRELATIONS, *ACCURACIES)}
+
+
+@dataclass(frozen=True)
+class MetricStatistics:
+    """One metric against people: every grouping, and the two system-level accuracies."""
+
+    name: str
+    groupings: tuple[GroupedStatistics, ...]
+    soft_pairwise_accuracy: Estimate
+    pairwise_accuracy: Estimate  # system level; pairs people tie count
+
+    def grouping(self, name: str) -> GroupedStatistics:
+        return next(group for group in self.groupings if group.grouping == name)
+
+
+@dataclass(frozen=True)
+class SegmentLevelResult:
+    """All metrics on the same segments and resamples, and a constant metric as the baseline."""
+
+    params: SegmentLevelParams
+    n_systems: int
+    n_segments: int
+    n_cells: int  # cells with both a metric and a human score
+    metrics: tuple[MetricStatistics, ...]
+    constant_baseline: MetricStatistics
+
+    def metric(self, name: str) -> MetricStatistics:
+        return next(metric for metric in self.metrics if metric.name == name)
+
+    def to_dict(self) -> dict:
+        """JSON-ready: {"metrics": {metric: {"groupings": {grouping: {"n_groups",
+        "acc_eq_threshold", "pearson": r, "pearson_ci": [lo, hi], ..., "undefined": {...}}},
+        "system_level": {"spa", "spa_ci", "pairwise_accuracy", ..., "undefined"}}}}, the baseline
+        under "constant"; None where undefined (with the reason), never NaN."""
+        return {
+            "n_systems": self.n_systems,
+            "n_segments": self.n_segments,
+            "n_cells": self.n_cells,
+            "metrics": {m.name: _metric_dict(m) for m in self.metrics},
+            "constant": _metric_dict(self.constant_baseline),
+        }
+
+
+def _metric_dict(metric: MetricStatistics) -> dict:
+    result: dict = {}
+    for group in metric.groupings:
+        result[group.grouping] = {
+            "n_groups": group.n_groups,
+            "acc_eq_threshold": group.acc_eq_threshold,
+            **_estimates_dict(group.estimates()),
+        }
+    system = {"spa": metric.soft_pairwise_accuracy, "pairwise_accuracy": metric.pairwise_accuracy}
+    return {"groupings": result, "system_level": _estimates_dict(system)}
+
+
+def _estimates_dict(estimates: Mapping[str, Estimate]) -> dict:
+    result: dict = {}
+    undefined: dict[str, str] = {}
+    for name, estimate in estimates.items():
+        result[name] = estimate.value
+        result[f"{name}_ci"] = None if estimate.interval is None else list(estimate.interval)
+        if estimate.undefined:
+            undefined[name] = estimate.undefined
+        if estimate.interval_undefined:
+            undefined[f"{name}_ci"] = estimate.interval_undefined
+    return {**result, UNDEFINED: undefined}
+
+
+# ---------------------------------------------------------------------- the entry point
+def segment_level_statistics(
+    metrics: Mapping[str, np.ndarray],
+    human: np.ndarray,
+    rng: np.random.Generator,
+    params: SegmentLevelParams = SegmentLevelParams(),
+) -> SegmentLevelResult:
+    """Every statistic of every metric under every grouping, with intervals from one set of
+    segment resamples drawn from ``rng``, and the same for a constant metric (the baseline).
+
+    ``metrics`` maps names to (n_systems, n_segments) score matrices and ``human`` is the matrix of
+    human scores, all higher-is-better, NaN where there is no score."""
+    human = np.asarray(human, dtype=np.float64)
+    if human.ndim != 2:
+        raise ValueError(f"human scores must be a (systems, segments) matrix, got {human.shape}")
+    matrices = {name: np.asarray(scores, dtype=np.float64) for name, scores in metrics.items()}
+    for name, scores in matrices.items():
+        if scores.shape != human.shape:
+            raise ValueError(f"{name}: scores of shape {scores.shape}, human {human.shape}")
+    weights = np.ones((1, human.shape[1]))
+    if params.n_resamples:
+        counts = resample_counts(human.shape[1], params.n_resamples, rng)
+        weights = np.vstack([weights, counts])
+    signs = permutation_signs(
+        int(_complete_columns(human).sum()),
+        params.spa_permutations,
+        np.random.default_rng(params.spa_seed),
+    )
+    constant = np.where(np.isfinite(human), 0.0, np.nan)
+    return SegmentLevelResult(
+        params=params,
+        n_systems=human.shape[0],
+        n_segments=human.shape[1],
+        n_cells=int(np.isfinite(human).sum()),
+        metrics=tuple(
+            metric_statistics(name, scores, human, weights, signs, params)
+            for name, scores in matrices.items()
+        ),
+        constant_baseline=metric_statistics("constant", constant, human, weights, signs, params),
+    )
+
+
+def metric_statistics(
+    name: str,
+    metric: np.ndarray,
+    human: np.ndarray,
+    weights: np.ndarray,
+    signs: np.ndarray,
+    params: SegmentLevelParams = SegmentLevelParams(),
+) -> MetricStatistics:
+    """One metric: every grouping of ``params``, SPA with the permutation ``signs``, and system
+    pairwise accuracy. ``weights`` is (1 + n_resamples, n_segments): how often each segment
+    occurs, in the data (a row of ones) and then in each resample."""
+    groupings = tuple(
+        grouped_statistics(metric, human, grouping, weights, params)
+        for grouping in params.groupings
+    )
+    spa = soft_pairwise_accuracy(metric, human, signs)
+    spa_estimate = Estimate(
+        spa,
+        undefined=None if spa is not None else _why_no_spa(human),
+        interval_undefined="not resampled: SPA is itself a permutation test",
+    )
+    accuracy = Estimate(None, undefined="fewer than two systems with human scores")
+    if np.isfinite(human).any(axis=1).sum() >= 2:
+        accuracy = _estimate(
+            resampled_system_agreement(metric, human, weights), None, params.confidence
+        )
+    return MetricStatistics(name, groupings, spa_estimate, accuracy)
+
+
+# ---------------------------------------------------------------------- one grouping
+@dataclass(frozen=True)
+class _GroupValues:
+    """Per group (columns) and per data row (observed, then resamples): every statistic before
+    averaging over groups, NaN where it is undefined in a group; and why, for the observed data."""
+
+    macro: dict[str, np.ndarray]  # statistic -> (rows, groups)
+    like: np.ndarray  # (rows, groups): Kendall-like concordant minus discordant pairs
+    like_pairs: np.ndarray  # (rows, groups): pairs people separate by the threshold
+    sized: np.ndarray  # (groups,): at least two cells
+    constant_metric: np.ndarray  # (groups,)
+    constant_human: np.ndarray  # (groups,)
+
+
+def grouped_statistics(
+    metric: np.ndarray,
+    human: np.ndarray,
+    grouping: str,
+    weights: np.ndarray,
+    params: SegmentLevelParams = SegmentLevelParams(),
+) -> GroupedStatistics:
+    """All statistics of one grouping; ``weights`` as in ``metric_statistics``."""
+    values, group_weights, calibration = _calibrated_values(
+        metric, human, grouping, weights, params
+    )
+    estimates = {
+        name: _estimate(rows, _why_undefined(name, values, params), params.confidence)
+        for name, rows in _averages(values, group_weights).items()
+    }
+    if calibration.threshold is None:
+        estimates["acc_eq"] = Estimate(
+            None, undefined=calibration.undefined, interval_undefined=calibration.undefined
+        )
+    return GroupedStatistics(
+        grouping=grouping,
+        n_groups=int(values.sized.sum()),
+        acc_eq_threshold=calibration.threshold,
+        **estimates,
+    )
+
+
+def resampled_statistics(
+    metric: np.ndarray,
+    human: np.ndarray,
+    grouping: str,
+    weights: np.ndarray,
+    params: SegmentLevelParams = SegmentLevelParams(),
+) -> dict[str, np.ndarray]:
+    """Every statistic of one grouping per row of ``weights`` (the data, then each resample),
+    NaN where undefined: what the intervals are made of, and what a paired comparison of two
+    metrics on the same resamples needs."""
+    values, group_weights, _ = _calibrated_values(metric, human, grouping, weights, params)
+    return _averages(values, group_weights)
+
+
+def _calibrated_values(
+    metric: np.ndarray,
+    human: np.ndarray,
+    grouping: str,
+    weights: np.ndarray,
+    params: SegmentLevelParams,
+) -> tuple[_GroupValues, np.ndarray, TieCalibration]:
+    """Per-group values with acc_eq at the threshold calibrated on the data (row 0)."""
+    calibration = tie_calibration(metric, human, grouping)
+    calibrated = calibration.threshold if calibration.threshold is not None else params.epsilon
+    epsilons = (params.epsilon, calibrated)
+    return (*_values(metric, human, grouping, weights, epsilons, params), calibration)
+
+
+def batched_statistic(
+    statistic: str,
+    grouping: str,
+    metrics: np.ndarray,
+    human: np.ndarray,
+    params: SegmentLevelParams = SegmentLevelParams(),
+) -> np.ndarray:
+    """One statistic of each of a batch of (n_systems, n_segments) metric matrices (k, S, N)
+    against the same human scores, NaN where undefined: what a permutation test evaluates
+    thousands of times. SPA and system pairwise accuracy take any grouping; acc_eq is not
+    supported (its permutation test swaps pair outcomes, see ``stats.ranking``).
+
+    The item grouping stacks the batch's segments into one computation, and Pearson and Spearman
+    are vectorised for every grouping; the Kendall family and acc23 under the none and system
+    groupings are computed one matrix at a time (a sort or pair sums per matrix)."""
+    metrics = np.asarray(metrics, dtype=np.float64)
+    human = np.asarray(human, dtype=np.float64)
+    n_batch, _, n_segments = metrics.shape
+    if statistic == "spa":
+        columns = _complete_columns(human)
+        signs = permutation_signs(
+            int(columns.sum()), params.spa_permutations, np.random.default_rng(params.spa_seed)
+        )
+        p_human = pairwise_p_values(human[:, columns], signs)
+        return np.array([_spa(m[:, columns], p_human, signs) for m in metrics])
+    if statistic == "pairwise_accuracy":
+        ones = np.ones((1, n_segments))
+        return np.array([resampled_system_agreement(m, human, ones)[0] for m in metrics])
+    if statistic not in BATCHED_STATISTICS:
+        raise ValueError(f"no batched {statistic!r}: choose from {BATCHED_STATISTICS}")
+    epsilons = (params.epsilon, params.epsilon)
+    if grouping == "item":  # every segment of every matrix is a group of its own
+        chunks = np.array_split(metrics, -(-n_batch // ITEM_BATCH))
+        return np.concatenate(
+            [_stacked_items(statistic, chunk, human, epsilons, params) for chunk in chunks]
+        )
+    if statistic in ("pearson", "spearman"):
+        cells = np.isfinite(metrics) & np.isfinite(human)
+        x, y = np.where(cells, metrics, 0.0), np.where(cells, human, 0.0)
+        w = cells.astype(np.float64)
+        if grouping == "none":
+            x, y, w = (a.reshape(n_batch, 1, -1) for a in (x, y, w))
+        if statistic == "spearman":
+            (x, x_distinct, _), (y, y_distinct, _) = _ties(x, w), _ties(y, w)
+            undefined = (x_distinct < 2) | (y_distinct < 2)
+        else:
+            undefined = _constant(x, w) | _constant(y, w)
+        return _macro_average(_weighted_pearson(x, y, w, undefined), np.ones((1, 1)))
+    ones = np.ones((1, n_segments))
+    return np.array(
+        [
+            _averages(_values(m, human, grouping, ones, epsilons, params)[0], np.ones((1, 1)))[
+                statistic
+            ][0]
+            for m in metrics
+        ]
+    )
+
+
+BATCHED_STATISTICS = (*CORRELATIONS, "acc23", "spa", "pairwise_accuracy")
+ITEM_BATCH = 64  # matrices per stacked item computation: about 50 MB for 13 systems, 529 segments
+
+
+def _stacked_items(
+    statistic: str,
+    metrics: np.ndarray,
+    human: np.ndarray,
+    epsilons: tuple[float, float],
+    params: SegmentLevelParams,
+) -> np.ndarray:
+    """The item grouping of a batch: all segments of all matrices in one computation."""
+    n_batch, n_systems, n_segments = metrics.shape
+    stacked = metrics.transpose(1, 0, 2).reshape(n_systems, n_batch * n_segments)
+    values, _ = _values(stacked, np.tile(human, n_batch), "item", np.ones((1, 1)), epsilons, params)
+    per_matrix = _GroupValues(
+        macro={name: rows.reshape(n_batch, n_segments) for name, rows in values.macro.items()},
+        like=values.like.reshape(n_batch, n_segments),
+        like_pairs=values.like_pairs.reshape(n_batch, n_segments),
+        sized=values.sized,
+        constant_metric=values.constant_metric,
+        constant_human=values.constant_human,
+    )
+    return _averages(per_matrix, np.ones((1, 1)))[statistic]
+
+
+def _none_to_nan(value: float | None) -> float:
+    return np.nan if value is None else value
+
+
+def _values(
+    metric: np.ndarray,
+    human: np.ndarray,
+    grouping: str,
+    weights: np.ndarray,
+    epsilons: tuple[float, float],
+    params: SegmentLevelParams,
+) -> tuple[_GroupValues, np.ndarray]:
+    """Per-group values of every statistic, and the weight of each group in each data row."""
+    cells = np.isfinite(metric) & np.isfinite(human)
+    x = np.where(cells, metric, 0.0)
+    y = np.where(cells, human, 0.0)
+    threshold = params.kendall_like_threshold
+    if grouping == "item":  # a segment drawn k times is k groups
+        return _item_values(x.T, y.T, cells.T, epsilons, threshold), weights
+    values = _replicated_values(x, y, cells, weights, grouping, epsilons, threshold)
+    return values, np.ones((1, 1))
+
+
+def _averages(values: _GroupValues, group_weights: np.ndarray) -> dict[str, np.ndarray]:
+    """Per data row, every statistic averaged over groups: a macro average of the groups where
+    it is defined, and for Kendall-like the ratio of the summed counts."""
+    averages = {name: _macro_average(rows, group_weights) for name, rows in values.macro.items()}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        like = (group_weights * values.like).sum(-1) / (group_weights * values.like_pairs).sum(-1)
+    return {**averages, "kendall_like": like}
+
+
+def _macro_average(values: np.ndarray, group_weights: np.ndarray) -> np.ndarray:
+    """Per row, the weighted mean over the groups where the statistic is defined (NaN if none)."""
+    defined = np.isfinite(values)
+    weights = np.broadcast_to(group_weights, np.broadcast_shapes(values.shape, group_weights.shape))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        total = (weights * np.where(defined, values, 0.0)).sum(-1)
+        return total / (weights * defined).sum(-1)
+
+
+def _estimate(rows: np.ndarray, reason: str | None, confidence: float) -> Estimate:
+    """The observed value (row 0) and the percentile interval of the resamples (rows 1...)."""
+    value = float(rows[0]) if np.isfinite(rows[0]) else None
+    if value is None:
+        reason = reason or "undefined"
+        return Estimate(None, undefined=reason, interval_undefined=reason)
+    if len(rows) == 1:
+        return Estimate(value)
+    interval = percentile_interval(rows[1:], confidence)
+    return Estimate(value, interval, interval_undefined=None if interval else NO_DEFINED_RESAMPLE)
+
+
+def _why_undefined(name: str, values: _GroupValues, params: SegmentLevelParams) -> str:
+    if not values.sized.any():
+        return "no group has two scored cells"
+    if name == "kendall_like":
+        threshold = f"{params.kendall_like_threshold:g}"
+        return f"no two human scores in a group differ by at least {threshold}"
+    metric = values.constant_metric[values.sized]
+    human = values.constant_human[values.sized]
+    where = "in every group" if len(metric) > 1 else ""
+    if metric.all():
+        return f"constant metric scores {where}".strip()
+    if human.all():
+        return f"constant human scores {where}".strip()
+    return f"constant metric or human scores {where}".strip()
+
+
+_KERNELS = ("agree", "like", "like_pairs", "correct", "correct_eq")  # sums over pairs
+
+
+def _pair_kernels(
+    dx: np.ndarray, dy: np.ndarray, threshold: float, epsilons: tuple[float, float]
+) -> dict[str, np.ndarray]:
+    """What a pair of cells adds to each sum over pairs (int8), from its metric and human
+    differences. (Tied pairs are counted from sorted runs instead, see ``_ties``.)"""
+    metric_up, metric_down = dx > 0, dx < 0
+    human_up, human_down = dy > 0, dy < 0
+    concordant = (metric_up & human_up) | (metric_down & human_down)
+    discordant = (metric_up & human_down) | (metric_down & human_up)
+    human_ties = ~(human_up | human_down)
+    separated = np.abs(dy) >= threshold  # WMT's Kendall-like counts these pairs only, ...
+    distance = np.abs(dx)
+    epsilon, calibrated = epsilons
+    return {
+        "agree": concordant.view(np.int8) - discordant.view(np.int8),
+        "like": separated.view(np.int8) * np.where(concordant, 1, -1).astype(np.int8),  # ...
+        "like_pairs": separated.view(np.int8),  # ... and a metric tie is discordant
+        # acc23: right when the metric orders the pair as people do, or when both tie
+        "correct": np.where(distance <= epsilon, human_ties, concordant).view(np.int8),
+        "correct_eq": np.where(distance <= calibrated, human_ties, concordant).view(np.int8),
+    }
+
+
+def _group_values(
+    x: np.ndarray, y: np.ndarray, w: np.ndarray, sums: Mapping[str, np.ndarray]
+) -> dict[str, np.ndarray]:
+    """Every statistic of groups of cells (along the last axis), each cell occurring w times
+    (0 for a cell without scores), from the cells and their sums over pairs."""
+    size = w.sum(-1)
+    pairs = size * (size - 1) / 2
+    x_ranks, x_distinct, x_ties = _ties(x, w)
+    y_ranks, y_distinct, y_ties = _ties(y, w)
+    constant = (x_distinct < 2) | (y_distinct < 2)  # also: fewer than two cells
+    classes = np.minimum(x_distinct, y_distinct)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        # as scipy.stats.kendalltau computes them
+        tau_b = sums["agree"] / np.sqrt(pairs - x_ties) / np.sqrt(pairs - y_ties)
+        tau_c = 2 * sums["agree"] / (size**2 * (classes - 1) / classes)
+        acc23 = sums["correct"] / pairs
+        acc_eq = sums["correct_eq"] / pairs
+    return {
+        "pearson": _weighted_pearson(x, y, w, constant),
+        "spearman": _weighted_pearson(x_ranks, y_ranks, w, constant),
+        "kendall_b": np.where(constant, np.nan, tau_b),
+        "kendall_c": np.where(constant, np.nan, tau_c),
+        "acc23": np.where(size >= 2, acc23, np.nan),
+        "acc_eq": np.where(size >= 2, acc_eq, np.nan),
+        "like": sums["like"],
+        "like_pairs": sums["like_pairs"],
+        "sized": size >= 2,
+        "constant_metric": x_distinct < 2,
+        "constant_human": y_distinct < 2,
+    }
+
+
+def _as_group_values(values: Mapping[str, np.ndarray]) -> _GroupValues:
+    """From per-statistic (rows, groups) arrays; the reasons come from row 0, the data."""
+    macro = ("pearson", "spearman", "kendall_b", "kendall_c", "acc23", "acc_eq")
+    return _GroupValues(
+        macro={name: values[name] for name in macro},
+        like=values["like"],
+        like_pairs=values["like_pairs"],
+        sized=values["sized"][0],
+        constant_metric=values["constant_metric"][0],
+        constant_human=values["constant_human"][0],
+    )
+
+
+# ---------------------------------------------------------------------- item grouping
+def _item_values(
+    x: np.ndarray,
+    y: np.ndarray,
+    cells: np.ndarray,
+    epsilons: tuple[float, float],
+    threshold: float,
+) -> _GroupValues:
+    """Each segment (a row of the transposed matrices) on its own. Its values do not depend on
+    the resample, which only decides how often the segment counts in the average."""
+    first, second = np.triu_indices(x.shape[1], k=1)
+    both = cells[:, first] & cells[:, second]
+    kernels = _pair_kernels(
+        x[:, first] - x[:, second], y[:, first] - y[:, second], threshold, epsilons
+    )
+    sums = {name: (kernel * both).sum(-1) for name, kernel in kernels.items()}
+    values = _group_values(x, y, cells.astype(np.float64), sums)
+    return _as_group_values({name: column[None] for name, column in values.items()})
+
+
+# ---------------------------------------------------------------------- system and none
+def _replicated_values(
+    x: np.ndarray,
+    y: np.ndarray,
+    cells: np.ndarray,
+    weights: np.ndarray,
+    grouping: str,
+    epsilons: tuple[float, float],
+    threshold: float,
+) -> _GroupValues:
+    """Groups whose cells change weight with the resample: each system's row (``system``) or
+    all cells at once (``none``); a cell occurs as often as its segment is drawn."""
+    groups = []
+    if grouping == "system":
+        for a, row in enumerate(cells):
+            index = np.flatnonzero(row)
+            xa, ya, wa = x[a, index], y[a, index], weights[:, index]
+            sums = _system_pair_sums(xa, ya, wa, epsilons, threshold)
+            groups.append(_group_values(xa, ya, wa, sums))
+    else:
+        rows, columns = np.nonzero(cells)
+        sums = _all_cells_pair_sums(x, y, cells, weights, epsilons, threshold)
+        groups.append(_group_values(x[rows, columns], y[rows, columns], weights[:, columns], sums))
+    return _as_group_values({name: np.stack([g[name] for g in groups], -1) for name in groups[0]})
+
+
+def _quadratic_sums(
+    blocks: Mapping[str, np.ndarray],
+    epsilons: tuple[float, float],
+    threshold: float,
+    weights: np.ndarray,
+    cells_per_segment: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """Per row of ``weights`` (segment counts), for each kernel: its sum over the unordered pairs
+    of replicated cells, 1/2 w' B w plus the pairs of copies of one cell (both differences 0).
+    ``blocks[k][s, t]`` sums kernel k over the pairs of distinct cells of segments s and t."""
+    n_segments = weights.shape[1]
+    largest = max(int(np.abs(block).max(initial=0)) for block in blocks.values())
+    # Every partial sum of the product is a whole number: float32 is exact below 2**24.
+    dtype = np.float32 if largest * n_segments < 2**24 else np.float64
+    stacked = np.concatenate([block.astype(dtype) for block in blocks.values()], axis=1)
+    products = (weights.astype(dtype) @ stacked).reshape(len(weights), len(blocks), n_segments)
+    halves = 0.5 * np.einsum("rkn,rn->rk", products.astype(np.float64), weights)
+    copy_pairs = (weights * (weights - 1) / 2) @ cells_per_segment
+    zero = np.zeros(1)
+    copy_values = _pair_kernels(zero, zero, threshold, epsilons)
+    return {
+        name: halves[:, k] + float(copy_values[name][0]) * copy_pairs
+        for k, name in enumerate(blocks)
+    }
+
+
+def _system_pair_sums(
+    x: np.ndarray,
+    y: np.ndarray,
+    weights: np.ndarray,
+    epsilons: tuple[float, float],
+    threshold: float,
+) -> dict[str, np.ndarray]:
+    """Pair sums of one system's cells, one cell per segment."""
+    kernels = _pair_kernels(x[:, None] - x[None, :], y[:, None] - y[None, :], threshold, epsilons)
+    for kernel in kernels.values():
+        np.fill_diagonal(kernel, 0)  # a cell with itself is not a pair
+    return _quadratic_sums(kernels, epsilons, threshold, weights, np.ones(len(x)))
+
+
+def _all_cells_pair_sums(
+    x: np.ndarray,
+    y: np.ndarray,
+    cells: np.ndarray,
+    weights: np.ndarray,
+    epsilons: tuple[float, float],
+    threshold: float,
+) -> dict[str, np.ndarray]:
+    """Pair sums of all cells as one group, added up block by block (a block per pair of
+    systems) into segment-by-segment sums, so that memory stays n_segments^2."""
+    n_systems, n_segments = x.shape
+    within = {name: np.zeros((n_segments, n_segments), np.int32) for name in _KERNELS}
+    across = {name: np.zeros((n_segments, n_segments), np.int32) for name in _KERNELS}
+    for a in range(n_systems):
+        for b in range(a, n_systems):
+            mask = (cells[a][:, None] & cells[b][None, :]).view(np.int8)
+            if a == b:
+                np.fill_diagonal(mask, 0)  # a cell with itself is not a pair
+            dx = x[a][:, None] - x[b][None, :]
+            dy = y[a][:, None] - y[b][None, :]
+            totals = within if a == b else across
+            for name, kernel in _pair_kernels(dx, dy, threshold, epsilons).items():
+                np.add(totals[name], kernel * mask, out=totals[name])
+    blocks = {name: within[name] + across[name] + across[name].T for name in _KERNELS}
+    cells_per_segment = cells.sum(0).astype(np.float64)
+    return _quadratic_sums(blocks, epsilons, threshold, weights, cells_per_segment)
+
+
+# ---------------------------------------------------------------------- weighted building blocks
+def _weighted_pearson(
+    x: np.ndarray, y: np.ndarray, w: np.ndarray, undefined: np.ndarray
+) -> np.ndarray:
+    """Pearson's r along the last axis, each cell counted w times; NaN where ``undefined``."""
+    n = w.sum(-1)
+    if x.shape[-1] == 0:  # a system without scored cells
+        return np.full(n.shape, np.nan)
+    if x.ndim == 1 and y.ndim == 1:  # the same cells in every row: products of a matrix
+        x, y = x - x.mean(), y - y.mean()  # r does not change; the sums stay small
+        sx, sy, sxx, syy, sxy = (w @ np.column_stack([x, y, x * x, y * y, x * y])).T
+        with np.errstate(invalid="ignore", divide="ignore"):
+            covariance, x_variance, y_variance = sxy - sx * sy / n, sxx - sx**2 / n, syy - sy**2 / n
+    else:  # two passes, as scipy
+        with np.errstate(invalid="ignore", divide="ignore"):
+            x = x - (w * x).sum(-1, keepdims=True) / n[..., None]
+            y = y - (w * y).sum(-1, keepdims=True) / n[..., None]
+        wx = w * x
+        covariance = np.einsum("...i,...i->...", wx, y)
+        x_variance = np.einsum("...i,...i->...", wx, x)
+        y_variance = np.einsum("...i,...i->...", w * y, y)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = covariance / np.sqrt(x_variance * y_variance)
+    return np.where(undefined, np.nan, np.clip(r, -1.0, 1.0))
+
+
+def _constant(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Whether the cells with weight all have one value (also when there are none)."""
+    drawn = w > 0
+    low = np.where(drawn, x, np.inf).min(-1)
+    return ~(low < np.where(drawn, x, -np.inf).max(-1))
+
+
+def _ties(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Along the last axis, for the data in which each cell occurs w times: the average rank of
+    every cell, the number of distinct values, and the number of pairs with equal values.
+
+    ``x`` is either one row of cells shared by every row of ``w`` (the resamples: sorted once,
+    then sums per run of equal values) or one row of cells per row of ``w`` (the items)."""
+    if x.ndim == 1:
+        if len(x) == 0:  # a system without scored cells
+            return np.zeros(w.shape), np.zeros(w.shape[:-1], np.int64), np.zeros(w.shape[:-1])
+        order = np.argsort(x, kind="stable")
+        starts = np.concatenate([[True], x[order][1:] != x[order][:-1]])
+        run_of_cell = np.empty(len(x), np.int64)
+        run_of_cell[order] = np.cumsum(starts) - 1
+        run = np.add.reduceat(w[..., order], np.flatnonzero(starts), axis=-1)
+        ranks = (np.cumsum(run, -1) - run + (run + 1) / 2)[..., run_of_cell]
+        return ranks, (run > 0).sum(-1), (run * (run - 1) / 2).sum(-1)
+    order = np.argsort(x, axis=-1, kind="stable")
+    xs = np.take_along_axis(x, order, -1)
+    ws = np.take_along_axis(w, order, -1)
+    positions = np.arange(xs.shape[-1])
+    starts = np.ones(xs.shape, bool)
+    starts[..., 1:] = xs[..., 1:] != xs[..., :-1]
+    ends = np.ones(xs.shape, bool)
+    ends[..., :-1] = starts[..., 1:]
+    first = np.maximum.accumulate(np.where(starts, positions, 0), axis=-1)
+    last = np.minimum.accumulate(np.where(ends, positions, len(positions))[..., ::-1], -1)
+    through = np.cumsum(ws, -1)
+    before = np.take_along_axis(through, first, -1) - np.take_along_axis(ws, first, -1)
+    run = np.take_along_axis(through, last[..., ::-1], -1) - before  # at each run position
+    ranks = np.empty(ws.shape)
+    np.put_along_axis(ranks, order, before + (run + 1) / 2, -1)
+    distinct = ((run > 0) & starts).sum(-1)
+    tied_pairs = np.where(starts, run * (run - 1) / 2, 0.0).sum(-1)
+    return ranks, distinct, tied_pairs
+
+
+# ---------------------------------------------------------------------- tie calibration
+@dataclass(frozen=True, eq=False)
+class TieCalibration:
+    """acc23 as a function of the metric's tie threshold epsilon, and its best point.
+
+    The function is a step function: ``accuracy_at`` evaluates it anywhere, from ``base`` (the
+    accuracy at epsilon = 0) and ``steps``: for each size of change, the sorted |metric
+    differences| of the pairs whose turning into a tie changes the accuracy by it. ``threshold``
+    is the smallest epsilon that reaches the highest accuracy, ``accuracy`` that accuracy; None,
+    with the reason in ``undefined``, when no group has a pair."""
+
+    threshold: float | None
+    accuracy: float | None
+    base: float | None = None
+    steps: tuple[tuple[float, np.ndarray], ...] = ()
+    undefined: str | None = None
+
+    def accuracy_at(self, epsilons: np.ndarray) -> np.ndarray:
+        """acc23 at each epsilon (mt-metrics-eval's ``taus`` at its ``thresholds``)."""
+        if self.base is None:
+            return np.full(np.shape(epsilons), np.nan)
+        accuracy = np.full(np.shape(epsilons), self.base)
+        for change, distances in self.steps:
+            accuracy = accuracy + change * np.searchsorted(distances, epsilons, side="right")
+        return accuracy
+
+
+def tie_calibration(
+    metric: np.ndarray, human: np.ndarray, grouping: str = "item"
+) -> TieCalibration:
+    """acc_eq (Deutsch et al. 2023): the epsilon that maximises the group-averaged acc23.
+
+    As mt-metrics-eval's tau_optimization: turn the pairs into metric ties in the order of their
+    |metric difference|; a pair people tie then becomes right, a pair the metric ordered as
+    people did becomes wrong, the others do not change. A change weighs 1 / (pairs in its group x
+    groups), so the pairs fall into a few classes of equal change (at most two per group size)
+    and the curve is a sum of counts: one sort per class (all pairs of a group are enumerated, as
+    in mt-metrics-eval, without its Python objects). The best epsilon is 0 or the difference of a
+    pair that becomes right; between equal accuracies the smaller epsilon wins, up to a rounding
+    tolerance of 1e-12."""
+    metric = np.asarray(metric, dtype=np.float64)
+    human = np.asarray(human, dtype=np.float64)
+    cells = np.isfinite(metric) & np.isfinite(human)
+    sizes = {"item": cells.sum(0), "system": cells.sum(1), "none": np.array([cells.sum()])}
+    pairs_per_group = sizes[grouping].astype(np.int64) * (sizes[grouping] - 1) // 2
+    n_pairs = int(pairs_per_group.sum())
+    if n_pairs == 0:
+        return TieCalibration(None, None, undefined="no group has two scored cells")
+    if n_pairs > MAX_CALIBRATION_PAIRS:
+        return TieCalibration(
+            None,
+            None,
+            undefined=f"{n_pairs:,} pairs, more than the {MAX_CALIBRATION_PAIRS:,} the exact "
+            "search sorts in memory (the item grouping, WMT's, has far fewer)",
+        )
+    n_groups = int((pairs_per_group > 0).sum())
+    base = 0.0
+    distances: dict[tuple[int, int], list[np.ndarray]] = {}  # (group pairs, +1 or -1) -> ...
+    for group_pairs, dx, dy in scored_pairs(metric, human, cells, grouping):
+        if dx.size == 0:
+            continue
+        concordant = ((dx > 0) & (dy > 0)) | ((dx < 0) & (dy < 0))
+        human_ties = dy == 0
+        right = concordant | (human_ties & (dx == 0))
+        becomes_right = human_ties & (dx != 0)
+        for size in np.unique(group_pairs):
+            members = group_pairs == size if group_pairs.ndim else True  # one group: all
+            base += np.count_nonzero(right & members) / size / n_groups
+            for sign, moved in ((1, becomes_right), (-1, concordant)):
+                distances.setdefault((int(size), sign), []).append(np.abs(dx[moved & members]))
+    steps = tuple(
+        (sign / size / n_groups, np.sort(np.concatenate(parts)))
+        for (size, sign), parts in sorted(distances.items())
+    )
+    calibration = TieCalibration(None, None, base, steps)
+    right_turns = [d for change, d in steps if change > 0]
+    candidates = np.concatenate([[0.0], *right_turns])
+    if len(right_turns) > 1:
+        candidates.sort()
+    candidates = candidates[np.concatenate([[True], candidates[1:] != candidates[:-1]])]
+    accuracies = calibration.accuracy_at(candidates)
+    best = int(np.argmax(accuracies >= accuracies.max() - 1e-12))
+    return TieCalibration(float(candidates[best]), float(accuracies[best]), base, steps)
+
+
+def scored_pairs(
+    metric: np.ndarray, human: np.ndarray, cells: np.ndarray, grouping: str
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Every pair of scored cells of one group, in chunks: (pairs in the pair's group, metric
+    difference, human difference); the first is a single number for a chunk of one group."""
+    if grouping == "item":
+        first, second = np.triu_indices(metric.shape[0], k=1)
+        both = cells[first] & cells[second]
+        group_pairs = np.broadcast_to(both.sum(0), both.shape)
+        yield (
+            group_pairs[both],
+            (metric[first] - metric[second])[both],
+            (human[first] - human[second])[both],
+        )
+        return
+    scored = [np.flatnonzero(row) for row in cells]
+    if grouping == "system":
+        for a, index in enumerate(scored):
+            first, second = np.triu_indices(len(index), k=1)
+            x, y = metric[a, index], human[a, index]
+            yield np.array(len(first)), x[first] - x[second], y[first] - y[second]
+        return
+    all_pairs = np.array(int(cells.sum()) * (int(cells.sum()) - 1) // 2)
+    for a, index_a in enumerate(scored):
+        xa, ya = metric[a, index_a], human[a, index_a]
+        first, second = np.triu_indices(len(index_a), k=1)
+        yield all_pairs, xa[first] - xa[second], ya[first] - ya[second]
+        for b in range(a + 1, len(scored)):
+            xb, yb = metric[b, scored[b]], human[b, scored[b]]
+            yield all_pairs, xa[:, None] - xb[None, :], ya[:, None] - yb[None, :]
+
+
+# ---------------------------------------------------------------------- system level
+def permutation_signs(n_segments: int, n_permutations: int, rng: np.random.Generator) -> np.ndarray:
+    """(n_permutations, n_segments) of +1 and -1, drawn as mt-metrics-eval's
+    compute_pairwise_p_values draws them (float32 uniforms rounded to 0 or 1): with
+    ``np.random.default_rng(4)`` its permutations exactly."""
+    signs = rng.random(size=(n_permutations, n_segments), dtype=np.float32)
+    np.rint(signs, out=signs)
+    signs *= 2.0
+    signs -= 1.0
+    return signs
+
+
+def pairwise_p_values(scores: np.ndarray, signs: np.ndarray) -> np.ndarray:
+    """For every pair of systems i < j (in np.triu_indices order), the paired permutation test's
+    p-value that system i is better: the share of sign permutations under which the difference
+    of the summed scores reaches the observed one.
+
+    The arithmetic is mt-metrics-eval's, operation for operation: float32, a C-ordered score
+    matrix, one matrix product. Its exact ties (a permutation whose difference equals the observed
+    one) are decided by float32 rounding, which depends on the order in which BLAS adds; with the
+    same layout SPA agrees with mt-metrics-eval's to the last bit on the same machine, and a
+    float64 computation would not (WMT21 TED en-de: 1.3e-4 apart)."""
+    scores = np.ascontiguousarray(scores, dtype=np.float32)
+    totals = np.sum(scores, axis=1)
+    partial = np.matmul(signs, scores.T)
+    first, second = np.triu_indices(len(scores), k=1)
+    null = partial[:, first] - partial[:, second]
+    return np.sum(null >= totals[first] - totals[second], axis=0) / len(signs)
+
+
+def soft_pairwise_accuracy(
+    metric: np.ndarray, human: np.ndarray, signs: np.ndarray
+) -> float | None:
+    """SPA (Thompson et al. 2024), mt-metrics-eval's PairwiseConfidenceError: 1 minus the mean,
+    over system pairs, of |p_human - p_metric|, the p-values of the same permutation test on each.
+
+    The segments are those every system has a human score for (mt-metrics-eval needs this: it
+    drops the unscored cells and reshapes); ``signs`` is (n_permutations, that many segments),
+    see ``permutation_signs``. None with fewer than two systems or a missing metric score."""
+    columns = _complete_columns(human)
+    metric = np.asarray(metric, dtype=np.float64)[:, columns]
+    if len(human) < 2 or not np.isfinite(metric).all():
+        return None
+    return _spa(metric, pairwise_p_values(np.asarray(human)[:, columns], signs), signs)
+
+
+def _spa(metric: np.ndarray, p_human: np.ndarray, signs: np.ndarray) -> float:
+    """SPA from the human p-values (the same for every metric); NaN if a score is missing."""
+    if not np.isfinite(metric).all():
+        return np.nan
+    return float(1.0 - np.mean(np.abs(p_human - pairwise_p_values(metric, signs))))
+
+
+def _complete_columns(human: np.ndarray) -> np.ndarray:
+    return np.isfinite(human).all(axis=0)
+
+
+def _why_no_spa(human: np.ndarray) -> str:
+    if len(human) < 2:
+        return "fewer than two systems"
+    return "a metric score is missing on a segment that people scored for every system"
+
+
+def pairwise_agreement(metric: np.ndarray, human: np.ndarray) -> np.ndarray:
+    """System-level pairwise accuracy along the last axis (mt-metrics-eval's Agreement): the
+    share of system pairs the metric orders as people do, where a pair people tie is right only
+    if the metric ties it too. NaN where a system has no score."""
+    metric, human = np.asarray(metric, float), np.asarray(human, float)
+    first, second = np.triu_indices(metric.shape[-1], k=1)
+    same = np.sign(metric[..., first] - metric[..., second]) == np.sign(
+        human[..., first] - human[..., second]
+    )
+    complete = np.isfinite(metric).all(-1) & np.isfinite(human).all(-1)
+    return np.where(complete, same.mean(-1), np.nan)
+
+
+def resampled_system_agreement(
+    metric: np.ndarray, human: np.ndarray, weights: np.ndarray
+) -> np.ndarray:
+    """``pairwise_agreement`` of the system means over scored segments, per row of segment
+    weights, over the systems that have human scores."""
+    cells = np.isfinite(metric) & np.isfinite(human)
+    judged = np.isfinite(human).any(axis=1)
+    cells, metric, human = cells[judged], metric[judged], human[judged]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scored = weights @ cells.T
+        metric_means = (weights @ np.where(cells, metric, 0.0).T) / scored
+        human_means = (weights @ np.where(cells, human, 0.0).T) / scored
+    return pairwise_agreement(metric_means, human_means)
