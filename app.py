@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from mteval_core.sample import load_sample
+from pages.ui.sample import load_sample
 from mteval_core.tables import scores_frame, segment_preview
 from pages.ui import (
     DASHBOARD_METRICS,

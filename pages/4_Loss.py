@@ -33,7 +33,7 @@ from mteval_core.loss.view import (
     uncertainty_at,
     view_at,
 )
-from mteval_core.sample import SAMPLE_DATA
+from pages.ui.sample import SAMPLE_DATA
 from pages.ui import cached, escape_markdown, friendly_errors, session_mqm
 
 st.set_page_config(page_title="mteval: loss", layout="wide")

@@ -6,10 +6,12 @@ Imported as ``from tests.helpers import ...``; the fixtures built on them live i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 
 import pytest
 
+from mteval_core.io import DirectoryRead, read_directory
 from mteval_core.testset import TestSet, TextColumn
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,3 +44,9 @@ def make_test_set(
         ],
         systems=[TextColumn(name, tuple(s), f"{name}.txt") for name, s in systems.items()],
     )
+
+
+@cache
+def load_sample() -> DirectoryRead:
+    """The dashboard's sample test set (sample_data/), read once per test run."""
+    return read_directory(SAMPLE_DATA)

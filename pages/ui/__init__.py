@@ -21,7 +21,7 @@ from mteval_core.errors import InputError
 from mteval_core.io.mqm import MqmAnnotations
 from mteval_core.limits import MAX_RESAMPLES
 from mteval_core.metrics import DEFAULT_METRICS
-from mteval_core.sample import current_test_set
+from pages.ui.sample import current_test_set
 from mteval_core.scoring import Progress, Scores, score_test_set
 from mteval_core.tables import overview
 from mteval_core.testset import TestSet

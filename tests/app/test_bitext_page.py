@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from mteval_core.config import Options
 from mteval_core.grid import bitext_grid, segment_table, segments_matching
-from mteval_core.sample import load_sample
+from tests.helpers import load_sample
 from tests.helpers import make_test_set
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "3_Bitext_grid.py")

@@ -8,7 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.config import Options
-from mteval_core.sample import SAMPLE_DATA
+from tests.helpers import SAMPLE_DATA
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,7 +59,7 @@ def test_correlation_page_scatter_and_table():
 
 def test_correlation_page_puts_stemmed_and_unstemmed_side_by_side():
     from mteval_core.metrics import DEFAULT_METRICS
-    from mteval_core.sample import load_sample
+    from tests.helpers import load_sample
     from mteval_core.scoring import score_test_set
     from mteval_core.stats.meta import evaluate
 

@@ -17,7 +17,7 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.config import Options
-from mteval_core.sample import load_sample
+from tests.helpers import load_sample
 from mteval_core.scoring import Scores, score_test_set
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.meta import BootstrapResult, bootstrap_scores

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mteval_core.cli import main
-from mteval_core.sample import SAMPLE_DATA
+from tests.helpers import SAMPLE_DATA
 
 
 def strict_json(text: str):

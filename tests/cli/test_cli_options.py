@@ -10,7 +10,7 @@ import pytest
 
 from mteval_core.cli import main
 from mteval_core.limits import MAX_RESAMPLES
-from mteval_core.sample import SAMPLE_DATA
+from tests.helpers import SAMPLE_DATA
 
 SCORE = [
     "score",

@@ -22,8 +22,8 @@ from mteval_core.config import Options
 from mteval_core.grid import bitext_grid
 from mteval_core.io import read_directory
 from mteval_core.loss.mqm import GOOGLE_WEIGHTS, system_error_points
-from mteval_core.sample import SAMPLE_DATA as SAMPLE
-from mteval_core.sample import load_sample
+from tests.helpers import SAMPLE_DATA as SAMPLE
+from tests.helpers import load_sample
 from mteval_core.scoring import score_test_set
 from mteval_core.text import tokenize_13a
 from tests.e2e.harness import start_server

@@ -18,7 +18,7 @@ from mteval_core.grid import (
     segment_table,
     segments_matching,
 )
-from mteval_core.sample import load_sample
+from tests.helpers import load_sample
 from mteval_core.scoring import score_test_set
 from tests.helpers import make_test_set
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from mteval_core.cli import main
-from mteval_core.sample import SAMPLE_DATA
+from tests.helpers import SAMPLE_DATA
 
 BASE = [
     "score",

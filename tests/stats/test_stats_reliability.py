@@ -11,7 +11,7 @@ from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.human import segment_matrix
 from mteval_core.metrics import get_metric
-from mteval_core.sample import load_sample
+from tests.helpers import load_sample
 from mteval_core.scoring import score_test_set
 from mteval_core.stats.reliability import (
     ReliabilityOptions,

@@ -1,4 +1,7 @@
-"""The project's own sample test set, which the dashboard opens with."""
+"""The project's own sample test set, which the dashboard opens with.
+
+It lives with the dashboard, not in ``mteval_core``: an installed wheel has no ``sample_data``.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from pathlib import Path
 from mteval_core.io import DirectoryRead, read_directory
 from mteval_core.testset import TestSet
 
-SAMPLE_DATA = Path(__file__).resolve().parents[1] / "sample_data"
+SAMPLE_DATA = Path(__file__).resolve().parents[2] / "sample_data"
 
 
 @cache  # read once per process: test sets are immutable, so every session may share it
