@@ -2,7 +2,6 @@
 
 import streamlit as st
 
-from pages.ui.sample import load_sample
 from mteval_core.tables import scores_frame, segment_preview
 from pages.ui import (
     DASHBOARD_METRICS,
@@ -13,6 +12,7 @@ from pages.ui import (
     session_test_set,
     show_overview,
 )
+from pages.ui.sample import load_sample
 
 st.set_page_config(page_title="mteval", layout="wide")
 

@@ -37,7 +37,10 @@ class Vocabulary:
 
     def encode(self, token_lists: Sequence[Sequence[str]]) -> TokenStream:
         flat = [token for tokens in token_lists for token in tokens]
-        for form in set(flat).difference(self._id_of_form):
+        # First-seen order, not set order: ids (and so the order of every float sum over them)
+        # must not depend on PYTHONHASHSEED.
+        new_forms = dict.fromkeys(form for form in flat if form not in self._id_of_form)
+        for form in new_forms:
             word = self._stem(form) if self._stem else form
             if word not in self._id_of_word:
                 self._id_of_word[word] = len(self.words)

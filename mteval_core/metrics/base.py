@@ -13,7 +13,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from mteval_core.config import Options, signature
+from mteval_core.config import Options
 from mteval_core.ngrams import EncodedCorpus
 
 
@@ -24,6 +24,9 @@ class Metric(ABC):
     label: ClassVar[str]  # how tables print it, e.g. "BLEU"
     scale: ClassVar[str]  # what the numbers mean, for help texts
     stat_names: ClassVar[tuple[str, ...]]
+    # Error rates (TER) are lower-is-better; correlations and rankings negate them, as
+    # mt-metrics-eval does, so that every statistic reads "higher is better".
+    higher_is_better: ClassVar[bool] = True
 
     def __init__(self, options: Options) -> None:
         self.options = options
@@ -45,9 +48,6 @@ class Metric(ABC):
     def signature_options(self) -> dict[str, str]:
         """The metric's own options that change its numbers (beyond preprocessing)."""
         return {}
-
-    def signature(self, n_references: int) -> str:
-        return f"{self.name}|" + signature(self.options, n_references, self.signature_options())
 
 
 def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:

@@ -21,11 +21,11 @@ from mteval_core.errors import InputError
 from mteval_core.io.mqm import MqmAnnotations
 from mteval_core.limits import MAX_RESAMPLES
 from mteval_core.metrics import DEFAULT_METRICS
-from pages.ui.sample import current_test_set
 from mteval_core.scoring import Progress, Scores, score_test_set
 from mteval_core.tables import overview
 from mteval_core.testset import TestSet
 from pages.ui.cache import CACHE_BYTES, CACHE_ENTRIES, ContentCache, estimate_bytes
+from pages.ui.sample import current_test_set
 from pages.ui.text import escape_markdown
 
 __all__ = [

@@ -22,12 +22,11 @@ from mteval_core.config import Options
 from mteval_core.grid import bitext_grid
 from mteval_core.io import read_directory
 from mteval_core.loss.mqm import GOOGLE_WEIGHTS, system_error_points
-from tests.helpers import SAMPLE_DATA as SAMPLE
-from tests.helpers import load_sample
 from mteval_core.scoring import score_test_set
 from mteval_core.text import tokenize_13a
 from tests.e2e.harness import start_server
-from tests.helpers import shared_dataset
+from tests.helpers import SAMPLE_DATA as SAMPLE
+from tests.helpers import load_sample, shared_dataset
 
 sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium")
