@@ -27,7 +27,7 @@ def bootstrap_step_seconds(runs: int) -> float:
     from mteval_core.config import Options
     from mteval_core.scoring import score_test_set
     from mteval_core.stats.bootstrap import BootstrapOptions
-    from mteval_core.stats.meta import bootstrap_scores
+    from mteval_core.stats.significance import bootstrap_scores
     from mteval_core.testset import TestSet, TextColumn
 
     def column(path: Path) -> TextColumn:

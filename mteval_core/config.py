@@ -7,7 +7,7 @@ metric, so a number is always reported together with the options that produced i
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mteval_core import __version__
 from mteval_core.errors import InputError
@@ -102,6 +102,27 @@ class Options:
     def preprocessing_signature(self) -> str:
         """The part of every signature that says how text became tokens."""
         return f"case:{self.case_label}|tok:{self.tokenize}|stem:{self.stem_label}"
+
+
+# The stemmers a page offers by label: Porter, or Snowball in one of its languages.
+STEMMER_CHOICES = ("porter", *(f"snowball-{language}" for language in SNOWBALL_LANGUAGES))
+
+
+def stemmer_choice(options: Options) -> str:
+    """The label in STEMMER_CHOICES of the stemmer ``options`` use; Porter when they use none."""
+    return f"snowball-{options.stem_language}" if options.stem == "snowball" else "porter"
+
+
+def stemming_variants(options: Options, choice: str) -> dict[str, Options]:
+    """``options`` unstemmed and stemmed with ``choice`` (a label in STEMMER_CHOICES), for
+    showing what stemming changes side by side."""
+    _check_choice("stemmer", choice, STEMMER_CHOICES)
+    stem, _, language = choice.partition("-")
+    return {
+        "unstemmed": replace(options, stem="none"),
+        # Porter takes no language: the default one, so that equal stemmers give equal options
+        "stemmed": replace(options, stem=stem, stem_language=language or Options.stem_language),
+    }
 
 
 def signature(options: Options, n_references: int, extra: dict[str, str] | None = None) -> str:

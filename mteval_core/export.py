@@ -16,6 +16,8 @@ from mteval_core.stats.undefined import UNDEFINED
 
 if TYPE_CHECKING:
     from mteval_core.loss.average import Costs
+    from mteval_core.stats.correlation import SystemCorrelations
+    from mteval_core.stats.meta import MetaEvaluation
 
 # system -> metric -> [low, high], as ``bootstrap_scores(...).ci`` gives and JSON's "ci" holds
 Intervals = Mapping[str, Mapping[str, Sequence[float]]]
@@ -49,7 +51,7 @@ def to_json(
         extra or {}
     )  # e.g. "human", "correlations", "ci", "pairs" (see mteval_core.cli.score)
     # NaN and Infinity are not JSON: a statistic without a value is null with its reason (see
-    # stats.meta), so a NaN here is a bug, and it stops the writer rather than a reader.
+    # stats.undefined), so a NaN here is a bug, and it stops the writer rather than a reader.
     return json.dumps(out, indent=2, ensure_ascii=False, default=float, allow_nan=False)
 
 
@@ -193,26 +195,29 @@ def to_latex(scores: Scores, ci: Intervals | None = None) -> str:
 DISPLAYED = ("pearson", "spearman", "kendall")  # the statistics of the text table
 
 
-def render_correlations(results: dict[str, dict], title: str) -> str:
+def render_correlations(results: Mapping[str, SystemCorrelations], title: str) -> str:
     """An aligned table: one row per metric, intervals where there are some, "undefined" where
     a statistic has no value, and a note per metric that says why."""
     header = ["metric", "n", *DISPLAYED]
     rows, notes = [], []
-    for metric, r in results.items():
-        cells = [metric, str(r["n"])]
+    for metric, statistics in results.items():
+        cells = [metric, str(statistics.n)]
         for name in DISPLAYED:
-            cell = UNDEFINED if r[name] is None else f"{r[name]:.3f}"
-            if r[name] is not None and f"{name}_ci" in r:
-                interval = r[f"{name}_ci"]
+            value = getattr(statistics, name)
+            cell = UNDEFINED if value is None else f"{value:.3f}"
+            if value is not None and statistics.resampled:
+                interval = getattr(statistics, f"{name}_ci")
                 cell += (
                     f" [{UNDEFINED}]" if interval is None else " [{:.3f}, {:.3f}]".format(*interval)
                 )
             cells.append(cell)
         rows.append(cells)
         by_reason: dict[str, list[str]] = {}
-        for key, reason in r[UNDEFINED].items():
+        for key, reason in statistics.undefined.items():
             statistic = key.removesuffix("_ci")  # an interval is news only if its statistic is not
-            if key in DISPLAYED or (statistic in DISPLAYED and r[statistic] is not None):
+            if key in DISPLAYED or (
+                statistic in DISPLAYED and getattr(statistics, statistic) is not None
+            ):
                 by_reason.setdefault(reason, []).append(key)
         notes += [
             f"{metric}: {', '.join(keys)} undefined ({why})" for why, keys in by_reason.items()
@@ -228,34 +233,33 @@ def render_correlations(results: dict[str, dict], title: str) -> str:
     return "\n".join(lines + notes) + "\n"
 
 
-def render_meta_text(extra: dict) -> str:
+def render_meta_text(meta: MetaEvaluation) -> str:
     """The --human / --bootstrap additions to the text output of `mteval score`."""
-    from mteval_core.stats.bootstrap import SIGNIFICANCE_LEVEL, smallest_reachable_p
+    from mteval_core.stats.significance import SIGNIFICANCE_LEVEL, smallest_reachable_p
 
     lines = []
-    if "correlations" in extra:
-        lines.append(
-            render_correlations(
-                extra["correlations"], f"correlation with human {extra['human']['criterion']}:"
-            )
-        )
-    if "pairs" in extra and not extra["pairs"]:
+    if meta.human is not None:
+        title = f"correlation with human {meta.human.criterion}:"
+        lines.append(render_correlations(meta.correlations, title))
+    resampled = meta.resampled
+    if resampled is not None and not resampled.pairs:
         lines.append("paired bootstrap: there is only one system, so no pair to compare")
-    elif "pairs" in extra:
-        significant = [p for p in extra["pairs"] if p["p_holm"] < SIGNIFICANCE_LEVEL]
+    elif resampled is not None:
+        pairs = resampled.pairs
+        significant = [pair for pair in pairs if pair.p_holm < SIGNIFICANCE_LEVEL]
         lines.append(
-            f"paired bootstrap: {len(significant)} of {len(extra['pairs'])} system pairs differ "
+            f"paired bootstrap: {len(significant)} of {len(pairs)} system pairs differ "
             f"at p < {SIGNIFICANCE_LEVEL} after Holm's correction (see --format json for every "
             "pair and interval)"
         )
-        resamples = extra["bootstrap"]["n_resamples"]
-        per_metric = len({(p["a"], p["b"]) for p in extra["pairs"]})
+        resamples = resampled.options.n_resamples
+        per_metric = len({(pair.a, pair.b) for pair in pairs})
         floor = smallest_reachable_p(resamples, per_metric)
         if floor >= SIGNIFICANCE_LEVEL:
-            pairs = f"{per_metric} pair" + ("s" if per_metric > 1 else "")
+            noun = f"{per_metric} pair" + ("s" if per_metric > 1 else "")
             lines.append(
                 f"note: with {resamples:,} resamples the smallest possible p-value is "
-                f"1/{resamples + 1:,}, {floor:.4f} after Holm's correction over {pairs}, so no "
+                f"1/{resamples + 1:,}, {floor:.4f} after Holm's correction over {noun}, so no "
                 f"pair can reach p < {SIGNIFICANCE_LEVEL}. Use at least "
                 f"{math.ceil(per_metric / SIGNIFICANCE_LEVEL):,} resamples (--bootstrap)."
             )

@@ -2,6 +2,7 @@
 
 ``bitext_grid`` rebuilds one segment's grid on demand (a 100 x 100 grid takes about a millisecond)
 with the same compiled code that scores GTM, so the picture and the numbers cannot disagree.
+``compare_matchings`` says how the two matchings of that segment stand to each other.
 ``matching_gaps`` scores a whole system both ways and says, per segment, how far GTM 1.4's greedy
 falls short of the exact maximum matching; ``segment_table`` turns that into the sortable list of
 segments the viewer picks from, and ``segments_matching`` searches it.
@@ -9,7 +10,9 @@ segments the viewer picks from, and ``segments_matching`` searches it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -32,6 +35,7 @@ from mteval_core.testset import TestSet
 from mteval_core.text import stemmer, tokenize
 
 SHORT_TEXT = 80  # characters of candidate text a table row shows; the grid shows every token
+SAME_WEIGHT = 1e-9  # relative difference of two matchings' sum of len^e that is only rounding
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,55 @@ def bitext_grid(
         greedy=numbers(blocks, weight, "greedy"),
         exact=exact_result,
     )
+
+
+def viewer_options(options: Options, exponent: float) -> Options:
+    """``options`` at the viewer's own exponent. The viewer computes both matchings whatever
+    ``options`` chose, so the choice is set to one value: results cached under these options do
+    not split by a setting that changes none of their numbers."""
+    return replace(options, gtm_exponent=exponent, gtm_matching="greedy")
+
+
+def segment_number(text: str, n_segments: int) -> int | None:
+    """``text`` (e.g. from a link) as a segment number from 1 to ``n_segments``, else None.
+
+    ASCII digits only: str.isdigit() also accepts '²', which int() refuses, and a number of
+    5,000 digits would make int() raise, so the length is checked first.
+    """
+    if not re.fullmatch(r"[0-9]{1,9}", text):
+        return None
+    number = int(text)
+    return number if 1 <= number <= n_segments else None
+
+
+Finding = Literal["exact not found", "greedy falls short", "fractional cap"]
+
+
+@dataclass(frozen=True)
+class MatchingComparison:
+    """How a segment's exact matching stands to GTM 1.4's greedy, for the viewer to say so."""
+
+    differ: bool  # their sums of len^e differ by more than rounding: both are worth showing
+    finding: Finding | None  # None: nothing to say, the two agree
+
+
+def compare_matchings(grid: BitextGrid) -> MatchingComparison:
+    """'exact not found': the exact search ran out of time or size, its numbers are the greedy's;
+    'greedy falls short': the exact matching is heavier; 'fractional cap': the greedy is heavier,
+    having taken a fraction of its last cell where the length cap is fractional, which the
+    exact matching (whole cells only) never does."""
+    greedy, exact = grid.greedy, grid.exact
+    if exact is None:
+        return MatchingComparison(differ=False, finding=None)
+    differ = abs(exact.weight - greedy.weight) > SAME_WEIGHT * max(greedy.weight, 1.0)
+    finding: Finding | None = None
+    if exact.method == "greedy-fallback":
+        finding = "exact not found"
+    elif differ and exact.weight > greedy.weight:
+        finding = "greedy falls short"
+    elif differ:
+        finding = "fractional cap"
+    return MatchingComparison(differ, finding)
 
 
 def _runs(lengths: np.ndarray) -> np.ndarray:

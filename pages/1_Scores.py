@@ -1,14 +1,16 @@
 """Scores page: every system under every metric, how sure each score is (bootstrap intervals) and
 which system differences are significant (paired bootstrap, Holm-corrected), ready to export."""
 
-from dataclasses import asdict
-
 import streamlit as st
 
 from mteval_core.export import to_csv, to_json, to_latex
 from mteval_core.figures import significance_heatmap, system_scores_bar
-from mteval_core.stats.bootstrap import SIGNIFICANCE_LEVEL, BootstrapOptions, smallest_reachable_p
-from mteval_core.stats.meta import bootstrap_scores
+from mteval_core.stats.bootstrap import BootstrapOptions
+from mteval_core.stats.significance import (
+    SIGNIFICANCE_LEVEL,
+    bootstrap_scores,
+    smallest_reachable_p,
+)
 from mteval_core.tables import scores_frame
 from pages.ui import (
     DASHBOARD_METRICS,
@@ -75,7 +77,7 @@ with friendly_errors():
     label = st.selectbox("Metric for the charts", list(labels))
     metric = labels[label]
     by_system = table[label].to_dict()
-    intervals = {system: ci[system][metric] for system in ci} if ci else None
+    intervals = resampled.intervals_of(metric) if resampled else None
     st.plotly_chart(system_scores_bar(by_system, label, intervals), width="stretch")
     if resampled and len(scores.systems) > 1:
         st.plotly_chart(
@@ -97,7 +99,7 @@ with friendly_errors():
                 f"p < {SIGNIFICANCE_LEVEL}. Choose more resamples."
             )
 
-    extra = {"bootstrap": asdict(bootstrap), "ci": ci, "pairs": resampled.pairs} if ci else {}
+    extra = resampled.to_dict() if resampled else {}  # intervals, pairs and bootstrap options
     st.caption(f"Signature: `{scores.signature}`")
     downloads = st.columns(3)
     for column, (button, text, name, mime) in zip(

@@ -1,17 +1,13 @@
 """Correlation page: how well each metric agrees with the human scores of the current test set."""
 
-from dataclasses import replace
-
 import streamlit as st
 
-from mteval_core.config import SNOWBALL_LANGUAGES
+from mteval_core.config import STEMMER_CHOICES, Options, stemmer_choice, stemming_variants
 from mteval_core.figures import differential_scatter, metric_human_scatter, reliability_figure
-from mteval_core.human import criterion_matrix
+from mteval_core.scoring import Progress, Scores
+from mteval_core.stats import meta
 from mteval_core.stats.bootstrap import BootstrapOptions
-from mteval_core.stats.correlation import pairwise_differentials
-from mteval_core.stats.meta import evaluate
 from mteval_core.stats.reliability import ReliabilityOptions, reliability_of_test_set
-from mteval_core.stats.undefined import UNDEFINED
 from mteval_core.tables import correlation_frame, system_segments_frame
 from pages.ui import (
     DASHBOARD_METRICS,
@@ -26,8 +22,6 @@ from pages.ui import (
 )
 
 st.set_page_config(page_title="mteval: correlation", layout="wide")
-METRICS = DASHBOARD_METRICS
-STEMMERS = ["porter", *(f"snowball-{language}" for language in SNOWBALL_LANGUAGES)]
 
 test_set = session_test_set()
 options = session_options()
@@ -35,9 +29,7 @@ st.title("Correlation with human judgments")
 if test_set.human is None or not len(test_set.human):
     st.info("This test set has no human judgments: add them on the Data page.")
     st.stop()
-criteria = test_set.human.criteria
-if {"adequacy", "fluency"} <= set(criteria):
-    criteria = ["adequacy+fluency", *criteria]
+criteria = meta.criterion_choices(test_set.human)  # the default first
 left, middle, right = st.columns(3)
 criterion = left.selectbox("Human criterion", criteria, help="adequacy+fluency: Lavie's total")
 resamples = middle.select_slider(
@@ -46,35 +38,32 @@ resamples = middle.select_slider(
     value=1000,
     help=f"Segments drawn with replacement, for the intervals. {RESAMPLES_HELP}",
 )
-current_stemmer = "porter" if options.stem != "snowball" else f"snowball-{options.stem_language}"
-stemmer = right.selectbox("Stemmed columns use", STEMMERS, STEMMERS.index(current_stemmer))
+stemmer = right.selectbox(
+    "Stemmed columns use", STEMMER_CHOICES, STEMMER_CHOICES.index(stemmer_choice(options))
+)
 exclude = tuple(st.multiselect("Leave out systems", test_set.system_names))
-variants = {
-    "unstemmed": replace(options, stem="none"),
-    "stemmed": replace(
-        options, stem=stemmer.split("-")[0], stem_language=stemmer.partition("-")[2] or "english"
-    ),
-}
 
 
-def meta_evaluation(variant_options):
+def meta_evaluation(variant_options: Options) -> tuple[Scores, meta.MetaEvaluation]:
     """Scores and every correlation (with intervals) under one set of options, cached."""
-    scores = scores_of(test_set, METRICS, variant_options)
+    scores = scores_of(test_set, DASHBOARD_METRICS, variant_options)
     bootstrap = BootstrapOptions(n_resamples=resamples) if resamples else None
     key = ("meta", test_set.content_hash, variant_options, criterion, exclude, resamples)
-    result = cached(
-        key,
-        lambda progress: evaluate(
+
+    def compute(progress: Progress) -> meta.MetaEvaluation:
+        return meta.evaluate(
             test_set, scores, criterion, exclude, bootstrap=bootstrap, progress=progress
-        ),
-        "Resampling...",
-    )
-    return scores, result
+        )
+
+    return scores, cached(key, compute, "Resampling...")
 
 
 with friendly_errors():
     scores, result = meta_evaluation(options)  # the options of every page: the scatter's
-    by_variant = {name: meta_evaluation(o)[1]["correlations"] for name, o in variants.items()}
+    by_variant = {
+        name: meta_evaluation(variant)[1].correlations_as_dicts()
+        for name, variant in stemming_variants(options, stemmer).items()
+    }
 
 st.subheader("Every metric against the human scores")
 st.dataframe(correlation_frame(by_variant), width="stretch")
@@ -84,56 +73,45 @@ st.caption(
     "every two systems."
 )
 
-metric = st.selectbox("Metric", METRICS)
-human = result["human"]["scores"]
-systems = list(human)
-corpus = scores.corpus()
-metric_scores = [corpus[s][metric] for s in systems]
-statistics = result["correlations"][metric]
-undefined = statistics.get(UNDEFINED, {})  # why a statistic is None, e.g. constant human scores
+metric = st.selectbox("Metric", DASHBOARD_METRICS)
+view = result.against_human(metric)
 left, right = st.columns(2)
 with left:
     chosen = st.plotly_chart(
         metric_human_scatter(
-            systems,
-            metric_scores,
-            list(human.values()),
+            view.systems,
+            view.metric_scores,
+            view.human_scores,
             metric,
             criterion,
-            statistics["pearson"],
-            statistics.get("pearson_ci"),
-            undefined.get("pearson"),
+            view.correlations.pearson,
+            view.correlations.pearson_ci,
+            view.correlations.reason("pearson"),  # why r is None, e.g. constant human scores
         ),
         width="stretch",
         on_select="rerun",
         selection_mode="points",
         key="scatter",
     )
-dx, dy = pairwise_differentials(metric_scores, list(human.values()))
-pairs = [f"{a} − {b}" for i, a in enumerate(systems) for b in systems[i + 1 :]]
 right.plotly_chart(
     differential_scatter(
-        pairs,
-        dx,
-        dy,
+        view.pair_labels,
+        view.metric_differences,
+        view.human_differences,
         metric,
-        statistics["differential_pearson"],
-        undefined.get("differential_pearson"),
+        view.correlations.differential_pearson,
+        view.correlations.reason("differential_pearson"),
     ),
     width="stretch",
 )
 st.caption(f"Signature: `{scores.signature}`. Click a system's point to see its segments.")
 
-points = [p for p in chosen.selection.points if p.get("curve_number", 0) == 0]
-picked = systems[points[0]["point_index"]] if points else None
-system = st.selectbox("Segments of", systems, systems.index(picked) if picked else 0)
-if test_set.human is not None and len(test_set.human.segment_rows):
-    human_row = criterion_matrix(test_set.human, [system], test_set.n_segments, criterion)[0]
-    segment_scores = scores.segment_scores(system, metric)
-    st.dataframe(
-        system_segments_frame(test_set, segment_scores, human_row, system).head(50),
-        width="stretch",
-    )
+points = [p for p in chosen.selection.points if p.get("curve_number", 0) == 0]  # systems only
+system = st.selectbox("Segments of", view.systems, points[0]["point_index"] if points else 0)
+segments = meta.segment_scores_against_human(test_set, scores, system, metric, criterion)
+if segments is not None:  # segment-level judgments: the segments people and metric disagree on
+    frame = system_segments_frame(test_set, *segments, system)
+    st.dataframe(frame.head(50), width="stretch")
     st.caption(
         f"{escape_markdown(system)}'s rated segments, those where {metric} and people disagree "
         "most first."

@@ -5,117 +5,23 @@ falls short can be sorted to the top and opened with a click. The URL carries ?s
 ?segment=N both ways, so another page can link to a system's segments.
 """
 
-import re
-from dataclasses import replace
 from functools import partial
 
 import streamlit as st
 
 from mteval_core.figures import bitext_grid_figure
-from mteval_core.grid import BitextGrid, bitext_grid, segment_table, segments_matching
+from mteval_core.grid import bitext_grid, segment_table, segments_matching, viewer_options
 from pages.ui import cached, escape_markdown, friendly_errors, session_options, session_test_set
+from pages.ui.bitext import (
+    GRID_WIDTH,
+    MATCHINGS,
+    TABLE_COLUMNS,
+    open_clicked_segment,
+    preselect_from_url,
+    show_numbers,
+)
 
 st.set_page_config(page_title="mteval: bitext grid", layout="wide")
-MATCHINGS = ("greedy (GTM 1.4)", "exact (maximum)")
-GRID_WIDTH = {1: 1150, 2: 560}  # pixels a grid may take, alone or beside another
-QUANTITIES = (  # label, GridMatching attribute, format
-    ("P", "precision", "{:.3f}"),
-    ("R", "recall", "{:.3f}"),
-    ("F", "f", "{:.3f}"),
-    ("sum of len^e", "weight", "{:.4g}"),
-)
-TABLE_COLUMNS = {
-    "segment": st.column_config.NumberColumn(format="%d"),
-    "F greedy": st.column_config.NumberColumn(
-        format="%.3f", help="GTM F at the chosen exponent, GTM 1.4's greedy matching"
-    ),
-    "F exact": st.column_config.NumberColumn(
-        format="%.3f", help="GTM F at the chosen exponent, the exact maximum matching"
-    ),
-    "size shortfall": st.column_config.NumberColumn(
-        format="%.3f",
-        help="Exact minus greedy matching size, size = (sum of len^e)^(1/e): how far GTM 1.4's "
-        "greedy falls short of the maximum",
-    ),
-    "candidate tokens": st.column_config.NumberColumn(format="%d"),
-    "reference tokens": st.column_config.NumberColumn("reference tokens (mean)", format="%.1f"),
-    "candidate": st.column_config.TextColumn(width="large"),
-}
-
-
-def segment_number(text: str, n_segments: int) -> int | None:
-    """``text`` as a segment number from 1 to ``n_segments``, else None. ASCII digits only:
-    str.isdigit() also accepts '²', which int() refuses, and a number of 5,000 digits would make
-    int() raise, so the length is checked first."""
-    if not re.fullmatch(r"[0-9]{1,9}", text):
-        return None
-    number = int(text)
-    return number if 1 <= number <= n_segments else None
-
-
-def preselect_from_url(systems: list[str], n_segments: int) -> None:
-    """On arrival, ?system= and ?segment= give the widgets their first values; bad ones are
-    named in a warning and ignored. Values left from another test set are dropped quietly."""
-    if st.session_state.get("bitext_system") not in systems:
-        st.session_state.pop("bitext_system", None)
-        name = st.query_params.get("system")
-        if name in systems:
-            st.session_state["bitext_system"] = name
-        elif name is not None:
-            st.warning(
-                f"The link asks for system “{escape_markdown(name)}”, which this test set does "
-                "not have."
-            )
-    if st.session_state.get("bitext_segment", 1) > n_segments:
-        st.session_state.pop("bitext_segment")
-    if "bitext_segment" not in st.session_state and "segment" in st.query_params:
-        number = st.query_params["segment"]
-        if (segment := segment_number(number, n_segments)) is not None:
-            st.session_state["bitext_segment"] = segment
-        else:
-            st.warning(
-                f"The link asks for segment “{escape_markdown(number)}”; this test set has "
-                f"segments 1 to {n_segments}."
-            )
-
-
-def open_clicked_segment(segments: list[int]) -> None:
-    """A clicked row opens its segment: this callback runs before the widgets are drawn again.
-
-    ``segments`` are the segment numbers of the rows as listed; a row's position in the
-    selection counts in that list whatever order the user sorted the table in.
-    """
-    rows = st.session_state["bitext_table"]["selection"]["rows"]
-    if rows:
-        st.session_state["bitext_segment"] = segments[rows[0]]
-
-
-def show_numbers(grid: BitextGrid) -> None:
-    """P, R, F and sum of len^e; greedy and exact one above the other where they differ."""
-    greedy, exact = grid.greedy, grid.exact
-    differ = abs(exact.weight - greedy.weight) > 1e-9 * max(greedy.weight, 1.0)
-    for column, (label, attribute, number) in zip(st.columns(4), QUANTITIES):
-        value = getattr(greedy, attribute)
-        if not differ:
-            column.metric(label, number.format(value), help="Greedy and exact agree here.")
-            continue
-        column.metric(f"{label} greedy", number.format(value))
-        exact_value = getattr(exact, attribute)
-        column.metric(f"{label} exact", number.format(exact_value), f"{exact_value - value:+.3g}")
-    if exact.method == "greedy-fallback":
-        st.warning("The exact matching was not found in time here: its numbers are the greedy's.")
-    elif exact.weight > greedy.weight and differ:
-        st.info(
-            f"GTM 1.4's greedy falls short here: sum of len^e {greedy.weight:.4g} against "
-            f"{exact.weight:.4g} for the exact matching."
-        )
-    elif differ:
-        st.caption(
-            "The exact matching counts whole cells only; GTM 1.4's greedy may take a fraction "
-            "of its last cell where the length cap is fractional."
-        )
-
-
 test_set = session_test_set()
 st.title("Bitext grid")
 preselect_from_url(test_set.system_names, test_set.n_segments)
@@ -146,7 +52,7 @@ exponent = controls[3].slider(
 )
 matching = st.radio("Matching", MATCHINGS, horizontal=True, key="bitext_matching")
 st.query_params.update({"system": system, "segment": str(segment)})
-options = replace(session_options(), gtm_exponent=exponent, gtm_matching="greedy")
+options = viewer_options(session_options(), exponent)
 
 with friendly_errors():
     table = cached(

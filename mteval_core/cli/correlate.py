@@ -129,5 +129,6 @@ def run(args: argparse.Namespace) -> str:
     check_excluded(args.exclude, known)
     results = correlate_tables(human_scores, metrics, args.exclude, bootstrap_options(args))
     if args.format == "json":
-        return json.dumps(results, indent=2, allow_nan=False) + "\n"
+        records = {metric: statistics.to_dict() for metric, statistics in results.items()}
+        return json.dumps(records, indent=2, allow_nan=False) + "\n"
     return render_correlations(results, f"human: {criterion}")

@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from mteval_core.cli.arguments import add_resampling_arguments, bootstrap_options, check_excluded
 from mteval_core.config import BREVITY_PENALTIES, GTM_MATCHINGS, STEMMERS, TOKENIZERS, Options
@@ -21,6 +22,9 @@ from mteval_core.export import render_meta_text, to_csv, to_json, to_latex, to_t
 from mteval_core.metrics import DEFAULT_METRICS, REGISTRY, parse_metric_list
 from mteval_core.scoring import Scores
 from mteval_core.testset import TestSet
+
+if TYPE_CHECKING:
+    from mteval_core.stats.meta import MetaEvaluation
 
 HUMAN_ONLY_OPTIONS = {  # argparse dest -> option: they change the correlations only
     "criterion": "--criterion",
@@ -159,14 +163,14 @@ def run(args: argparse.Namespace) -> str:
     if (args.human or args.bootstrap) and args.format in ("csv", "latex"):
         raise InputError("--human and --bootstrap work with --format json or text")
     scores = score_test_set(test_set, metrics, options)
-    extra = meta_evaluation(args, test_set, scores)
+    meta = meta_evaluation(args, test_set, scores)
     if args.format == "json":
-        return to_json(scores, args.segments, documents, extra) + "\n"
+        return to_json(scores, args.segments, documents, meta.to_dict() if meta else None) + "\n"
     if args.format == "csv":
         return to_csv(scores, segments=args.segments, documents=documents)
     if args.format == "latex":
         return to_latex(scores)
-    return to_text(scores, segments=args.segments) + render_meta_text(extra)
+    return to_text(scores, segments=args.segments) + (render_meta_text(meta) if meta else "")
 
 
 def load_command_line_test_set(ref_args: Sequence[str], hyp_args: Sequence[str]) -> TestSet:
@@ -199,8 +203,10 @@ def _split_name(arg: str) -> tuple[str | None, str]:
     return None, arg
 
 
-def meta_evaluation(args: argparse.Namespace, test_set: TestSet, scores: Scores) -> dict:
-    """What --human and --bootstrap add to `mteval score`, as JSON-ready data."""
+def meta_evaluation(
+    args: argparse.Namespace, test_set: TestSet, scores: Scores
+) -> MetaEvaluation | None:
+    """What --human and --bootstrap add to `mteval score`; None when neither is given."""
     if not args.human:
         given = [option for dest, option in HUMAN_ONLY_OPTIONS.items() if getattr(args, dest)]
         if given:
@@ -213,9 +219,7 @@ def meta_evaluation(args: argparse.Namespace, test_set: TestSet, scores: Scores)
             )
     check_excluded(args.exclude, scores.systems)
     if not (args.human or args.bootstrap):
-        return {}  # and scipy, which the statistics need, is not even imported
-    from dataclasses import asdict
-
+        return None  # and scipy, which the statistics need, is not even imported
     from mteval_core.stats.meta import evaluate
 
     if args.human:
@@ -228,14 +232,12 @@ def meta_evaluation(args: argparse.Namespace, test_set: TestSet, scores: Scores)
             lower_is_better=args.human_lower_is_better,
         )
         test_set = test_set.with_human(judgments)  # checks systems and segments
-    bootstrap = bootstrap_options(args)
-    result = evaluate(
+    return evaluate(
         test_set,
         scores,
         criterion=args.criterion,
         exclude=args.exclude,
         rated_only=args.rated_segments_only,
-        bootstrap=bootstrap,
+        bootstrap=bootstrap_options(args),
         negated_on_load=args.human_lower_is_better,
     )
-    return {**result, "bootstrap": asdict(bootstrap)} if bootstrap else result

@@ -1,17 +1,25 @@
-"""Plotly figure builders: plain data in, a Figure out; nothing here knows about Streamlit."""
+"""Plotly figure builders: plain data in, a Figure out; nothing here knows about Streamlit.
 
+Pages import every builder from here; the modules group them by subject.
+"""
+
+from mteval_core.figures.bars import ranked_bars
 from mteval_core.figures.bitext import bitext_grid_figure
 from mteval_core.figures.correlation import (
     differential_scatter,
     metric_human_scatter,
     reliability_figure,
 )
+from mteval_core.figures.loss import loss_bar_chart, rank_reversal_map
 from mteval_core.figures.scores import significance_heatmap, system_scores_bar
 
 __all__ = [
     "bitext_grid_figure",
     "differential_scatter",
+    "loss_bar_chart",
     "metric_human_scatter",
+    "rank_reversal_map",
+    "ranked_bars",
     "reliability_figure",
     "significance_heatmap",
     "system_scores_bar",

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from mteval_core.figures.text import escape_all, escape_plotly
-from mteval_core.stats.reliability import ReliabilityCurve
+from mteval_core.stats.reliability import ReliabilityCurve, Statistic, reliability_summary
 
 
 def metric_human_scatter(
@@ -94,19 +94,18 @@ def differential_scatter(
 
 
 def reliability_figure(
-    curves: Sequence[ReliabilityCurve], metric_label: str, statistic: str = "pearson"
+    curves: Sequence[ReliabilityCurve], metric_label: str, statistic: Statistic = "pearson"
 ) -> go.Figure:
     """Melamed et al.'s Figure 3: mean correlation against pseudo-document size, one line per
     set of references, with a band from the lowest to the highest repetition."""
     figure = go.Figure()
     for curve in curves:
-        values = getattr(curve, statistic)
+        summary = reliability_summary(curve, statistic)
         name = escape_plotly(" + ".join(curve.references) or "references")
-        low, high = np.nanmin(values, axis=1), np.nanmax(values, axis=1)
         figure.add_trace(
             go.Scatter(
-                x=[*curve.sizes, *curve.sizes[::-1]],
-                y=[*high.tolist(), *low[::-1].tolist()],
+                x=[*summary.sizes, *summary.sizes[::-1]],
+                y=[*summary.high.tolist(), *summary.low[::-1].tolist()],
                 fill="toself",
                 opacity=0.15,
                 line={"width": 0},
@@ -117,12 +116,12 @@ def reliability_figure(
         )
         figure.add_trace(
             go.Scatter(
-                x=list(curve.sizes),
-                y=np.nanmean(values, axis=1).tolist(),
+                x=summary.sizes,
+                y=summary.mean.tolist(),
                 mode="lines+markers",
                 name=name,
                 legendgroup=name,
-                customdata=[name] * len(curve.sizes),
+                customdata=[name] * len(summary.sizes),
                 hovertemplate="%{customdata}<br>%{x} segments: r = %{y:.3f}<extra></extra>",
             )
         )

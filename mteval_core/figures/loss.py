@@ -1,4 +1,4 @@
-"""Figures of the loss analysis: the rank-reversal map and a loss bar chart."""
+"""Figures of the loss analysis: the rank-reversal map, and losses as ranked bars."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 
+from mteval_core.figures.bars import ranked_bars
 from mteval_core.figures.text import escape_all, escape_plotly
 from mteval_core.loss.reversal import Boundary, RankingRegion
 
@@ -105,35 +106,13 @@ def loss_bar_chart(
     title: str = "Average loss (lower is better)",
     x_title: str = "average loss",
 ) -> go.Figure:
-    """Systems best first; with ``intervals`` (e.g. 95% bootstrap), error bars. Any loss fits,
-    e.g. MQM error points with their own ``x_title``."""
-    names = sorted(loss_by_system, key=loss_by_system.__getitem__)
-    values = [loss_by_system[name] for name in names]
-    error_x = None
-    if intervals is not None:
-        error_x = {
-            "type": "data",
-            "symmetric": False,
-            "array": [intervals[name][1] - loss_by_system[name] for name in names],
-            "arrayminus": [loss_by_system[name] - intervals[name][0] for name in names],
-        }
-    figure = go.Figure(
-        go.Bar(
-            x=values,
-            y=escape_all(names),
-            orientation="h",
-            error_x=error_x,
-            text=[f"{value:.2f}" for value in values],
-            textposition="auto",
-            insidetextanchor="start",  # clear of the error bars at the bar's end
-            hovertemplate="%{y}: %{x:.4f}<extra></extra>",
-        )
+    """Systems best (lowest) first; with ``intervals`` (e.g. 95% bootstrap), error bars. Any loss
+    fits, e.g. MQM error points with their own ``x_title``."""
+    return ranked_bars(
+        loss_by_system,
+        title=title,
+        x_title=x_title,
+        lower_is_better=True,
+        intervals=intervals,
+        number_format=".2f",
     )
-    figure.update_layout(
-        title=escape_plotly(title),
-        xaxis_title=escape_plotly(x_title),
-        yaxis={"autorange": "reversed"},
-        height=120 + 40 * len(names),
-        margin={"l": 10, "r": 10, "t": 50, "b": 40},
-    )
-    return figure

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import plotly.graph_objects as go
 
+from mteval_core.figures.bars import ranked_bars
 from mteval_core.figures.text import escape_all, escape_plotly
-from mteval_core.stats.bootstrap import SIGNIFICANCE_LEVEL
+from mteval_core.stats.significance import SIGNIFICANCE_LEVEL
+
+if TYPE_CHECKING:  # only named in a type hint
+    from mteval_core.stats.significance import PairedTest
 
 # Colour of log10(p): blues below the significance level, greys above, so significant cells stand
 # out at a glance; the break sits where log10(0.05) falls between _LOG_P_MIN and 0.
@@ -28,68 +33,36 @@ def system_scores_bar(
     metric_label: str,
     intervals: Mapping[str, Sequence[float]] | None = None,
 ) -> go.Figure:
-    """Systems sorted best first, each bar labelled with its score.
-
-    ``intervals`` (system -> [low, high]) become error bars; they are asymmetric, as bootstrap
-    percentile intervals are, so the bar's end is not their midpoint.
-    """
-    ordered = sorted(scores.items(), key=lambda item: item[1], reverse=True)
-    names = [name for name, _ in ordered]
-    values = [value for _, value in ordered]
-    bar = go.Bar(
-        x=values,
-        y=escape_all(names),
-        orientation="h",
-        text=[f"{v:.4g}" for v in values],
-        textposition="auto",
-        hovertemplate="%{y}: %{x}<extra></extra>",
+    """Systems sorted best (highest) first, each bar labelled with its score; ``intervals``
+    (system -> [low, high]) become error bars."""
+    return ranked_bars(
+        scores, title=f"{metric_label} by system", x_title=metric_label, intervals=intervals
     )
-    if intervals:
-        lows = [intervals[name][0] for name in names]
-        highs = [intervals[name][1] for name in names]
-        bar.error_x = {
-            "type": "data",
-            "symmetric": False,
-            "array": [high - value for high, value in zip(highs, values)],
-            "arrayminus": [value - low for low, value in zip(lows, values)],
-            "color": "#262730",
-            "thickness": 1.5,
-        }
-        bar.customdata = np.column_stack([lows, highs])
-        bar.hovertemplate = "%{y}: %{x} [%{customdata[0]:.4g}, %{customdata[1]:.4g}]<extra></extra>"
-        bar.textposition = "inside"  # at the bar's start, clear of the error bar at its end
-        bar.insidetextanchor = "start"
-    figure = go.Figure(bar)
-    figure.update_layout(
-        title=f"{escape_plotly(metric_label)} by system",
-        xaxis_title=escape_plotly(metric_label),
-        yaxis={"autorange": "reversed"},
-        height=120 + 40 * len(names),
-        margin={"l": 10, "r": 10, "t": 50, "b": 40},
-    )
-    return figure
 
 
 def significance_heatmap(
-    scores: Mapping[str, float], pairs: Sequence[Mapping], metric: str, metric_label: str
+    scores: Mapping[str, float],
+    pairs: Sequence[PairedTest],
+    metric: str,
+    metric_label: str,
 ) -> go.Figure:
     """Every system pair under one metric: colour is the Holm-corrected paired bootstrap p,
     text the difference (row minus column) and that p.
 
     ``scores`` is system -> corpus score under ``metric``; ``pairs`` are
-    ``bootstrap_scores(...).pairs`` ({"a", "b", "metric", "delta", "p", "p_holm"}, any metrics).
-    Systems run best first down and across, so the upper triangle reads "better than".
+    ``bootstrap_scores(...).pairs`` (any metrics). Systems run best
+    first down and across, so the upper triangle reads "better than".
     """
     systems = sorted(scores, key=scores.__getitem__, reverse=True)
     position = {system: index for index, system in enumerate(systems)}
-    chosen = [pair for pair in pairs if pair["metric"] == metric]
+    chosen = [pair for pair in pairs if pair.metric == metric]
     n = len(systems)
     delta, p, p_holm = (np.full((n, n), np.nan) for _ in range(3))
     if chosen:
-        rows = np.array([position[pair["a"]] for pair in chosen])
-        columns = np.array([position[pair["b"]] for pair in chosen])
-        for matrix, key, sign in ((delta, "delta", -1.0), (p, "p", 1.0), (p_holm, "p_holm", 1.0)):
-            values = np.array([pair[key] for pair in chosen])
+        rows = np.array([position[pair.a] for pair in chosen])
+        columns = np.array([position[pair.b] for pair in chosen])
+        for matrix, name, sign in ((delta, "delta", -1.0), (p, "p", 1.0), (p_holm, "p_holm", 1.0)):
+            values = np.array([getattr(pair, name) for pair in chosen])
             matrix[rows, columns] = values
             matrix[columns, rows] = sign * values
     tested = np.isfinite(p_holm)  # all but the diagonal

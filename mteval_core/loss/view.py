@@ -7,6 +7,7 @@ intervals) is one matrix product per cost setting, so the view can follow a slid
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -54,6 +55,9 @@ PAPER_PRESETS: dict[str, Costs] = {
     "Table 6: (1, 2, 2)": (1.0, 2.0, 2.0),
     "Table 7: (1, 5, 2)": (1.0, 5.0, 2.0),
     "Table 10: (5, 5, 5.5)": (5.0, 5.0, 5.5),
+}
+PAPER_PRESET_POINTS: dict[str, np.ndarray] = {  # where they lie on the map
+    name: simplex_point(costs) for name, costs in PAPER_PRESETS.items()
 }
 RESAMPLES = 2000  # enough for stable 95% percentile intervals, cheap for a few systems
 SEED = 2006  # fixed, so that a shared link shows the same intervals to everybody
@@ -121,6 +125,15 @@ class LossAnalysis:
     overall: np.ndarray  # (systems, 3) loss coefficients over all groups together
     overall_method: str  # POOLED, or MEAN_OF_GROUPS when only rates per category are known
     bootstraps: dict[str, BootstrapLosses] | None  # per group; None for rates (nothing to resample)
+
+
+def breakdown_choices(data: LossInput) -> list[str | None]:
+    """What a table can be broken down by: None (all rows together), then its category columns;
+    nothing to choose without categories. Rates per category cannot be pooled without the counts
+    behind them, so a table of rates offers no None."""
+    if not data.category_columns:
+        return []
+    return [*([None] if data.shape != "rates" else []), *data.category_columns]
 
 
 def analyse_loss(
@@ -199,6 +212,16 @@ def uncertainty_at(
     )
 
 
+def uncertainty_of(
+    analysis: LossAnalysis, group: str, loss: Mapping[str, float], costs: Costs
+) -> Uncertainty | None:
+    """The group's intervals and pair verdicts at ``costs``; None for rates, which carry no counts
+    to resample."""
+    if analysis.bootstraps is None:
+        return None
+    return uncertainty_at(analysis.bootstraps[group], loss, costs)
+
+
 @dataclass(frozen=True)
 class CategoryBreakdown:
     """Every system's loss per group and overall at one cost setting, and the groups that rank
@@ -225,3 +248,13 @@ def category_breakdown(analysis: LossAnalysis, costs: Costs) -> CategoryBreakdow
         by_group=by_group,
         differing={group: pairs for group, pairs in reversals.items() if pairs},
     )
+
+
+def setting_from_link(text: str | None, default: float, maximum: float) -> float:
+    """A cost or weight from a shared link, within [0, maximum]; ``default`` where the link has
+    none or no finite number (a link may carry anything: 'nan' would break a slider)."""
+    try:
+        value = float(text) if text is not None else default
+    except ValueError:
+        return default
+    return min(max(value, 0.0), maximum) if math.isfinite(value) else default

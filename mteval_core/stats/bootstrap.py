@@ -3,7 +3,7 @@
 Resampling segments with replacement is a matrix W of counts (n_resamples x n_segments). Every
 metric's resampled corpus score is ``metric.score_from_totals(W @ stats)``; a human mean is
 ``(W @ (scores * rated)) / (W @ rated)``. The same W serves every system and metric, so paired
-comparisons and correlations are computed on the same resamples.
+comparisons and correlations are computed on the same resamples (see ``stats.significance``).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-SIGNIFICANCE_LEVEL = 0.05  # a pair "differs" when its Holm-corrected p is below this
 DEFAULT_SEED = 12345  # of every resampling, on the command line and in the dashboard
+RESAMPLE_CHUNK = 64  # resamples drawn at a time: the draw's int64 buffer stays small
 
 
 @dataclass(frozen=True)
@@ -21,9 +21,6 @@ class BootstrapOptions:
     n_resamples: int = 1000
     seed: int = DEFAULT_SEED
     confidence: float = 0.95
-
-
-RESAMPLE_CHUNK = 64  # resamples drawn at a time: the draw's int64 buffer stays small
 
 
 def resample_counts(n_items: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
@@ -63,47 +60,3 @@ def resampled_means(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
     filled = np.where(rated, values, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         return (counts @ filled) / (counts @ rated.astype(float))
-
-
-def paired_p_values(samples: np.ndarray, observed: np.ndarray) -> np.ndarray:
-    """Paired bootstrap p-values for every pair of columns (Koehn 2004), as sacreBLEU computes
-    them: the share of resamples whose centred |difference| reaches the observed |difference|,
-    with +1 smoothing. ``samples`` is (n_resamples, n_systems); returns (n_systems, n_systems).
-
-    One departure from sacreBLEU: ties count against significance. sacreBLEU counts centred
-    differences strictly greater than the observed one, so two identical systems (every
-    difference 0, centred 0, observed 0) get the smallest p there is, 1 / (R + 1), and are
-    "significantly different". Here a resample as extreme as the observed difference counts
-    (>=), and an observed difference of exactly 0 has p = 1: it is no evidence of a difference.
-    For any observed difference that is not 0 the two agree (bar exact float ties)."""
-    n = samples.shape[1]
-    p = np.ones((n, n))
-    for a in range(n):
-        for b in range(a + 1, n):
-            real = abs(observed[a] - observed[b])
-            if real == 0:
-                continue
-            differences = np.abs(samples[:, a] - samples[:, b])
-            centred = differences - differences.mean()
-            p[a, b] = p[b, a] = (np.sum(centred >= real) + 1) / (len(centred) + 1)
-    return p
-
-
-def smallest_reachable_p(n_resamples: int, n_pairs: int = 1) -> float:
-    """The smallest p-value any pair can get: 1 / (R + 1) from R resamples (the +1 smoothing),
-    times n_pairs for the pair with the smallest p after Holm's correction over n_pairs pairs
-    (at most 1). When it is not below the significance level, no pair can be significant."""
-    if n_resamples < 1 or n_pairs < 1:
-        raise ValueError(f"need n_resamples >= 1 and n_pairs >= 1, got {n_resamples}, {n_pairs}")
-    return min(1.0, n_pairs * (1 / (n_resamples + 1)))  # as Holm computes it, to the last bit
-
-
-def holm(p_values: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjustment of a family of p-values (same shape, same order)."""
-    flat = np.asarray(p_values, float).ravel()
-    order = np.argsort(flat, kind="stable")
-    m = len(flat)
-    adjusted_sorted = np.maximum.accumulate((m - np.arange(m)) * flat[order])
-    adjusted = np.empty(m)
-    adjusted[order] = np.minimum(adjusted_sorted, 1.0)
-    return adjusted.reshape(np.shape(p_values))

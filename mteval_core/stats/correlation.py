@@ -6,7 +6,9 @@ scipy is the reference for the single-vector functions and is used where it is a
 
 Some statistics have no value for some inputs: a correlation with a constant series is 0/0, and
 pairwise accuracy over pairs that people all tie is a share of nothing. The numeric functions
-return NaN there; ``why_undefined`` says why, in words a report can print. Every statistic also
+return NaN there; ``why_undefined`` says why, in words a report can print, and ``correlations``
+gathers every statistic of one metric into a ``SystemCorrelations``: a number, or None with its
+reason (see ``stats.undefined``). Every statistic also
 needs a minimum number of systems (``MIN_SYSTEMS``): with two systems every correlation is +1 or
 -1 and pairwise accuracy is 0 or 1 from a single pair, so they need three; Williams' t has n - 3
 degrees of freedom, so it needs four.
@@ -14,11 +16,16 @@ degrees of freedom, so it needs four.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import combinations
 
 import numpy as np
 from scipy import stats as scipy_stats
+
+from mteval_core.stats.bootstrap import percentile_interval
+from mteval_core.stats.undefined import NO_DEFINED_RESAMPLE, UNDEFINED
 
 KENDALL_VARIANTS = ("b", "c", "like")
 MIN_SYSTEMS = 3  # every system-level correlation and pairwise accuracy
@@ -183,4 +190,76 @@ def _distinct_per_row(values: np.ndarray) -> np.ndarray:
     return 1 + (np.diff(ordered, axis=-1) != 0).sum(axis=-1)
 
 
-CORRELATIONS = {"pearson": pearson_rows, "spearman": spearman_rows, "kendall": kendall_rows}
+# ------------------------------------------------------------------ every statistic of a metric
+# The statistics that get bootstrap intervals, each by its row-wise version.
+INTERVAL_STATISTICS = {"pearson": pearson_rows, "spearman": spearman_rows, "kendall": kendall_rows}
+
+
+@dataclass(frozen=True)
+class SystemCorrelations:
+    """Every statistic of SYSTEM_STATISTICS of one metric against the human scores of ``n``
+    systems: a number, or None with its reason in ``undefined``. When ``resampled``, also the
+    intervals of INTERVAL_STATISTICS, each None (with its reason) where no resample defines it."""
+
+    pearson: float | None
+    spearman: float | None
+    kendall: float | None
+    kendall_like: float | None
+    pairwise_accuracy: float | None
+    differential_pearson: float | None
+    n: int
+    undefined: Mapping[str, str] = field(default_factory=dict)  # statistic -> why it is None
+    resampled: bool = False  # whether the intervals below were computed
+    pearson_ci: tuple[float, float] | None = None
+    spearman_ci: tuple[float, float] | None = None
+    kendall_ci: tuple[float, float] | None = None
+
+    def reason(self, statistic: str) -> str | None:
+        """Why ``statistic`` (e.g. 'pearson' or 'pearson_ci') has no value, or None."""
+        return self.undefined.get(statistic)
+
+    def to_dict(self) -> dict:
+        """As the JSON reports have it: the statistics, n, the intervals when resampled (as
+        lists), and last the reasons under "undefined"."""
+        statistics = {name: getattr(self, name) for name in SYSTEM_STATISTICS}
+        intervals = {}
+        if self.resampled:
+            for name in INTERVAL_STATISTICS:
+                interval = getattr(self, f"{name}_ci")
+                intervals[f"{name}_ci"] = None if interval is None else list(interval)
+        return {**statistics, "n": self.n, **intervals, UNDEFINED: dict(self.undefined)}
+
+
+def correlations(metric: np.ndarray, human: np.ndarray) -> SystemCorrelations:
+    """Every system-level statistic of one metric against the human scores, one value per
+    system in each array."""
+    values: dict[str, float | None] = {}
+    undefined: dict[str, str] = {}
+    for name, statistic in SYSTEM_STATISTICS.items():
+        reason = why_undefined(name, metric, human)
+        values[name] = None if reason else statistic(metric, human)
+        if reason:
+            undefined[name] = reason
+    return SystemCorrelations(**values, n=len(human), undefined=undefined)
+
+
+def with_intervals(
+    statistics: SystemCorrelations,
+    metric_rows: np.ndarray,
+    human_rows: np.ndarray,
+    confidence: float,
+) -> SystemCorrelations:
+    """``statistics`` with the intervals of INTERVAL_STATISTICS from (resamples, systems) arrays.
+
+    An interval is None where its statistic is undefined, or where it is undefined in every
+    resample (resamples where it is undefined are left out of the others)."""
+    intervals: dict[str, tuple[float, float] | None] = {}
+    undefined = dict(statistics.undefined)
+    for name, rows in INTERVAL_STATISTICS.items():
+        reason = undefined.get(name)
+        per_resample = None if reason else rows(metric_rows, human_rows)
+        interval = None if per_resample is None else percentile_interval(per_resample, confidence)
+        intervals[f"{name}_ci"] = interval
+        if interval is None:
+            undefined[f"{name}_ci"] = reason or NO_DEFINED_RESAMPLE
+    return replace(statistics, **intervals, resampled=True, undefined=undefined)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Literal
 
 import numpy as np
 from scipy import stats as scipy_stats
@@ -24,6 +25,8 @@ from mteval_core.metrics.base import Metric
 from mteval_core.scoring import Progress, score_test_set
 from mteval_core.stats.correlation import pearson_rows, spearman_rows
 from mteval_core.testset import TestSet
+
+Statistic = Literal["pearson", "spearman"]
 
 
 @dataclass(frozen=True)
@@ -47,11 +50,35 @@ class ReliabilityCurve:
         return {
             "references": list(self.references),
             "sizes": self.sizes,
-            "pearson_mean": np.nanmean(self.pearson, axis=1).tolist(),
-            "spearman_mean": np.nanmean(self.spearman, axis=1).tolist(),
+            "pearson_mean": reliability_summary(self, "pearson").mean.tolist(),
+            "spearman_mean": reliability_summary(self, "spearman").mean.tolist(),
             "pearson": self.pearson.tolist(),
             "spearman": self.spearman.tolist(),
         }
+
+
+@dataclass(frozen=True)
+class ReliabilitySummary:
+    """One statistic of a curve per size: the mean over repetitions and their range, as Melamed
+    et al.'s Figure 3 draws it. Repetitions without a value (NaN) are left out."""
+
+    sizes: list[int]
+    mean: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+
+def reliability_summary(
+    curve: ReliabilityCurve, statistic: Statistic = "pearson"
+) -> ReliabilitySummary:
+    """Summarised here only, so that the figure and :meth:`ReliabilityCurve.as_dict` agree."""
+    values = getattr(curve, statistic)
+    return ReliabilitySummary(
+        sizes=list(curve.sizes),
+        mean=np.nanmean(values, axis=1),
+        low=np.nanmin(values, axis=1),
+        high=np.nanmax(values, axis=1),
+    )
 
 
 def reliability_curve(
@@ -144,7 +171,9 @@ def reliability_of_test_set(
     return reliability_by_references(only_rated, metric_name, human, options, reliability, progress)
 
 
-def compare_curves(a: ReliabilityCurve, b: ReliabilityCurve, statistic: str = "pearson") -> float:
+def compare_curves(
+    a: ReliabilityCurve, b: ReliabilityCurve, statistic: Statistic = "pearson"
+) -> float:
     """Wilcoxon signed-rank p-value that two metrics' correlation series differ (two-sided)."""
     x, y = getattr(a, statistic).ravel(), getattr(b, statistic).ravel()
     keep = np.isfinite(x) & np.isfinite(y)

@@ -11,8 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from mteval_core.config import Options
 from mteval_core.grid import bitext_grid, segment_table, segments_matching
-from tests.helpers import load_sample
-from tests.helpers import make_test_set
+from tests.helpers import load_sample, make_test_set
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "3_Bitext_grid.py")
 SAMPLE = load_sample().test_set

@@ -23,6 +23,7 @@ from mteval_core.figures.text import escape_plotly
 from mteval_core.grid import bitext_grid
 from mteval_core.loss.reversal import Boundary, RankingRegion
 from mteval_core.stats.reliability import ReliabilityCurve
+from mteval_core.stats.significance import PairedTest
 from pages.ui import escape_markdown
 from pages.ui.text import WORD_JOINER
 from tests.helpers import make_test_set
@@ -101,7 +102,7 @@ def test_score_figures_escape_system_names():
     text = assert_no_raw_markup(bars)
     assert "&lt;img src=x onerror=alert(1)>" in text and "&lt;b>BLEU&lt;/b>" in text
     pairs = [
-        {"a": a, "b": b, "metric": "bleu", "delta": 1.0, "p": 0.01, "p_holm": 0.02}
+        PairedTest(a=a, b=b, metric="bleu", delta=1.0, p=0.01, p_holm=0.02)
         for i, a in enumerate(HOSTILE)
         for b in HOSTILE[i + 1 :]
     ]

@@ -59,9 +59,9 @@ def test_correlation_page_scatter_and_table():
 
 def test_correlation_page_puts_stemmed_and_unstemmed_side_by_side():
     from mteval_core.metrics import DEFAULT_METRICS
-    from tests.helpers import load_sample
     from mteval_core.scoring import score_test_set
     from mteval_core.stats.meta import evaluate
+    from tests.helpers import load_sample
 
     app = page_via_home("pages/2_Correlation.py")
     app.select_slider[0].set_value(0).run()  # no resamples: point estimates only
@@ -69,8 +69,8 @@ def test_correlation_page_puts_stemmed_and_unstemmed_side_by_side():
     test_set = load_sample().test_set
     for stem, column in (("none", "Pearson (unstemmed)"), ("porter", "Pearson (stemmed)")):
         scores = score_test_set(test_set, (*DEFAULT_METRICS, "gtm"), Options(stem=stem))
-        expected = evaluate(test_set, scores, "adequacy+fluency")["correlations"]
-        assert table[column].to_dict() == {m: round(r["pearson"], 3) for m, r in expected.items()}
+        expected = evaluate(test_set, scores, "adequacy+fluency").correlations
+        assert table[column].to_dict() == {m: round(r.pearson, 3) for m, r in expected.items()}
     assert (table["Pearson (stemmed)"] != table["Pearson (unstemmed)"]).any()
 
 

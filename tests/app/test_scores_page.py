@@ -17,12 +17,11 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.config import Options
-from tests.helpers import load_sample
 from mteval_core.scoring import Scores, score_test_set
 from mteval_core.stats.bootstrap import BootstrapOptions
-from mteval_core.stats.meta import BootstrapResult, bootstrap_scores
+from mteval_core.stats.significance import BootstrapResult, bootstrap_scores
 from pages.ui import DASHBOARD_METRICS
-from tests.helpers import make_test_set
+from tests.helpers import load_sample, make_test_set
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages/1_Scores.py")
 SYSTEMS = ["neural-large", "neural-small", "phrase-based", "word-by-word"]  # best first
@@ -130,13 +129,13 @@ def test_heat_map_shows_every_pair_with_its_holm_corrected_p(label, metric):
     assert [len(row) for row in cells["z"]] == [4, 4, 4, 4]
     assert [cells["z"][i][i] for i in range(4)] == [None] * 4
     _, resampled = expected()
-    pairs = [p for p in resampled.pairs if p["metric"] == metric]
+    pairs = [p for p in resampled.pairs if p.metric == metric]
     assert len(pairs) == 6
     for pair in pairs:
-        row, column = SYSTEMS.index(pair["a"]), SYSTEMS.index(pair["b"])
-        assert cells["customdata"][row][column] == [pair["delta"], pair["p"], pair["p_holm"]]
-        assert cells["customdata"][column][row] == [-pair["delta"], pair["p"], pair["p_holm"]]
-        assert f"p={pair['p_holm']:.3f}" in cells["text"][row][column]
+        row, column = SYSTEMS.index(pair.a), SYSTEMS.index(pair.b)
+        assert cells["customdata"][row][column] == [pair.delta, pair.p, pair.p_holm]
+        assert cells["customdata"][column][row] == [-pair.delta, pair.p, pair.p_holm]
+        assert f"p={pair.p_holm:.3f}" in cells["text"][row][column]
     assert "Holm-corrected over this metric's 6 system pairs" in app.caption[2].value
 
 
@@ -164,7 +163,10 @@ def test_downloads_carry_the_signature_intervals_and_pairs(downloads):
     assert float(rows[2]["bleu_high"]) == resampled.ci["phrase-based"]["bleu"][1]
     document = json.loads(files["Download JSON"])
     assert document["signature"] == scores.signature
-    assert document["ci"] == resampled.ci and document["pairs"] == resampled.pairs
+    assert (
+        document["ci"] == resampled.to_dict()["ci"]
+        and document["pairs"] == resampled.to_dict()["pairs"]
+    )
     assert document["bootstrap"] == {"n_resamples": 1000, "seed": 12345, "confidence": 0.95}
     low, high = resampled.ci["neural-large"]["bleu"]
     assert f"[{low:.2f}, {high:.2f}]" in files["Download LaTeX"]

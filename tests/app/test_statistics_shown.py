@@ -11,7 +11,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.io.uploads import test_set_from_uploads
-from mteval_core.stats.bootstrap import smallest_reachable_p
+from mteval_core.stats.significance import smallest_reachable_p
 from pages.ui import escape_markdown
 from tests.helpers import make_test_set
 

@@ -19,7 +19,7 @@ from mteval_core.figures import (
 from mteval_core.grid import bitext_grid
 from mteval_core.scoring import score_test_set
 from mteval_core.stats.bootstrap import BootstrapOptions
-from mteval_core.stats.meta import bootstrap_scores
+from mteval_core.stats.significance import bootstrap_scores
 from tests.helpers import make_test_set
 
 
@@ -167,12 +167,12 @@ def test_heatmap_cells_hold_each_pairs_difference_and_holm_corrected_p():
     (cells,) = significance_heatmap(fmean, pairs, "fmean", "Fmean").data
     order = ["c", "b", "a"]  # best first
     assert list(cells.x) == order and list(cells.y) == order
-    for pair in (p for p in pairs if p["metric"] == "fmean"):
-        row, column = order.index(pair["a"]), order.index(pair["b"])
-        assert cells.customdata[row][column] == [pair["delta"], pair["p"], pair["p_holm"]]
-        assert cells.customdata[column][row][0] == -pair["delta"]
-        assert cells.z[row][column] == cells.z[column][row] == math.log10(pair["p_holm"])
-        assert cells.text[row][column] == f"{pair['delta']:+.3g}<br>p={pair['p_holm']:.3f}"
+    for pair in (p for p in pairs if p.metric == "fmean"):
+        row, column = order.index(pair.a), order.index(pair.b)
+        assert cells.customdata[row][column] == [pair.delta, pair.p, pair.p_holm]
+        assert cells.customdata[column][row][0] == -pair.delta
+        assert cells.z[row][column] == cells.z[column][row] == math.log10(pair.p_holm)
+        assert cells.text[row][column] == f"{pair.delta:+.3g}<br>p={pair.p_holm:.3f}"
     assert [cells.z[i][i] for i in range(3)] == [None] * 3
     assert [cells.text[i][i] for i in range(3)] == [""] * 3
     assert cells.hoverongaps is False
@@ -180,11 +180,11 @@ def test_heatmap_cells_hold_each_pairs_difference_and_holm_corrected_p():
 
 def test_heatmap_takes_only_the_chosen_metrics_pairs():
     fmean, pairs = scored_pairs()
-    bleu = {(p["a"], p["b"]): p for p in pairs if p["metric"] == "bleu"}
+    bleu = {(p.a, p.b): p for p in pairs if p.metric == "bleu"}
     (cells,) = significance_heatmap(fmean, pairs, "bleu", "BLEU").data
     row_c_column_b = cells.customdata[0][1]
     assert row_c_column_b == [
-        -bleu["b", "c"]["delta"],
-        bleu["b", "c"]["p"],
-        bleu["b", "c"]["p_holm"],
+        -bleu["b", "c"].delta,
+        bleu["b", "c"].p,
+        bleu["b", "c"].p_holm,
     ]

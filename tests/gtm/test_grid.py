@@ -18,9 +18,8 @@ from mteval_core.grid import (
     segment_table,
     segments_matching,
 )
-from tests.helpers import load_sample
 from mteval_core.scoring import score_test_set
-from tests.helpers import make_test_set
+from tests.helpers import load_sample, make_test_set
 
 pytestmark = pytest.mark.usefixtures("gtm_loops")  # every grid on both GTM implementations
 

@@ -15,11 +15,15 @@ from mteval_core.loss.inputs import case_matrix, grouped_counts, grouped_rates
 from mteval_core.loss.uncertainty import bootstrap_cases, bootstrap_counts
 from mteval_core.loss.view import (
     MEAN_OF_GROUPS,
+    PAPER_PRESET_POINTS,
     POOLED,
     SEED,
     analyse_loss,
+    breakdown_choices,
     category_breakdown,
+    setting_from_link,
     uncertainty_at,
+    uncertainty_of,
     view_at,
 )
 
@@ -165,3 +169,44 @@ def test_bootstrap_over_cases_in_blocks_keeps_its_numbers_sensible(monkeypatch):
         observed = -rows[:, 0].mean()  # -CR / N
         assert boot.coefficients[:, system, 0].mean() == pytest.approx(observed, abs=0.3)
         assert boot.coefficients[:, system, 0].std() > 0
+
+
+def test_a_table_of_rates_cannot_be_ranked_without_its_categories():
+    assert breakdown_choices(read(OVERALL)) == []  # no categories: nothing to choose
+    assert breakdown_choices(read(BY_WH)) == ["wh"]  # rates per wh cannot be pooled
+    counts = read_loss_table(COUNTS_BY_DOMAIN.encode(), "domains.csv")
+    assert breakdown_choices(counts) == [None, "domain"]  # None: all rows pooled
+
+
+def test_rates_have_no_uncertainty_and_counts_have_their_groups():
+    rates = analyse_loss(read(OVERALL), None)
+    view = view_at(rates.groups["all"], (1, 2, 2))
+    assert uncertainty_of(rates, "all", view.loss, (1, 2, 2)) is None
+    counts = analyse_loss(read_loss_table(COUNTS_BY_DOMAIN.encode(), "domains.csv"), "domain")
+    view = view_at(counts.groups["y"], (1, 1, 1))
+    spread = uncertainty_of(counts, "y", view.loss, (1, 1, 1))
+    expected = uncertainty_at(counts.bootstraps["y"], view.loss, (1, 1, 1))
+    assert spread.intervals == expected.intervals and spread.verdicts == expected.verdicts
+
+
+def test_the_paper_presets_on_the_map_are_their_cost_shares():
+    assert PAPER_PRESET_POINTS["Tables 5 and 9: (5, 2, 1)"] == pytest.approx([2 / 8, 1 / 8])
+    assert PAPER_PRESET_POINTS["Table 10: (5, 5, 5.5)"] == pytest.approx([5 / 15.5, 5.5 / 15.5])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (None, 2.0),  # no parameter: the default
+        ("3.5", 3.5),
+        ("-1", 0.0),  # clipped at 0
+        ("12", 10.0),  # clipped at the maximum
+        ("nan", 2.0),
+        ("inf", 2.0),
+        ("1e999", 2.0),  # inf too
+        ("<img src=x>", 2.0),
+        ("", 2.0),
+    ],
+)
+def test_a_setting_from_a_link_is_a_finite_number_in_range_or_the_default(text, expected):
+    assert setting_from_link(text, 2.0, 10.0) == expected

@@ -8,13 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
-from mteval_core.stats.bootstrap import (
-    holm,
-    paired_p_values,
-    percentile_interval,
-    resample_counts,
-    resampled_means,
-)
+from mteval_core.stats.bootstrap import percentile_interval, resample_counts, resampled_means
 from mteval_core.stats.correlation import (
     differential_correlation,
     kendall,
@@ -27,6 +21,7 @@ from mteval_core.stats.correlation import (
     spearman_rows,
     williams_test,
 )
+from mteval_core.stats.significance import holm, paired_p_values
 
 VECTORS = st.lists(st.floats(-100, 100, allow_nan=False), min_size=3, max_size=12)
 

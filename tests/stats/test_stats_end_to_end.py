@@ -10,7 +10,7 @@ from mteval_core.human import segment_matrix
 from mteval_core.io import read_directory
 from mteval_core.scoring import score_test_set
 from mteval_core.stats.bootstrap import BootstrapOptions
-from mteval_core.stats.meta import bootstrap_scores
+from mteval_core.stats.significance import bootstrap_scores
 from tests.helpers import shared_dataset
 
 
@@ -25,17 +25,17 @@ def test_ted_mqm_correlations_with_intervals(name):
     options = BootstrapOptions(n_resamples=300, seed=3)
     result = bootstrap_scores(scores, options, human, systems)
     again = bootstrap_scores(scores, options, human, systems)
-    for metric, statistics in result.correlations.items():
-        assert statistics["n"] == len(systems)
-        low, high = statistics["pearson_ci"]
-        assert low <= statistics["pearson"] <= high, metric
-        assert statistics == again.correlations[metric]  # same seed, same numbers
+    for metric, statistics in result.agreement.correlations.items():
+        assert statistics.n == len(systems)
+        low, high = statistics.pearson_ci
+        assert low <= statistics.pearson <= high, metric
+        assert statistics == again.agreement.correlations[metric]  # same seed, same numbers
     corpus = scores.corpus()
     for system in systems:
         low, high = result.ci[system]["bleu"]
         assert low <= corpus[system]["bleu"] <= high
     assert len(result.pairs) == 3 * len(systems) * (len(systems) - 1) // 2
-    assert all(p["p_holm"] >= p["p"] for p in result.pairs)
-    comparison = result.metric_comparisons[0]
-    assert (comparison["a"], comparison["b"]) == ("bleu", "fmean")
-    assert 0 <= comparison["share_a_better"] <= 1 and 0 <= comparison["williams_p_a_better"] <= 1
+    assert all(p.p_holm >= p.p for p in result.pairs)
+    comparison = result.agreement.metric_comparisons[0]
+    assert (comparison.a, comparison.b) == ("bleu", "fmean")
+    assert 0 <= comparison.share_a_better <= 1 and 0 <= comparison.williams_p_a_better <= 1

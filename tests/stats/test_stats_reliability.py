@@ -11,15 +11,17 @@ from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.human import segment_matrix
 from mteval_core.metrics import get_metric
-from tests.helpers import load_sample
 from mteval_core.scoring import score_test_set
 from mteval_core.stats.reliability import (
+    ReliabilityCurve,
     ReliabilityOptions,
     compare_curves,
     reliability_by_references,
     reliability_curve,
     reliability_of_test_set,
+    reliability_summary,
 )
+from tests.helpers import load_sample
 
 
 def synthetic(noise: float, rng: np.random.Generator):
@@ -91,3 +93,21 @@ def test_reliability_needs_segment_judgments():
     test_set = load_sample().test_set.with_human(None)
     with pytest.raises(InputError, match="segment-level human judgments"):
         reliability_of_test_set(test_set, "bleu", "adequacy", Options(), ReliabilityOptions())
+
+
+def test_a_summary_gives_each_sizes_mean_and_range_without_the_missing_repetitions():
+    curve = ReliabilityCurve(
+        sizes=[1, 5],
+        pearson=np.array([[0.2, 0.4, np.nan], [0.7, 0.9, 0.8]]),
+        spearman=np.array([[0.1, 0.1, 0.4], [np.nan, 1.0, 0.5]]),
+    )
+    pearson = reliability_summary(curve)
+    assert pearson.sizes == [1, 5]
+    assert pearson.mean == pytest.approx([0.3, 0.8])  # (0.2 + 0.4) / 2: NaN left out
+    assert pearson.low == pytest.approx([0.2, 0.7]) and pearson.high == pytest.approx([0.4, 0.9])
+    spearman = reliability_summary(curve, "spearman")
+    assert spearman.mean == pytest.approx([0.2, 0.75])
+    assert spearman.low == pytest.approx([0.1, 0.5]) and spearman.high == pytest.approx([0.4, 1.0])
+    exported = curve.as_dict()
+    assert exported["pearson_mean"] == pytest.approx([0.3, 0.8])
+    assert exported["spearman_mean"] == pytest.approx([0.2, 0.75])

@@ -11,7 +11,7 @@ from hypothesis.extra.numpy import arrays
 
 from mteval_core.config import Options
 from mteval_core.scoring import score_test_set
-from mteval_core.stats.bootstrap import holm, paired_p_values, smallest_reachable_p
+from mteval_core.stats.significance import holm, paired_p_values, smallest_reachable_p
 
 
 def test_a_tie_with_the_observed_difference_counts_against_significance():

@@ -15,6 +15,7 @@ from mteval_core.scoring import score_test_set
 from mteval_core.stats.bootstrap import BootstrapOptions, percentile_interval
 from mteval_core.stats.correlation import (
     SYSTEM_STATISTICS,
+    correlations,
     pairwise_accuracy,
     pearson,
     pearson_rows,
@@ -23,7 +24,8 @@ from mteval_core.stats.correlation import (
     why_williams_undefined,
     williams_test,
 )
-from mteval_core.stats.meta import compare_metrics, correlate_tables, correlations, evaluate
+from mteval_core.stats.meta import correlate_tables, evaluate
+from mteval_core.stats.significance import compare_metrics
 from mteval_core.stats.undefined import UNDEFINED, format_statistic
 from tests.helpers import make_test_set
 
@@ -32,29 +34,29 @@ PAIR_COUNTING = ("kendall_like", "pairwise_accuracy")  # defined when only the m
 
 def test_constant_human_scores_leave_every_statistic_undefined():
     result = correlations(np.array([1.0, 2.0, 3.0]), np.array([5.0, 5.0, 5.0]))
-    assert all(result[name] is None for name in SYSTEM_STATISTICS)
-    assert result[UNDEFINED] == dict.fromkeys(SYSTEM_STATISTICS, "constant human scores")
-    assert result["n"] == 3
+    assert all(getattr(result, name) is None for name in SYSTEM_STATISTICS)
+    assert result.undefined == dict.fromkeys(SYSTEM_STATISTICS, "constant human scores")
+    assert result.n == 3
 
 
 def test_a_constant_metric_gets_every_pair_wrong_but_no_correlation():
     result = correlations(np.array([2.0, 2.0, 2.0]), np.array([1.0, 2.0, 3.0]))
     # three pairs people order, all tied by the metric: each counts as wrong
-    assert result["pairwise_accuracy"] == 0.0 and result["kendall_like"] == -1.0
+    assert result.pairwise_accuracy == 0.0 and result.kendall_like == -1.0
     for name in ("pearson", "spearman", "kendall", "differential_pearson"):
-        assert result[name] is None
-        assert result[UNDEFINED][name] == "constant metric scores"
-    assert set(result[UNDEFINED]).isdisjoint(PAIR_COUNTING)
+        assert getattr(result, name) is None
+        assert result.undefined[name] == "constant metric scores"
+    assert set(result.undefined).isdisjoint(PAIR_COUNTING)
 
 
 def test_both_constant_and_too_few_systems():
     both = correlations(np.array([2.0, 2.0, 2.0]), np.array([4.0, 4.0, 4.0]))
-    assert both[UNDEFINED]["pearson"] == "constant human and metric scores"
-    assert both[UNDEFINED]["pairwise_accuracy"] == "constant human scores"
+    assert both.undefined["pearson"] == "constant human and metric scores"
+    assert both.undefined["pairwise_accuracy"] == "constant human scores"
     two = correlations(np.array([1.0, 2.0]), np.array([1.0, 3.0]))
-    assert two[UNDEFINED] == dict.fromkeys(SYSTEM_STATISTICS, "n < 3")
+    assert two.undefined == dict.fromkeys(SYSTEM_STATISTICS, "n < 3")
     missing = correlations(np.array([1.0, 2.0, 3.0]), np.array([1.0, np.nan, 3.0]))
-    assert missing[UNDEFINED]["spearman"] == "missing human scores"
+    assert missing.undefined["spearman"] == "missing human scores"
 
 
 def test_pairwise_accuracy_is_nan_not_one_when_people_tie_every_pair():
@@ -81,13 +83,14 @@ def test_every_statistic_is_a_number_or_none_with_its_reason(metric, human):
     result = correlations(x, y)
     for name, statistic in SYSTEM_STATISTICS.items():
         reason = why_undefined(name, x, y)
-        assert (result[name] is None) == (reason is not None) == (name in result[UNDEFINED])
-        if result[name] is None:
-            assert result[UNDEFINED][name] == reason
+        value = getattr(result, name)
+        assert (value is None) == (reason is not None) == (name in result.undefined)
+        if value is None:
+            assert result.undefined[name] == reason
         else:
-            assert isinstance(result[name], float) and math.isfinite(result[name])
-            assert -1.0 <= result[name] <= 1.0
-            assert result[name] == statistic(x, y)
+            assert isinstance(value, float) and math.isfinite(value)
+            assert -1.0 <= value <= 1.0
+            assert value == statistic(x, y)
         if size >= 3:  # the numbers are NaN exactly where a reason is given
             assert math.isnan(statistic(x, y)) == (reason is not None)
 
@@ -117,19 +120,17 @@ def test_metric_comparisons_of_identical_and_constant_metrics():
         "flat": np.full(3, np.nan),
     }
     same, flat, _ = compare_metrics(values, human, resampled)
-    assert (same["a"], same["b"]) == ("a", "same")
+    assert (same.a, same.b) == ("a", "same")
     assert (
-        same["pearson_a"]
-        == same["pearson_b"]
-        == pytest.approx(pearson(values["a"], [1.5, 2, 3.5, 4.5]))
+        same.pearson_a == same.pearson_b == pytest.approx(pearson(values["a"], [1.5, 2, 3.5, 4.5]))
     )
-    assert same["share_a_better"] == 0.5  # ties count half: no evidence either way
-    assert same["williams_p_a_better"] is None
-    assert same[UNDEFINED] == {
+    assert same.share_a_better == 0.5  # ties count half: no evidence either way
+    assert same.williams_p_a_better is None
+    assert same.undefined == {
         "williams_p_a_better": "the two metrics' scores correlate perfectly (|r| = 1)"
     }
-    assert flat["pearson_b"] is None and flat["share_a_better"] is None
-    assert flat[UNDEFINED] == {
+    assert flat.pearson_b is None and flat.share_a_better is None
+    assert flat.undefined == {
         "pearson_b": "constant metric scores",
         "share_a_better": "the Pearson correlation of flat is undefined (constant metric scores)",
         "williams_p_a_better": "the Pearson correlation of flat is undefined "
@@ -144,9 +145,9 @@ def test_intervals_are_none_with_a_reason():
     bootstrap = BootstrapOptions(n_resamples=50, seed=1)
     results = correlate_tables(human, {"flat": dict.fromkeys(human, 0.5)}, bootstrap=bootstrap)
     flat = results["flat"]
-    assert flat["pearson_ci"] is None
-    assert flat[UNDEFINED]["pearson_ci"] == "constant metric scores"
-    assert list(flat)[-1] == UNDEFINED  # the reasons come last, after the intervals
+    assert flat.pearson_ci is None
+    assert flat.undefined["pearson_ci"] == "constant metric scores"
+    assert list(flat.to_dict())[-1] == UNDEFINED  # the reasons come last, after the intervals
 
 
 def test_format_statistic_says_why():
@@ -183,9 +184,9 @@ def test_systems_without_judgments_under_the_criterion_are_left_out():
     )
     test_set, scores = _judged_test_set(rows + "d,1,adequacy,1\n")
     result = evaluate(test_set, scores, "fluency")
-    assert result["human"]["scores"] == {"a": 4.0, "b": 3.0, "c": 2.0}  # d: no fluency, not NaN
-    assert result["correlations"]["fmean"]["n"] == 3
-    assert result["correlations"]["fmean"]["pearson"] == pytest.approx(
+    assert result.human.scores == {"a": 4.0, "b": 3.0, "c": 2.0}  # d: no fluency, not NaN
+    assert result.correlations["fmean"].n == 3
+    assert result.correlations["fmean"].pearson == pytest.approx(
         pearson([1.0, 0.5, 0.2], [4, 3, 2])
     )
 
@@ -197,8 +198,8 @@ def test_a_system_never_drawn_has_no_human_interval():
     )
     test_set, scores = _judged_test_set(rows + "d,1,MQM,1\n")
     result = evaluate(test_set, scores, bootstrap=BootstrapOptions(n_resamples=3, seed=25))
-    assert result["human"]["ci"]["d"] is None
-    assert result["human"]["undefined"] == {"d": "no rated segment in any resample"}
-    fmean = result["correlations"]["fmean"]
-    assert fmean["pearson"] is not None and fmean["pearson_ci"] is None
-    assert fmean["undefined"]["pearson_ci"] == "undefined in every resample"
+    assert result.human.ci["d"] is None
+    assert result.human.undefined == {"d": "no rated segment in any resample"}
+    fmean = result.correlations["fmean"]
+    assert fmean.pearson is not None and fmean.pearson_ci is None
+    assert fmean.undefined["pearson_ci"] == "undefined in every resample"

@@ -1,0 +1,355 @@
+"""How sure we can be: bootstrap intervals of system scores, paired tests between systems, and
+which of two metrics agrees better with people.
+
+``bootstrap_scores`` resamples the segments once (one seeded count matrix for every system and
+metric, see ``stats.bootstrap``) and derives everything from it: an interval for every system
+score, a paired test for every two systems (Holm-corrected per metric) and, given segment-level
+human judgments, the intervals of every correlation and a comparison of every two metrics.
+
+A statistic without a value is None, with its reason under ``undefined`` (see
+``stats.undefined``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from itertools import combinations
+
+import numpy as np
+
+from mteval_core.scoring import Progress, Scores
+from mteval_core.stats.bootstrap import (
+    BootstrapOptions,
+    percentile_interval,
+    resample_counts,
+    resampled_means,
+)
+from mteval_core.stats.correlation import (
+    SystemCorrelations,
+    correlations,
+    pearson,
+    pearson_rows,
+    why_undefined,
+    why_williams_undefined,
+    williams_test,
+    with_intervals,
+)
+from mteval_core.stats.undefined import NO_DEFINED_RESAMPLE
+
+SIGNIFICANCE_LEVEL = 0.05  # a pair "differs" when its Holm-corrected p is below this
+
+
+# ------------------------------------------------------------------------ paired tests, Holm
+def paired_p_values(samples: np.ndarray, observed: np.ndarray) -> np.ndarray:
+    """Paired bootstrap p-values for every pair of columns (Koehn 2004), as sacreBLEU computes
+    them: the share of resamples whose centred |difference| reaches the observed |difference|,
+    with +1 smoothing. ``samples`` is (n_resamples, n_systems); returns (n_systems, n_systems).
+
+    One departure from sacreBLEU: ties count against significance. sacreBLEU counts centred
+    differences strictly greater than the observed one, so two identical systems (every
+    difference 0, centred 0, observed 0) get the smallest p there is, 1 / (R + 1), and are
+    "significantly different". Here a resample as extreme as the observed difference counts
+    (>=), and an observed difference of exactly 0 has p = 1: it is no evidence of a difference.
+    For any observed difference that is not 0 the two agree (bar exact float ties)."""
+    n = samples.shape[1]
+    p = np.ones((n, n))
+    for a in range(n):
+        for b in range(a + 1, n):
+            real = abs(observed[a] - observed[b])
+            if real == 0:
+                continue
+            differences = np.abs(samples[:, a] - samples[:, b])
+            centred = differences - differences.mean()
+            p[a, b] = p[b, a] = (np.sum(centred >= real) + 1) / (len(centred) + 1)
+    return p
+
+
+def smallest_reachable_p(n_resamples: int, n_pairs: int = 1) -> float:
+    """The smallest p-value any pair can get: 1 / (R + 1) from R resamples (the +1 smoothing),
+    times n_pairs for the pair with the smallest p after Holm's correction over n_pairs pairs
+    (at most 1). When it is not below the significance level, no pair can be significant."""
+    if n_resamples < 1 or n_pairs < 1:
+        raise ValueError(f"need n_resamples >= 1 and n_pairs >= 1, got {n_resamples}, {n_pairs}")
+    return min(1.0, n_pairs * (1 / (n_resamples + 1)))  # as Holm computes it, to the last bit
+
+
+def holm(p_values: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjustment of a family of p-values (same shape, same order)."""
+    flat = np.asarray(p_values, float).ravel()
+    order = np.argsort(flat, kind="stable")
+    m = len(flat)
+    adjusted_sorted = np.maximum.accumulate((m - np.arange(m)) * flat[order])
+    adjusted = np.empty(m)
+    adjusted[order] = np.minimum(adjusted_sorted, 1.0)
+    return adjusted.reshape(np.shape(p_values))
+
+
+# ------------------------------------------------------------------------------- the results
+@dataclass(frozen=True)
+class PairedTest:
+    """Does system a differ from system b under one metric? delta is a's score minus b's."""
+
+    a: str
+    b: str
+    metric: str
+    delta: float
+    p: float
+    p_holm: float  # Holm-corrected over every pair of systems under this metric
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class MetricComparison:
+    """Does metric a agree better with people than metric b? None (with the reason under
+    ``undefined``) where a correlation, the share or the test has no value."""
+
+    a: str
+    b: str
+    pearson_a: float | None
+    pearson_b: float | None
+    share_a_better: float | None  # of the resamples, ties counting half
+    williams_p_a_better: float | None  # one-sided p of Williams' test
+    undefined: Mapping[str, str]  # statistic -> why it is None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True, eq=False)  # it holds arrays
+class ResampledAgreement:
+    """What the resamples say about the agreement with segment-level human judgments."""
+
+    metric_scores: Mapping[str, np.ndarray]  # metric -> score of each human-rated system
+    correlations: Mapping[str, SystemCorrelations]  # metric -> statistics with intervals
+    human_ci: Mapping[str, tuple[float, float] | None]  # system -> interval of its human score
+    human_undefined: Mapping[str, str]  # system -> why its interval is None
+    metric_comparisons: tuple[MetricComparison, ...]  # every two metrics
+
+
+@dataclass(frozen=True, eq=False)  # it holds arrays
+class BootstrapResult:
+    """Resampled corpus scores and everything derived from them."""
+
+    options: BootstrapOptions
+    samples: Mapping[str, np.ndarray]  # metric -> (n_resamples, n_systems)
+    ci: Mapping[str, Mapping[str, tuple[float, float]]]  # system -> metric -> (low, high)
+    pairs: tuple[PairedTest, ...]  # every two systems under every metric
+    agreement: ResampledAgreement | None = None  # given segment-level human judgments
+
+    def intervals_of(self, metric: str) -> dict[str, tuple[float, float]]:
+        """system -> the interval of its score under ``metric``."""
+        return {system: by_metric[metric] for system, by_metric in self.ci.items()}
+
+    def to_dict(self) -> dict:
+        """As the JSON reports have it: "ci" (intervals as lists), "pairs", "metric_comparisons"
+        (with human judgments) and the "bootstrap" options. The intervals of the correlations and
+        of the human scores belong with them (see ``stats.meta.MetaEvaluation.to_dict``)."""
+        ci = {
+            system: {metric: list(interval) for metric, interval in by_metric.items()}
+            for system, by_metric in self.ci.items()
+        }
+        report: dict = {"ci": ci, "pairs": [pair.to_dict() for pair in self.pairs]}
+        if self.agreement is not None:
+            comparisons = self.agreement.metric_comparisons
+            report["metric_comparisons"] = [comparison.to_dict() for comparison in comparisons]
+        report["bootstrap"] = asdict(self.options)
+        return report
+
+
+# ------------------------------------------------------------------------------ the bootstrap
+def bootstrap_scores(
+    scores: Scores,
+    options: BootstrapOptions,
+    human: np.ndarray | None = None,
+    human_systems: Sequence[str] = (),
+    rated_only: bool = False,
+    progress: Progress | None = None,
+) -> BootstrapResult:
+    """Resample segments once and derive intervals, paired tests and correlation intervals.
+
+    ``human`` is an (n_human_systems, n_segments) matrix of segment scores (NaN: not rated) for
+    ``human_systems``; metric scores are correlated with it over those systems, computed on the
+    segments each system was rated on when ``rated_only``. ``progress`` is told the share of
+    metrics done after each one, so a caller can show a progress bar.
+    """
+    first = scores.statistics[scores.metrics[0].name][scores.systems[0]]
+    counts = resample_counts(
+        first.shape[0], options.n_resamples, np.random.default_rng(options.seed)
+    )
+    corpus = scores.corpus()
+    samples: dict[str, np.ndarray] = {}
+    ci: dict[str, dict[str, tuple[float, float]]] = {system: {} for system in scores.systems}
+    pairs: list[PairedTest] = []
+    for done, metric in enumerate(scores.metrics, start=1):
+        columns = [
+            metric.score_from_totals(counts @ scores.statistics[metric.name][s])
+            for s in scores.systems
+        ]
+        samples[metric.name] = np.column_stack(columns)
+        for system, column in zip(scores.systems, columns):
+            interval = percentile_interval(column, options.confidence)
+            assert interval is not None  # score_from_totals scores every resample (0 if empty)
+            ci[system][metric.name] = interval
+        observed = np.array([corpus[s][metric.name] for s in scores.systems])
+        pairs.extend(_paired_tests(scores.systems, metric.name, samples[metric.name], observed))
+        if progress:
+            progress(done / len(scores.metrics))
+    agreement = None
+    if human is not None:
+        agreement = _resampled_agreement(
+            scores, samples, counts, human, human_systems, options, rated_only
+        )
+    return BootstrapResult(options, samples, ci, tuple(pairs), agreement)
+
+
+def _paired_tests(
+    systems: Sequence[str], metric: str, samples: np.ndarray, observed: np.ndarray
+) -> list[PairedTest]:
+    """Every two systems under one metric, Holm-corrected over those pairs."""
+    p = paired_p_values(samples, observed)
+    index_pairs = list(combinations(range(len(systems)), 2))
+    adjusted = holm(np.array([p[a, b] for a, b in index_pairs])) if index_pairs else []
+    return [
+        PairedTest(
+            a=systems[a],
+            b=systems[b],
+            metric=metric,
+            delta=float(observed[a] - observed[b]),
+            p=float(p[a, b]),
+            p_holm=float(p_holm),
+        )
+        for (a, b), p_holm in zip(index_pairs, adjusted)
+    ]
+
+
+def _resampled_agreement(
+    scores: Scores,
+    samples: Mapping[str, np.ndarray],
+    counts: np.ndarray,
+    human: np.ndarray,
+    human_systems: Sequence[str],
+    options: BootstrapOptions,
+    rated_only: bool,
+) -> ResampledAgreement:
+    """On the resamples of the scores: the human scores' intervals, the correlations' intervals
+    and the comparison of every two metrics."""
+    observed = metric_scores_for_human(scores, human, human_systems, rated_only)
+    statistics, resampled_pearson = _system_level_correlations(
+        scores, samples, counts, human, human_systems, observed, options, rated_only
+    )
+    human_ci: dict[str, tuple[float, float] | None] = {}
+    human_undefined: dict[str, str] = {}
+    for system, row in zip(human_systems, human):
+        # None when no resample drew a segment this system was rated on
+        human_ci[system] = percentile_interval(resampled_means(row, counts), options.confidence)
+        if human_ci[system] is None:
+            human_undefined[system] = "no rated segment in any resample"
+    comparisons = compare_metrics(observed, human, resampled_pearson)
+    return ResampledAgreement(observed, statistics, human_ci, human_undefined, comparisons)
+
+
+def _system_level_correlations(
+    scores: Scores,
+    samples: Mapping[str, np.ndarray],
+    counts: np.ndarray,
+    human: np.ndarray,
+    human_systems: Sequence[str],
+    observed: Mapping[str, np.ndarray],
+    options: BootstrapOptions,
+    rated_only: bool,
+) -> tuple[dict[str, SystemCorrelations], dict[str, np.ndarray]]:
+    """Every metric's system-level correlations with the human scores, with intervals from the
+    segment resamples, and its Pearson correlation in each resample."""
+    human_observed = np.array([np.nanmean(row) for row in human])
+    human_samples = np.column_stack([resampled_means(row, counts) for row in human])
+    if rated_only:
+        resampled_scores = metric_scores_for_human(scores, human, human_systems, True, counts)
+    else:
+        columns = [scores.systems.index(s) for s in human_systems]
+        resampled_scores = {m: samples[m][:, columns] for m in scores.metric_names}
+    statistics, resampled_pearson = {}, {}
+    for name in scores.metric_names:
+        metric_samples = resampled_scores[name]
+        statistics[name] = with_intervals(
+            correlations(observed[name], human_observed),
+            metric_samples,
+            human_samples,
+            options.confidence,
+        )
+        resampled_pearson[name] = pearson_rows(metric_samples, human_samples)
+    return statistics, resampled_pearson
+
+
+def metric_scores_for_human(
+    scores: Scores,
+    human: np.ndarray,
+    human_systems: Sequence[str],
+    rated_only: bool = False,
+    counts: np.ndarray | None = None,
+) -> dict[str, np.ndarray]:
+    """metric -> score of each human-rated system: on all segments, or (``rated_only``) on the
+    segments that system was rated on; per resample (rows) when ``counts`` are given."""
+    rated = np.isfinite(human)
+    result = {}
+    for metric in scores.metrics:
+        columns = []
+        for row, system in enumerate(human_systems):
+            stats = scores.statistics[metric.name][system]
+            weights = np.ones(stats.shape[0]) if counts is None else counts
+            if rated_only:
+                weights = weights * rated[row]
+            columns.append(metric.score_from_totals(weights @ stats))
+        result[metric.name] = np.stack(columns, axis=-1)
+    return result
+
+
+# ---------------------------------------------------------------- which metric agrees better
+def compare_metrics(
+    values: Mapping[str, np.ndarray],
+    human: np.ndarray,
+    resampled_pearson: Mapping[str, np.ndarray],
+) -> tuple[MetricComparison, ...]:
+    """For every pair of metrics: the share of resamples in which a's Pearson correlation with
+    the human scores beats b's, and Williams' test that a correlates better than b.
+
+    The share counts a tie as half (two identical metrics get 0.5, not 0: a tie is no evidence
+    either way) and leaves out resamples where either correlation is undefined. Where a's or b's
+    correlation is undefined, so are the share and the test, with the reason under "undefined"."""
+    human_scores = np.array([np.nanmean(row) for row in human])
+    comparisons = []
+    for a, b in combinations(values, 2):
+        undefined: dict[str, str] = {}
+        r = {}
+        for side, metric in (("a", a), ("b", b)):
+            reason = why_undefined("pearson", values[metric], human_scores)
+            r[side] = None if reason else pearson(values[metric], human_scores)
+            if reason:
+                undefined[f"pearson_{side}"] = reason
+                undefined["share_a_better"] = undefined["williams_p_a_better"] = (
+                    f"the Pearson correlation of {metric} is undefined ({reason})"
+                )
+        share = williams = None
+        if r["a"] is not None and r["b"] is not None:
+            share = _share_of_resamples_first_higher(resampled_pearson[a], resampled_pearson[b])
+            if share is None:
+                undefined["share_a_better"] = NO_DEFINED_RESAMPLE
+            r_ab, n = pearson(values[a], values[b]), len(human_scores)
+            reason = why_williams_undefined(r["a"], r["b"], r_ab, n)
+            williams = None if reason else williams_test(r["a"], r["b"], r_ab, n)
+            if reason:
+                undefined["williams_p_a_better"] = reason
+        comparisons.append(MetricComparison(a, b, r["a"], r["b"], share, williams, undefined))
+    return tuple(comparisons)
+
+
+def _share_of_resamples_first_higher(first: np.ndarray, second: np.ndarray) -> float | None:
+    """Share of resamples where ``first`` > ``second``, ties counting half, over the resamples
+    where both are defined; None if there are none."""
+    both = np.isfinite(first) & np.isfinite(second)
+    if not both.any():
+        return None
+    a, b = first[both], second[both]
+    return float(np.mean(a > b) + 0.5 * np.mean(a == b))

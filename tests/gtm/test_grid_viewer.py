@@ -1,0 +1,71 @@
+"""What the bitext-grid viewer decides from a grid: how its two matchings compare, a segment
+number from a link, and the options its results are cached under."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from mteval_core.config import Options
+from mteval_core.grid import bitext_grid, compare_matchings, segment_number, viewer_options
+from tests.helpers import make_test_set
+
+AT_E2 = Options(tokenize="none", gtm_exponent=2.0)
+
+
+def grid_of(references: list[list[str]] | list[str], candidate: list[str], segment: int = 1):
+    test_set = make_test_set(references, {"s": candidate})
+    return bitext_grid(test_set, "s", segment, AT_E2, exact=True)
+
+
+def test_where_the_greedy_falls_short_the_matchings_differ():
+    # "a b a a" against "a a a b": the greedy takes runs of 2, 1 and 1 (6), the exact two of 2 (8).
+    comparison = compare_matchings(grid_of(["a a a b"], ["a b a a"]))
+    assert comparison.differ and comparison.finding == "greedy falls short"
+
+
+def test_where_both_find_one_run_they_agree():
+    comparison = compare_matchings(grid_of(["x y z"], ["x y z"]))
+    assert not comparison.differ and comparison.finding is None
+
+
+def test_under_a_fractional_cap_the_greedy_takes_part_of_a_cell():
+    # Cap 4.5 (mean reference length): the greedy's run of 5 is cut to 4.5 (20.25), the exact
+    # matching takes 4 whole cells (16).
+    comparison = compare_matchings(grid_of([["a b c d"], ["a b c d e"]], ["a b c d e"]))
+    assert comparison.differ and comparison.finding == "fractional cap"
+
+
+def test_an_exact_matching_not_found_in_time_is_named():
+    grid = grid_of(["x y z"], ["x y z"])
+    fallback = replace(grid, exact=replace(grid.exact, method="greedy-fallback"))
+    comparison = compare_matchings(fallback)
+    assert not comparison.differ and comparison.finding == "exact not found"
+    without = compare_matchings(replace(grid, exact=None))
+    assert not without.differ and without.finding is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1", 1),
+        ("40", 40),
+        ("007", 7),
+        ("0", None),
+        ("41", None),
+        ("-3", None),
+        ("²", None),  # str.isdigit() says yes, int() says no
+        ("9" * 5000, None),  # int() refuses over 4,300 digits
+        ("two", None),
+        ("", None),
+    ],
+)
+def test_a_segment_number_from_a_link(text, expected):
+    assert segment_number(text, 40) == expected
+
+
+def test_viewer_options_take_the_exponent_and_one_matching():
+    chosen = Options(stem="porter", gtm_exponent=1.0, gtm_matching="exact")
+    assert viewer_options(chosen, 2.5) == Options(stem="porter", gtm_exponent=2.5)
+    assert viewer_options(Options(stem="porter"), 2.5) == viewer_options(chosen, 2.5)
