@@ -67,7 +67,7 @@ class BitextGrid:
     exact: GridMatching | None
 
 
-def bitext_grid(
+def bitext_grid(  # long: tokens, hits, runs and both matchings of one grid, in order
     test_set: TestSet, system: str, segment: int, options: Options, exact: bool = False
 ) -> BitextGrid:
     """The grid of one segment (1-based, as in human judgments) of one system."""

@@ -12,6 +12,7 @@ from mteval_core.config import Options, signature
 from mteval_core.errors import InputError, Note
 from mteval_core.metrics import get_metric
 from mteval_core.metrics.base import Metric
+from mteval_core.metrics.external import ExternalMetric
 from mteval_core.ngrams import EncodedCorpus
 from mteval_core.testset import TestSet
 
@@ -23,19 +24,41 @@ class Scores:
     signature: str
     systems: list[str]
     metrics: list[Metric]
-    statistics: dict[str, dict[str, np.ndarray]]  # metric name -> system -> (n_segments, n_stats)
+    # metric name -> system -> (n_segments, n_stats); n_stats is 0 for a metric with system
+    # scores only (see without_segments)
+    statistics: dict[str, dict[str, np.ndarray]]
     notes: tuple[str, ...] = ()  # what a reader of these scores must know (errors.Note)
 
     @property
     def metric_names(self) -> list[str]:
         return [m.name for m in self.metrics]
 
+    def without_segments(self) -> dict[str, str]:
+        """metric name -> why statistics over segments are undefined for it, for every metric
+        that has system scores only (an external metric read from system scores).
+
+        Bootstrap intervals, paired tests, document scores, segment scores and segment-level
+        correlations of such a metric are undefined, with this reason; asked for anyway, its
+        statistics raise an InputError that gives it. Corpus scores and system-level
+        correlations are defined for every metric.
+        """
+        return {
+            m.name: m.why_no_segments
+            for m in self.metrics
+            if isinstance(m, ExternalMetric) and m.why_no_segments
+        }
+
     def corpus(self) -> dict[str, dict[str, float]]:
         """system -> metric -> corpus score."""
         return {
-            system: {m.name: m.corpus_score(self.statistics[m.name][system]) for m in self.metrics}
+            system: {m.name: self._corpus_score(m, system) for m in self.metrics}
             for system in self.systems
         }
+
+    def _corpus_score(self, metric: Metric, system: str) -> float:
+        if isinstance(metric, ExternalMetric):  # its own number, also without segments
+            return metric.system_score(system)
+        return metric.corpus_score(self.statistics[metric.name][system])
 
     def documents(self, documents: Sequence[str]) -> dict[str, dict[str, dict[str, float]]]:
         """system -> metric -> document -> score, from the statistics summed per document.
@@ -87,19 +110,29 @@ def score_test_set(
     metric_names: Sequence[str],
     options: Options,
     progress: Progress | None = None,
+    external: Sequence[ExternalMetric] = (),
 ) -> Scores:
-    """Tokenize once, then extract every metric's per-segment statistics for every system."""
+    """Tokenize once, then extract every metric's per-segment statistics for every system.
+
+    ``external`` metrics (scores read from files, see ``io.metric_scores``) follow the built-in
+    ones, with the statistics they carry; their notes join the run's.
+    """
     if not test_set.systems:
         raise InputError("there is no system output to score", hint="Add at least one system file.")
-    metrics = [get_metric(name, options) for name in metric_names]
-    corpus = EncodedCorpus(test_set, options)
+    builtin = [get_metric(name, options) for name in metric_names]
+    _check_external(external, builtin, test_set)
     statistics: dict[str, dict[str, np.ndarray]] = {}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Note)
-        for done, metric in enumerate(metrics):
-            if progress:
-                progress(done / len(metrics))
-            statistics[metric.name] = {s: metric.statistics(corpus, s) for s in corpus.systems}
+        if builtin:  # external scores alone need no tokenizing
+            corpus = EncodedCorpus(test_set, options)
+            for done, metric in enumerate(builtin):
+                if progress:
+                    progress(done / len(builtin))
+                statistics[metric.name] = {s: metric.statistics(corpus, s) for s in corpus.systems}
+    for metric in external:
+        statistics[metric.name] = {s: metric.statistics_of(s) for s in test_set.system_names}
+    metrics: list[Metric] = [*builtin, *external]
     notes = []
     for warning in caught:  # notes are kept (once each, e.g. gtm and gtm_precision say the same)
         if issubclass(warning.category, Note):
@@ -108,12 +141,29 @@ def score_test_set(
             warnings.warn_explicit(
                 warning.message, warning.category, warning.filename, warning.lineno
             )
+    notes += [note for metric in external for note in metric.notes]
     for note in dict.fromkeys(notes):
         warnings.warn(note, Note, stacklevel=2)
     return Scores(
-        signature=run_signature(options, metrics, corpus.n_references),
+        signature=run_signature(options, metrics, len(test_set.references)),
         systems=test_set.system_names,
         metrics=metrics,
         statistics=statistics,
         notes=tuple(dict.fromkeys(notes)),
     )
+
+
+def _check_external(
+    external: Sequence[ExternalMetric], builtin: Sequence[Metric], test_set: TestSet
+) -> None:
+    """Unique names, and scores read for this test set (its segments, all its systems)."""
+    seen = {metric.name: "a built-in metric" for metric in builtin}
+    for metric in external:
+        if metric.name in seen:
+            raise InputError(
+                f"two metrics are named {metric.name!r} ({seen[metric.name]} and the scores "
+                f"of {metric.origin})",
+                hint="Give every metric its own name.",
+            )
+        seen[metric.name] = f"the scores of {metric.origin}"
+        metric.check_fits(test_set)

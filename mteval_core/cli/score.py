@@ -34,7 +34,7 @@ HUMAN_ONLY_OPTIONS = {  # argparse dest -> option: they change the correlations 
 }
 
 
-def add_command(commands: argparse._SubParsersAction) -> None:
+def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call per option
     score = commands.add_parser(
         "score",
         help="score system outputs against references",

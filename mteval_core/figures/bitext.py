@@ -30,7 +30,7 @@ TITLE_HEIGHT, BOTTOM_MARGIN, RIGHT_MARGIN = 64, 40, 10  # pixels: title lines; r
 MIN_WIDTH = 480  # pixels: room for the title and the tool bar above a short segment's grid
 
 
-def bitext_grid_figure(
+def bitext_grid_figure(  # long: one figure's layers, drawn bottom to top
     grid: BitextGrid, matching: GridMatching, title: str = "", max_width: int = 1150
 ) -> go.Figure:
     """The grid with ``matching`` drawn, sized to fit ``max_width`` pixels with square cells."""

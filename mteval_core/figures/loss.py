@@ -17,7 +17,7 @@ def ranking_label(ranking: Sequence[str]) -> str:
     return " > ".join(escape_all(ranking))
 
 
-def rank_reversal_map(
+def rank_reversal_map(  # noqa: PLR0913  # long: keyword-only labels; one figure's layers
     regions: Sequence[RankingRegion],
     current: Sequence[float],
     *,

@@ -40,7 +40,7 @@ def system_scores_bar(
     )
 
 
-def significance_heatmap(
+def significance_heatmap(  # long: one figure's matrices, text and colour scale
     scores: Mapping[str, float],
     pairs: Sequence[PairedTest],
     metric: str,

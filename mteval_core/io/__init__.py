@@ -8,17 +8,28 @@ from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode, read_bytes, split_lines
 from mteval_core.io.detect import ColumnsRead, detect_format, read_columns
 from mteval_core.io.directory import DirectoryRead, read_directory
-from mteval_core.io.human import read_human
+from mteval_core.io.human import HumanRead, keep_known_systems, read_human, read_human_for
+from mteval_core.io.metric_scores import (
+    parse_direction,
+    read_metric_scores,
+    read_metric_scores_file,
+)
 
 __all__ = [
     "ColumnsRead",
     "DirectoryRead",
+    "HumanRead",
     "InputError",
     "decode",
     "detect_format",
+    "keep_known_systems",
+    "parse_direction",
     "read_bytes",
     "read_columns",
     "read_directory",
     "read_human",
+    "read_human_for",
+    "read_metric_scores",
+    "read_metric_scores_file",
     "split_lines",
 ]

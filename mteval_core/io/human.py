@@ -6,13 +6,19 @@ column, or, without one, from every other column that holds numbers (one criteri
 e.g. adequacy and fluency). Known bookkeeping columns (n_ratings, raw_score, ...) are ignored, and
 so are columns that hold no numbers at all. A score that is empty or not a number is an error, not
 a silent NaN: an unrated row should be removed, not guessed.
+
+Files as WMT ships them also rate systems whose text is not in the test set: references rated as
+systems (ref-B), metric-task or anonymised systems. :func:`read_human_for` sets their rows aside
+with a note naming them and keeps the systems the test set has; only a file that rates none of
+them is refused.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import PurePath
 from typing import NoReturn
 
@@ -20,7 +26,7 @@ from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode
 from mteval_core.io.delimited import Row, Table, pick_column, read_table
 from mteval_core.io.long_format import SEGMENT_KEYS, is_segment_number
-from mteval_core.testset import HumanScores
+from mteval_core.testset import HumanScores, TestSet
 
 IGNORED = {
     "raw_score",
@@ -34,9 +40,79 @@ IGNORED = {
     "line",
 }
 SCORE_HINT = "Remove unrated rows, or give a number."
+SHOWN = 5  # systems named in a note or a message; the others are counted
 
 
-def read_human(
+@dataclass(frozen=True)
+class HumanRead:
+    """Judgments ready for ``TestSet.with_human``, and what was set aside (one line each), for
+    the command line to print on stderr and a page to show beside the results."""
+
+    scores: HumanScores
+    notes: tuple[str, ...] = ()
+
+
+def read_human_for(
+    test_set: TestSet,
+    data: bytes,
+    origin: str,
+    *,
+    criterion: str | None = None,
+    lower_is_better: bool = False,
+    segment_ids: Mapping[str, int] | None = None,
+) -> HumanRead:
+    """:func:`read_human` for one test set (its documents resolve ``docid::n`` segment ids),
+    keeping the rows of its systems and references and setting the others aside with a note."""
+    scores = read_human(
+        data,
+        origin,
+        criterion=criterion,
+        lower_is_better=lower_is_better,
+        documents=test_set.documents,
+        segment_ids=segment_ids,
+    )
+    return keep_known_systems(scores, [*test_set.system_names, *test_set.reference_names], origin)
+
+
+def keep_known_systems(scores: HumanScores, known: Collection[str], origin: str) -> HumanRead:
+    """The rows of ``known`` systems, and a note naming the systems whose rows were set aside.
+
+    Refuses judgments that rate none of the known systems: then the names do not match at all
+    (another test set, or another spelling), and continuing would correlate nothing.
+    """
+    frames = (scores.segment_rows, scores.system_rows)
+    keep = [frame["system"].isin(set(known)) for frame in frames]
+    rated = list(dict.fromkeys(name for frame in frames for name in frame["system"]))
+    if rated and not any(mask.any() for mask in keep):
+        raise InputError(
+            f"none of the {len(rated):,} systems rated here ({_listed(rated)}) is in the test set",
+            origin=origin,
+            hint=f"The test set has {_listed(sorted(known))}. Check that the judgments belong "
+            "to this test set and that the system names are spelled as the system files are "
+            "named, or load those systems' output too.",
+        )
+    set_aside = [name for name in rated if name not in set(known)]
+    notes = ()
+    if set_aside:
+        n_rows = sum(int((~mask).sum()) for mask in keep)
+        verb = "was" if n_rows == 1 else "were"
+        notes = (
+            f"{origin}: {_count(n_rows, 'row')} for {_count(len(set_aside), 'system')} without "
+            f"text in the test set ({', '.join(set_aside)}) {verb} set aside",
+        )
+    return HumanRead(HumanScores(frames[0][keep[0]], frames[1][keep[1]]), notes)
+
+
+def _listed(names: Sequence[str]) -> str:
+    shown = ", ".join(names[:SHOWN])
+    return f"{shown} and {len(names) - SHOWN:,} more" if len(names) > SHOWN else shown
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+def read_human(  # long: one pass over the rows, each check naming line and column
     data: bytes,
     origin: str,
     *,
@@ -64,16 +140,9 @@ def read_human(
     rater = columns.get("rater")
     criterion_column = columns.get("criterion")
     score_columns = _score_columns(table, columns, origin)
-    if criterion_column is not None and len(score_columns) > 1:
-        raise InputError(
-            "a criterion column needs a single 'score' column",
-            origin=origin,
-            line=table.header_line,
-            hint="Either name the criterion in a 'criterion' column next to 'score', "
-            "or give one column per criterion, not both.",
-        )
+    _check_one_way_to_name_criteria(criterion_column, score_columns, table, origin)
     default_criterion = criterion or criterion_from_name(origin)
-    resolve = _SegmentResolver(documents, segment_ids, origin)
+    resolve = SegmentResolver(documents, segment_ids, origin)
     sign = -1.0 if lower_is_better else 1.0
     records = []
     for row in table.rows:
@@ -124,6 +193,20 @@ def _required(table: Table, columns: dict[str, str], name: str, origin: str) -> 
             "segment-level scores).",
         )
     return columns[name]
+
+
+def _check_one_way_to_name_criteria(
+    criterion_column: str | None, score_columns: list[str], table: Table, origin: str
+) -> None:
+    """A criterion column, or one score column per criterion: with both, which names a score?"""
+    if criterion_column is not None and len(score_columns) > 1:
+        raise InputError(
+            "a criterion column needs a single 'score' column",
+            origin=origin,
+            line=table.header_line,
+            hint="Either name the criterion in a 'criterion' column next to 'score', "
+            "or give one column per criterion, not both.",
+        )
 
 
 def _score_columns(table: Table, columns: dict[str, str], origin: str) -> list[str]:
@@ -177,7 +260,7 @@ def _criterion_cell(row: Row, column: str, origin: str) -> str:
     return label
 
 
-class _SegmentResolver:
+class SegmentResolver:
     """Segment ids as line numbers (or ids from segment_ids.tsv), or WMT ``docid::n``."""
 
     def __init__(

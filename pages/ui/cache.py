@@ -53,34 +53,35 @@ def estimate_bytes(value: object) -> int:
         if id(item) in seen or isinstance(item, _SHARED):
             continue
         seen.add(id(item))
-        if isinstance(item, np.ndarray):
-            if isinstance(item.base, np.ndarray):  # a view keeps the array it views alive
-                stack.append(item.base)
-                continue
-            total += item.nbytes
-            if item.dtype == object:
-                stack.extend(item.ravel().tolist())
-        elif isinstance(item, pd.DataFrame | pd.Series):
-            total += int(item.memory_usage(deep=True).sum())
-        elif isinstance(item, pd.Index):
-            total += int(item.memory_usage(deep=True))
-        elif isinstance(item, _ATOMS):
-            total += sys.getsizeof(item)
-        elif isinstance(item, dict):
-            total += sys.getsizeof(item)
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple | set | frozenset):
-            total += sys.getsizeof(item)
-            stack.extend(item)
-        else:  # dataclasses and other objects: their attributes
-            total += sys.getsizeof(item)
-            stack.extend(getattr(item, "__dict__", {}).values())
-            for cls in type(item).__mro__:
-                for slot in getattr(cls, "__slots__", ()):
-                    if slot not in ("__dict__", "__weakref__") and hasattr(item, slot):
-                        stack.append(getattr(item, slot))
+        size, held = _own_bytes(item)
+        total += size
+        stack.extend(held)
     return total
+
+
+def _own_bytes(item: object) -> tuple[int, list[object]]:
+    """The bytes ``item`` itself takes, and the objects it holds (counted separately)."""
+    if isinstance(item, np.ndarray):
+        if isinstance(item.base, np.ndarray):  # a view keeps the array it views alive
+            return 0, [item.base]
+        return item.nbytes, item.ravel().tolist() if item.dtype == object else []
+    if isinstance(item, pd.DataFrame | pd.Series):
+        return int(item.memory_usage(deep=True).sum()), []
+    if isinstance(item, pd.Index):
+        return int(item.memory_usage(deep=True)), []
+    if isinstance(item, _ATOMS):
+        return sys.getsizeof(item), []
+    if isinstance(item, dict):
+        return sys.getsizeof(item), [*item.keys(), *item.values()]
+    if isinstance(item, list | tuple | set | frozenset):
+        return sys.getsizeof(item), list(item)
+    # dataclasses and other objects: their attributes
+    held = list(getattr(item, "__dict__", {}).values())
+    for cls in type(item).__mro__:
+        for slot in getattr(cls, "__slots__", ()):
+            if slot not in ("__dict__", "__weakref__") and hasattr(item, slot):
+                held.append(getattr(item, slot))
+    return sys.getsizeof(item), held
 
 
 class ContentCache:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from mteval_core.errors import InputError
-from mteval_core.io.human import criterion_from_name, read_human
+from mteval_core.io import read_directory
+from mteval_core.io.human import criterion_from_name, keep_known_systems, read_human, read_human_for
 from mteval_core.testset import TestSet, TextColumn
+from tests.helpers import shared_dataset
 
 
 def tsv(*rows: str) -> bytes:
@@ -156,7 +158,16 @@ def test_empty_system_name() -> None:
     assert (error.line, error.column) == (2, "system")
 
 
+TWO_SEGMENTS = TestSet(
+    references=(TextColumn("ref-A", ("r1", "r2"), "ref-A.de"),),
+    systems=(TextColumn("A", ("a1", "a2"), "A.de"), TextColumn("B", ("b1", "b2"), "B.de")),
+    documents=("d1", "d1"),
+)
+
+
 def test_test_set_refuses_unknown_systems_and_segments() -> None:
+    """Judgments handed to a TestSet directly must name only its systems and references; the
+    reader for a test set (read_human_for, below) sets other systems aside before that."""
     test_set = TestSet(
         references=(TextColumn("ref-A", ("r1", "r2"), "ref-A.de"),),
         systems=(TextColumn("A", ("a1", "a2"), "A.de"),),
@@ -171,3 +182,96 @@ def test_test_set_refuses_unknown_systems_and_segments() -> None:
     with pytest.raises(InputError, match="segment 3 does not exist") as caught:
         test_set.with_human(unknown_segment)
     assert (caught.value.origin, caught.value.line) == ("h.tsv", 2)
+
+
+# ------------------------------------------------------------ judgments as WMT ships them
+def test_rows_of_systems_without_text_are_set_aside_with_a_note() -> None:
+    """Changed by issue #11: ref-B (a reference rated as a system) and an anonymised system no
+    longer make the file fail; their rows are set aside, named in a note, and the rest is used."""
+    data = tsv(
+        "system|segment_id|score",
+        "A|1|-1",
+        "ref-B|1|0",
+        "ref-A|2|0",
+        "anon-7|1|-3",
+        "B|d1::2|-2",
+        "ref-B|2|0",
+    )
+    read = read_human_for(TWO_SEGMENTS, data, "mqm_seg.tsv")
+    rows = read.scores.segment_rows
+    assert list(rows["system"]) == ["A", "ref-A", "B"]
+    assert list(rows["segment"]) == [1, 2, 2]  # d1::2 resolved with the test set's documents
+    assert list(rows["line"]) == [2, 4, 6]
+    assert list(rows["criterion"]) == ["MQM"] * 3
+    assert read.notes == (
+        "mqm_seg.tsv: 3 rows for 2 systems without text in the test set (ref-B, anon-7) "
+        "were set aside",
+    )
+    assert len(TWO_SEGMENTS.with_human(read.scores).human) == 3
+
+
+def test_system_level_rows_are_set_aside_too() -> None:
+    data = b"system,score,n_ratings\nB,0.1,10\nHUMAN-B,0.5,10\nA,0.2,12\n"
+    read = read_human_for(TWO_SEGMENTS, data, "da_sys.csv", lower_is_better=True)
+    assert list(read.scores.system_rows["system"]) == ["B", "A"]
+    assert list(read.scores.system_rows["score"]) == [-0.1, -0.2]
+    assert read.notes == (
+        "da_sys.csv: 1 row for 1 system without text in the test set (HUMAN-B) was set aside",
+    )
+
+
+def test_no_note_when_every_system_has_text() -> None:
+    read = read_human_for(TWO_SEGMENTS, tsv("system|score", "A|1", "ref-A|2"), "h.tsv")
+    assert read.notes == ()
+    assert len(read.scores) == 2
+
+
+def test_judgments_that_rate_no_system_of_the_test_set_are_refused() -> None:
+    data = tsv("system|segment|score", "a|1|1", "b|1|1", "ref-B|2|1")
+    with pytest.raises(InputError) as caught:
+        read_human_for(TWO_SEGMENTS, data, "h.tsv")
+    error = caught.value
+    assert error.origin == "h.tsv"
+    assert error.problem == "none of the 3 systems rated here (a, b, ref-B) is in the test set"
+    assert "The test set has A, B, ref-A." in error.hint
+    with pytest.raises(InputError, match="none of the 7 systems rated here"):
+        keep_known_systems(
+            read_human(tsv("system|score", *(f"s{i}|1" for i in range(7))), "h.tsv"), {"A"}, "h"
+        )
+
+
+def test_reader_errors_still_come_first() -> None:
+    with pytest.raises(InputError, match="not a number") as caught:
+        read_human_for(TWO_SEGMENTS, tsv("system|segment|score", "ref-B|1|x"), "h.tsv")
+    assert caught.value.line == 2
+
+
+@pytest.mark.parametrize(
+    ("dataset", "file"),
+    [
+        ("wmt21-newstest2021-ende", "mqm_seg.tsv"),
+        ("wmt21-newstest2021-ende", "mqm_sys.tsv"),
+        ("wmt21-newstest2021-zhen", "mqm_seg.tsv"),
+    ],
+)
+def test_wmt21_files_that_rate_references_and_metric_task_systems(dataset: str, file: str) -> None:
+    """The files as WMT ships them: ref-B was rated but has no text here, nor do the metric-task
+    systems; every other system and reference keeps all its rows."""
+    root = shared_dataset(dataset)
+    test_set = read_directory(root).test_set.with_human(None)
+    path = root / "human" / file
+    read = read_human_for(test_set, path.read_bytes(), str(path))
+    everything = read_human(path.read_bytes(), str(path))
+    (note,) = read.notes
+    names = note.split("(")[1].split(")")[0].split(", ")
+    assert "ref-B" in names
+    assert set(names) >= {f"metricsystem{i}" for i in range(1, 6)}
+    assert not set(names) & {*test_set.system_names, *test_set.reference_names}
+    frame = everything.segment_rows if "seg" in file else everything.system_rows
+    kept = read.scores.segment_rows if "seg" in file else read.scores.system_rows
+    assert len(kept) == int((~frame["system"].isin(names)).sum()) > 0
+    assert f"{len(frame) - len(kept):,} rows" in note
+    judged = test_set.with_human(read.scores)  # the test set now takes them
+    assert set(judged.human.segment_rows["system"]) | set(judged.human.system_rows["system"]) == (
+        set(frame["system"]) - set(names)
+    )

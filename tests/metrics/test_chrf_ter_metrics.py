@@ -16,6 +16,7 @@ from mteval_core.config import Options
 from mteval_core.metrics import REGISTRY, get_metric
 from mteval_core.metrics.chrf import chrf_from_totals
 from mteval_core.metrics.ter import ter_from_totals
+from mteval_core.scoring import run_signature
 from mteval_core.testset import TestSet, TextColumn
 from tests.helpers import make_test_set, read_lines, shared_dataset
 
@@ -108,9 +109,10 @@ def test_metric_attributes_and_signatures():
     assert {"chrf", "chrf++", "ter"} <= set(REGISTRY)
     chrf, chrf_pp, ter = (get_metric(n, Options()) for n in ("chrf", "chrf++", "ter"))
     assert chrf.higher_is_better and chrf_pp.higher_is_better and not ter.higher_is_better
-    assert "|nc:6|nw:0|space:no|" in chrf.signature(1)
-    assert "|nc:6|nw:2|space:no|" in chrf_pp.signature(1)
-    assert "|ter-tok:tercom|norm:no|punct:yes|asian:no|" in ter.signature(1)
+    signature = run_signature(Options(), [chrf, chrf_pp, ter], 1)
+    assert "|nc:6|nw:0|space:no|" in run_signature(Options(), [chrf], 1)
+    assert "|nc:6|nw:2|space:no|" in run_signature(Options(), [chrf_pp], 1)
+    assert "|ter-tok:tercom|norm:no|punct:yes|asian:no|" in signature
     assert len(chrf.stat_names) == 18 and len(chrf_pp.stat_names) == 24
     assert ter.stat_names == ("edits", "reference_length")
 

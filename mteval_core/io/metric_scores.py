@@ -1,0 +1,397 @@
+"""Metric scores computed elsewhere (COMET, MetricX, ...), read as an :class:`ExternalMetric`.
+
+Three layouts, told apart by content (a header line naming a ``system`` column) and, for the
+headerless one, by the file name:
+
+* CSV or TSV with the columns ``system, segment_id, score`` (or segment, seg_id, seg): segment
+  scores. Segment ids are those of human judgments (see :mod:`mteval_core.io.human`): 1-based
+  line numbers, ``docid::n`` for the n-th segment of a document, or the test set's own ids from
+  segment_ids.tsv. A segment without a row is unscored; a system's score is the mean over its
+  scored segments.
+* CSV or TSV with the columns ``system, score``: system scores only, so nothing that needs
+  segments (bootstrap, segment-level correlation) is defined for the metric.
+* mt-metrics-eval's score files, without a header: ``NAME-REF.seg.score`` has one
+  ``system<TAB>score`` line per segment for every system, in segment order, and
+  ``NAME-REF.sys.score`` one such line per system. Without either name, a file with one line per
+  system is read as system scores, any other as segment scores.
+
+The user names the metric and says which direction is better: neither can be guessed from the
+numbers. Scores for systems that the test set lacks (references rated as systems, as
+mt-metrics-eval ships them, or systems not loaded) are set aside with a note; a system of the test
+set without scores is refused, and so is every score that is not a finite number.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+
+import numpy as np
+
+from mteval_core.errors import InputError
+from mteval_core.io.decoding import decode, read_bytes, refuse_lone_cr, refuse_nul, split_lines
+from mteval_core.io.delimited import Row, pick_column, read_table
+from mteval_core.io.human import SegmentResolver
+from mteval_core.io.long_format import SEGMENT_KEYS
+from mteval_core.metrics.external import ExternalMetric, check_metric_name
+from mteval_core.testset import TestSet
+
+LAYOUT_HINT = (
+    "Give a CSV or TSV with a header (system, segment_id, score for segment scores; system, "
+    "score for system scores), or mt-metrics-eval's NAME-REF.seg.score / NAME-REF.sys.score "
+    "with one 'system<TAB>score' line per score."
+)
+SCORE_HINT = "Every score must be a finite number, e.g. 0.8125."
+SEGMENT_FILE_HINT = (
+    "A .seg.score file has one 'system<TAB>score' line per segment for every system, in the "
+    "test set's segment order."
+)
+DIRECTIONS = {"higher": True, "lower": False}
+SHOWN = 5  # systems named in a message or note; the others are counted
+
+
+@dataclass(frozen=True)
+class _Score:
+    system: str
+    value: float
+    line: int
+    segment: int | None  # 1-based position in the test set; None for a system score
+
+
+def read_metric_scores_file(
+    path: str | Path,
+    test_set: TestSet,
+    *,
+    name: str,
+    higher_is_better: bool | None,
+    segment_ids: Mapping[str, int] | None = None,
+) -> ExternalMetric:
+    """:func:`read_metric_scores` of a file on disk."""
+    check_direction(higher_is_better, name, str(path))
+    check_metric_name(name, str(path))
+    return read_metric_scores(
+        read_bytes(path),
+        str(path),
+        test_set,
+        name=name,
+        higher_is_better=higher_is_better,
+        segment_ids=segment_ids,
+    )
+
+
+def read_metric_scores(
+    data: bytes,
+    origin: str,
+    test_set: TestSet,
+    *,
+    name: str,
+    higher_is_better: bool | None,
+    segment_ids: Mapping[str, int] | None = None,
+) -> ExternalMetric:
+    """The scores in ``data`` as a metric named ``name`` over ``test_set``'s systems.
+
+    ``higher_is_better`` must be given (None is refused, with what to do). ``segment_ids`` maps
+    the test set's own segment ids to 1-based line numbers (segment_ids.tsv); without it a
+    numeric segment id is the line number. The metric's ``notes`` say what was set aside.
+    """
+    check_direction(higher_is_better, name, origin)
+    assert higher_is_better is not None
+    check_metric_name(name, origin)
+    text = decode(data, origin)
+    if _has_header(text, origin):
+        scores = _read_table(text, origin, test_set, segment_ids)
+    else:
+        scores = _read_score_file(text, origin, test_set.n_segments)
+    return _metric(scores, origin, test_set, name, higher_is_better)
+
+
+def parse_direction(text: str | None, name: str) -> bool:
+    """'higher' -> True, 'lower' -> False (also 'higher-is-better', any case), for the command
+    line and the dashboard; anything else, or nothing, is refused."""
+    word = (text or "").strip().lower().replace("_", "-").removesuffix("-is-better")
+    if word not in DIRECTIONS:
+        raise InputError(
+            f"say whether higher or lower scores of metric {name!r} are better"
+            + (f" ({text!r} is neither)" if text and text.strip() else ""),
+            hint="Give 'higher' (COMET, chrF, BLEU) or 'lower' (MetricX, TER, error counts).",
+        )
+    return DIRECTIONS[word]
+
+
+def check_direction(higher_is_better: bool | None, name: str, origin: str | None = None) -> None:
+    """Refuse scores without a direction: the numbers cannot tell which way is better."""
+    if not isinstance(higher_is_better, bool):
+        raise InputError(
+            f"the direction of metric {name!r} was not given",
+            origin=origin,
+            hint="Say whether higher scores are better (COMET, chrF) or lower ones (MetricX, "
+            "TER): the numbers cannot tell.",
+        )
+
+
+# ---------------------------------------------------------------------- layouts
+def _has_header(text: str, origin: str) -> bool:
+    """A first line that names a 'system' column and holds no number (a system's line does)."""
+    first = next((line for line in split_lines(text) if line.strip()), None)
+    if first is None:
+        raise InputError("the file is empty", origin=origin, hint=LAYOUT_HINT)
+    if "\t" in first:
+        cells = first.split("\t")
+    else:
+        try:
+            cells = next(csv.reader([first]))
+        except csv.Error:
+            return False
+    names = [cell.strip().lower() for cell in cells]
+    return "system" in names and all(_number(cell) is None for cell in cells)
+
+
+def _read_table(
+    text: str, origin: str, test_set: TestSet, segment_ids: Mapping[str, int] | None
+) -> list[_Score]:
+    table = read_table(text, origin)
+    if not table.rows:
+        raise InputError(
+            "there are no scores, only a header", origin=origin, hint="Add one row per score."
+        )
+    columns = {column.lower(): column for column in table.header}
+    if "score" not in columns:
+        raise InputError(
+            "there is no 'score' column",
+            origin=origin,
+            line=table.header_line,
+            hint="Name the column with the metric's scores 'score'.",
+        )
+    system, score = columns["system"], columns["score"]
+    segment = pick_column(columns, SEGMENT_KEYS, origin, table.header_line)
+    resolve = SegmentResolver(test_set.documents, segment_ids, origin)
+    scores, first_line = [], {}
+    for row in table.rows:
+        name = row.cells[system].strip()
+        if not name:
+            raise InputError(
+                "the system name is empty", origin=origin, line=row.line, column=system
+            )
+        position = None
+        if segment is not None:
+            position = resolve(row, segment)
+            _check_segment(position, test_set.n_segments, row, segment, origin)
+        key = (name, position)
+        if key in first_line:
+            what = f"segment {row.cells[segment].strip()}" if segment else "the system"
+            raise InputError(
+                f"a second score of {name!r} for {what} (the first is on line {first_line[key]})",
+                origin=origin,
+                line=row.line,
+                hint="Give one score per system"
+                + (" and segment" if segment else "")
+                + "; remove the duplicate row.",
+            )
+        first_line[key] = row.line
+        value = _score(row.cells[score], origin, row.line, score)
+        scores.append(_Score(name, value, row.line, position))
+    return scores
+
+
+def _check_segment(position: int, n_segments: int, row: Row, column: str, origin: str) -> None:
+    if not 1 <= position <= n_segments:
+        raise InputError(
+            f"segment {position} is not in the test set (it has {n_segments:,} segments, "
+            "numbered from 1)",
+            origin=origin,
+            line=row.line,
+            column=column,
+            hint="Segment ids are 1-based line numbers, docid::n, or the ids of "
+            "segment_ids.tsv; check that the scores belong to this test set.",
+        )
+
+
+def _read_score_file(text: str, origin: str, n_segments: int) -> list[_Score]:
+    """mt-metrics-eval's headerless 'system<TAB>score' lines (whitespace-separated, as it reads
+    them, when a line has no tab)."""
+    refuse_nul(text, origin)
+    refuse_lone_cr(text, origin)
+    records = []
+    for number, line in enumerate(split_lines(text), start=1):
+        if not line.strip():
+            continue
+        fields = line.split("\t") if "\t" in line else line.split()
+        if len(fields) != 2:
+            raise InputError(
+                f"expected two values, a system and a score, but found {len(fields)}",
+                origin=origin,
+                line=number,
+                hint=LAYOUT_HINT,
+            )
+        system = fields[0].strip()
+        if not system:
+            raise InputError("the system name is empty", origin=origin, line=number, column=1)
+        if not records and _number(fields[1]) is None:  # a header, but without 'system'
+            raise InputError(
+                "the first line is neither a header with a 'system' column nor a "
+                "'system<TAB>score' line",
+                origin=origin,
+                line=number,
+                hint=LAYOUT_HINT,
+            )
+        records.append((system, _score(fields[1], origin, number, 2), number))
+    if not records:
+        raise InputError("the file is empty", origin=origin, hint=LAYOUT_HINT)
+    counts: dict[str, int] = {}
+    for system, _, _ in records:
+        counts[system] = counts.get(system, 0) + 1
+    level = _level_from_name(origin)
+    if level is None:
+        one_each = all(count == 1 for count in counts.values())
+        level = "system" if one_each and n_segments > 1 else "segment"
+    if level == "system":
+        return _system_lines(records, origin)
+    return _segment_lines(records, counts, origin, n_segments)
+
+
+def _level_from_name(origin: str) -> str | None:
+    """'segment' or 'system' from mt-metrics-eval's NAME-REF.LEVEL.score, else None."""
+    parts = PurePath(origin).name.lower().split(".")
+    if len(parts) < 3 or parts[-1] != "score":
+        return None
+    level = parts[-2]
+    if level in ("doc", "domain"):
+        kind = {"doc": "document", "domain": "domain"}[level]
+        raise InputError(
+            f"{kind}-level scores cannot be read (only segment and system scores)",
+            origin=origin,
+            hint="Give the .seg.score or the .sys.score file of the metric.",
+        )
+    return {"seg": "segment", "sys": "system"}.get(level)
+
+
+def _system_lines(records: list[tuple[str, float, int]], origin: str) -> list[_Score]:
+    first_line: dict[str, int] = {}
+    for system, _, line in records:
+        if system in first_line:
+            raise InputError(
+                f"a second score for system {system!r} (the first is on line {first_line[system]})",
+                origin=origin,
+                line=line,
+                hint="A .sys.score file has one line per system; is it a .seg.score file?",
+            )
+        first_line[system] = line
+    return [_Score(system, value, line, None) for system, value, line in records]
+
+
+def _segment_lines(
+    records: list[tuple[str, float, int]], counts: dict[str, int], origin: str, n_segments: int
+) -> list[_Score]:
+    """The n-th line of a system scores its n-th segment; every system needs n_segments."""
+    seen: dict[str, int] = {}
+    scores = []
+    for system, value, line in records:
+        position = seen.get(system, 0) + 1
+        if position > n_segments:
+            raise InputError(
+                f"system {system!r} has {counts[system]:,} scores, but the test set has "
+                f"{n_segments:,} segments (this is its score number {position:,})",
+                origin=origin,
+                line=line,
+                hint=SEGMENT_FILE_HINT,
+            )
+        seen[system] = position
+        scores.append(_Score(system, value, line, position))
+    for system, count in seen.items():
+        if count < n_segments:
+            last = max(score.line for score in scores if score.system == system)
+            raise InputError(
+                f"system {system!r} has {count:,} scores, but the test set has "
+                f"{n_segments:,} segments (this is its last score)",
+                origin=origin,
+                line=last,
+                hint=SEGMENT_FILE_HINT,
+            )
+    return scores
+
+
+# ---------------------------------------------------------------------- numbers
+def _number(cell: str) -> float | None:
+    try:
+        return float(cell.strip())
+    except ValueError:
+        return None
+
+
+def _score(cell: str, origin: str, line: int, column: str | int) -> float:
+    value = _number(cell)
+    if value is None or not math.isfinite(value):
+        text = cell.strip()
+        if not text:
+            problem = "the score is empty"
+        elif value is None:
+            problem = f"{text!r} is not a number"
+        else:
+            problem = f"{text!r} is not a finite number"
+        raise InputError(problem, origin=origin, line=line, column=column, hint=SCORE_HINT)
+    return value
+
+
+# ---------------------------------------------------------------------- the metric
+def _metric(
+    scores: list[_Score], origin: str, test_set: TestSet, name: str, higher_is_better: bool
+) -> ExternalMetric:
+    """Keep the test set's systems (refusing one without scores), set the others aside."""
+    in_file = list(dict.fromkeys(score.system for score in scores))
+    known = test_set.system_names
+    missing = [system for system in known if system not in set(in_file)]
+    if missing:
+        raise InputError(
+            f"there are no scores for {_systems(missing)} of the test set",
+            origin=origin,
+            hint=f"The file scores {_systems(in_file)}. Score every system of the test set "
+            "(names must match exactly), or leave these systems out of the test set.",
+        )
+    notes = []
+    extra = [system for system in in_file if system not in set(known)]
+    if extra:
+        notes.append(
+            f"{origin}: the scores of {'system' if len(extra) == 1 else 'systems'} "
+            f"{', '.join(extra)}, which the test set does not have, were set aside"
+        )
+    kept = [score for score in scores if score.system in set(known)]
+    n = test_set.n_segments
+    common = {
+        "higher_is_better": higher_is_better,
+        "origin": origin,
+        "n_segments": n,
+    }
+    if scores[0].segment is None:
+        system_scores = {score.system: score.value for score in kept}
+        return ExternalMetric(
+            name, system_scores={s: system_scores[s] for s in known}, notes=notes, **common
+        )
+    statistics = {system: np.zeros((n, 2)) for system in known}
+    for score in kept:
+        assert score.segment is not None
+        statistics[score.system][score.segment - 1] = (score.value, 1.0)
+    partial = [
+        f"{system} ({int(stats[:, 1].sum()):,} scored)"
+        for system, stats in statistics.items()
+        if stats[:, 1].sum() < n
+    ]
+    if partial:
+        notes.append(
+            f"{origin}: {name} scores only some of the {n:,} segments of {', '.join(partial)}; "
+            "a system's score is the mean over its scored segments, and an unscored segment "
+            "scores 0 in segment tables"
+        )
+    return ExternalMetric(name, statistics=statistics, notes=notes, **common)
+
+
+def _systems(names: Sequence[str]) -> str:
+    """'system A' / 'systems A, B and 3 more'."""
+    return f"{'system' if len(names) == 1 else 'systems'} {_listed(names)}"
+
+
+def _listed(names: Sequence[str]) -> str:
+    shown = ", ".join(names[:SHOWN])
+    return f"{shown} and {len(names) - SHOWN:,} more" if len(names) > SHOWN else shown

@@ -1,0 +1,218 @@
+"""A metric whose scores were computed elsewhere (COMET, MetricX, ...) and read from a file.
+
+It goes through the same arithmetic as every built-in metric, so that its numbers get the same
+bootstrap intervals, paired tests and correlations. With segment scores, the statistics of a
+segment are (score, 1), or (0, 0) for a segment the file does not score, and the score of summed
+statistics is their sum over their count: a system's score is the mean of its segment scores, a
+resample's score the mean over the segments it drew, a segment's score the file's number itself.
+
+With system scores only there is nothing per segment to resample or correlate. Such a metric keeps
+its system scores (``system_score``), has statistics with no columns, and refuses any score of
+statistics with an :class:`InputError` that says why (``why_no_segments``): a caller that needs
+segments reports the statistic as undefined with that reason (see ``stats.undefined``), and one
+that does not ask first gets the reason as an error, never a made-up number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from mteval_core.config import Options
+from mteval_core.errors import InputError
+from mteval_core.metrics.base import Metric, safe_divide
+from mteval_core.ngrams import EncodedCorpus
+from mteval_core.testset import TestSet
+
+# Metric names end up in table headers, CSV columns and run signatures ("name:external").
+METRIC_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
+SEGMENT_STATISTICS = ("score_sum", "n_scored")
+
+
+class ExternalMetric(Metric):
+    """Scores from a file, per segment or per system, under a name and a direction the user gave.
+
+    ``statistics`` (system -> (n_segments, 2) array of (score sum, number of scores)) for segment
+    scores, or ``system_scores`` (system -> score) for system scores only: exactly one of them.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        higher_is_better: bool,
+        origin: str,
+        n_segments: int,
+        statistics: Mapping[str, np.ndarray] | None = None,
+        system_scores: Mapping[str, float] | None = None,
+        label: str | None = None,
+        notes: Sequence[str] = (),
+    ) -> None:
+        super().__init__(Options())
+        check_metric_name(name, origin)
+        if (statistics is None) == (system_scores is None):
+            raise ValueError("give either segment statistics or system scores, not both")
+        if not isinstance(higher_is_better, bool):
+            raise ValueError(f"higher_is_better must be True or False, not {higher_is_better!r}")
+        self.name = name
+        self.label = label or name
+        self.higher_is_better = higher_is_better
+        self.origin = origin
+        self.n_segments = n_segments
+        self.notes = tuple(notes)
+        direction = "higher" if higher_is_better else "lower"
+        self.scale = f"as in {origin} ({direction} is better)"
+        if statistics is not None:
+            self.stat_names = SEGMENT_STATISTICS
+            self._statistics = {
+                system: _checked_statistics(stats, n_segments, system)
+                for system, stats in statistics.items()
+            }
+            self._system_scores = {
+                system: float(self.score_from_totals(stats.sum(axis=0)))
+                for system, stats in self._statistics.items()
+            }
+        else:
+            assert system_scores is not None
+            self.stat_names = ()
+            self._statistics = {
+                system: _read_only(np.zeros((n_segments, 0))) for system in system_scores
+            }
+            self._system_scores = {
+                system: _finite(score, system) for system, score in system_scores.items()
+            }
+
+    # ------------------------------------------------------------------ what there is
+    @property
+    def systems(self) -> list[str]:
+        """The systems the file scores, in the file's order."""
+        return list(self._system_scores)
+
+    @property
+    def segment_level(self) -> bool:
+        """True when the file scores segments, False when it gives system scores only."""
+        return bool(self.stat_names)
+
+    @property
+    def why_no_segments(self) -> str | None:
+        """Why statistics over segments are undefined for this metric, or None if they are not."""
+        if self.segment_level:
+            return None
+        return (
+            f"{self.name} has system-level scores only ({self.origin}): there are no segment "
+            "scores to resample or correlate"
+        )
+
+    def system_score(self, system: str) -> float:
+        """The system's score: the file's, or the mean of the file's segment scores."""
+        return self._system_scores[system]
+
+    def statistics_of(self, system: str) -> np.ndarray:
+        """(n_segments, n_stats) statistics of one system, without a tokenized corpus."""
+        return self._statistics[system]
+
+    def check_fits(self, test_set: TestSet) -> None:
+        """Refuse a test set other than the one the scores were read for: another number of
+        segments, or a system without scores."""
+        if test_set.n_segments != self.n_segments:
+            raise InputError(
+                f"the scores of metric {self.name!r} are for {self.n_segments:,} segments, but "
+                f"the test set has {test_set.n_segments:,}",
+                origin=self.origin,
+                hint="Read the metric scores again for this test set.",
+            )
+        missing = [s for s in test_set.system_names if s not in self._system_scores]
+        if missing:
+            raise InputError(
+                f"metric {self.name!r} has no scores for {_names(missing)}",
+                origin=self.origin,
+                hint="Score every system of the test set, or leave these systems out.",
+            )
+
+    # ------------------------------------------------------------------ the Metric interface
+    def statistics(self, corpus: EncodedCorpus, system: str) -> np.ndarray:
+        if corpus.n_segments != self.n_segments:
+            raise InputError(
+                f"the scores of metric {self.name!r} are for {self.n_segments:,} segments, but "
+                f"the test set has {corpus.n_segments:,}",
+                origin=self.origin,
+                hint="Read the metric scores again for this test set.",
+            )
+        return self.statistics_of(system)
+
+    def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        """Mean of the scores summed in ``totals``; 0 where no segment was scored."""
+        if not self.segment_level:
+            raise InputError(
+                f"{self.why_no_segments}; bootstrap intervals, paired tests, document scores "
+                "and segment-level statistics are undefined for it",
+                hint="Give segment scores (system, segment_id, score) to get them.",
+            )
+        totals = np.asarray(totals, dtype=np.float64)
+        return safe_divide(totals[..., 0], totals[..., 1])
+
+    def corpus_score(self, stats: np.ndarray) -> float:
+        if not self.segment_level:
+            self.score_from_totals(stats)  # raises, with the reason
+        return super().corpus_score(stats)
+
+    def signature_options(self) -> dict[str, str]:
+        """Its numbers come from outside: say so, since mteval cannot reproduce them."""
+        return {self.name: "external"}
+
+
+def check_metric_name(name: str, origin: str | None = None) -> None:
+    """A name that fits a table header, and is not a built-in metric's (whose numbers it would
+    pass for)."""
+    from mteval_core.metrics import REGISTRY  # here: the registry imports this module's peers
+
+    if not METRIC_NAME.fullmatch(name or ""):
+        raise InputError(
+            f"{name!r} cannot name a metric",
+            origin=origin,
+            hint="Use letters, digits and _ . + - (starting with a letter or digit), "
+            "e.g. comet-22.",
+        )
+    taken = {key.lower(): key for key in REGISTRY}
+    if name.lower() in taken:
+        builtin = REGISTRY[taken[name.lower()]]
+        raise InputError(
+            f"the metric name {name!r} is the built-in metric {builtin.label}'s",
+            origin=origin,
+            hint=f"Give the external scores another name, e.g. {name}-ext.",
+        )
+
+
+def _checked_statistics(stats: np.ndarray, n_segments: int, system: str) -> np.ndarray:
+    stats = np.array(stats, dtype=np.float64)
+    if stats.shape != (n_segments, len(SEGMENT_STATISTICS)):
+        raise ValueError(
+            f"statistics of {system!r} have shape {stats.shape}, not ({n_segments}, 2)"
+        )
+    if not np.isfinite(stats).all() or (stats[:, 1] < 0).any():
+        raise ValueError(f"statistics of {system!r} must be finite, with counts of at least 0")
+    if stats[:, 1].sum() == 0:  # its mean would be 0/0
+        raise ValueError(f"{system!r} has no scored segment")
+    return _read_only(stats)
+
+
+def _finite(score: float, system: str) -> float:
+    score = float(score)
+    if not np.isfinite(score):
+        raise ValueError(f"the score of {system!r} is {score}, not a finite number")
+    return score
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
+
+
+def _names(names: Sequence[str], shown: int = 5) -> str:
+    """'system A' / 'systems A, B and 3 more'."""
+    word = "system" if len(names) == 1 else "systems"
+    listed = ", ".join(names[:shown])
+    more = f" and {len(names) - shown:,} more" if len(names) > shown else ""
+    return f"{word} {listed}{more}"
