@@ -9,11 +9,13 @@ from mteval_core.io.decoding import decode, read_bytes, split_lines
 from mteval_core.io.detect import ColumnsRead, detect_format, read_columns
 from mteval_core.io.directory import DirectoryRead, read_directory
 from mteval_core.io.human import HumanRead, keep_known_systems, read_human, read_human_for
+from mteval_core.io.jsonl import read_jsonl
 from mteval_core.io.metric_scores import (
     parse_direction,
     read_metric_scores,
     read_metric_scores_file,
 )
+from mteval_core.io.tabular import read_tabular
 
 __all__ = [
     "ColumnsRead",
@@ -29,7 +31,9 @@ __all__ = [
     "read_directory",
     "read_human",
     "read_human_for",
+    "read_jsonl",
     "read_metric_scores",
     "read_metric_scores_file",
+    "read_tabular",
     "split_lines",
 ]
