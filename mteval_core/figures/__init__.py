@@ -12,15 +12,18 @@ from mteval_core.figures.correlation import (
 )
 from mteval_core.figures.loss import loss_bar_chart, rank_reversal_map
 from mteval_core.figures.scores import significance_heatmap, system_scores_bar
+from mteval_core.figures.segment_level import metric_ranking_figure, segment_density
 
 __all__ = [
     "bitext_grid_figure",
     "differential_scatter",
     "loss_bar_chart",
     "metric_human_scatter",
+    "metric_ranking_figure",
     "rank_reversal_map",
     "ranked_bars",
     "reliability_figure",
+    "segment_density",
     "significance_heatmap",
     "system_scores_bar",
 ]
