@@ -266,6 +266,68 @@ def render_meta_text(meta: MetaEvaluation) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
+SEGMENT_COLUMNS = ("pearson_none", "pearson_item", "pearson_system", "kendall_like_item")
+SEGMENT_COLUMNS += ("acc_eq_item",)  # the main statistics of mt-metrics-eval's tables
+SYSTEM_ACCURACY_COLUMNS = ("spa", "pairwise_accuracy_with_ties")
+
+
+def render_segment_level_text(report: Mapping) -> str:
+    """What --segment-level and --rank-metrics add to the text output: a table of the main
+    segment-level statistics (intervals when resampled) with the constant baseline, and the
+    ranking; "" when neither was asked for."""
+    lines: list[str] = []
+    correlations = report.get("segment_correlations")
+    if correlations:
+        header = report["segment_level"]
+        lines.append(
+            f"segment-level agreement with human {header['criterion']} ({header['n_systems']} "
+            f"systems, {header['n_cells']:,} rated cells; {header['oriented']}):"
+        )
+        system = report.get("correlations", {})
+        rows = []
+        for metric, record in correlations.items():
+            cells = [_statistic_cell(record, key) for key in SEGMENT_COLUMNS]
+            cells += [
+                _statistic_cell(system.get(metric, {}), key) for key in SYSTEM_ACCURACY_COLUMNS
+            ]
+            rows.append([metric, *cells])
+        first = next(iter(correlations.values()))
+        baseline = ["" for _ in SEGMENT_COLUMNS[:-1]]
+        baseline += [_statistic_cell(first, "constant_baseline_acc_eq_item"), "", ""]
+        rows.append(["constant baseline", *baseline])
+        lines += _align(["metric", *SEGMENT_COLUMNS, *SYSTEM_ACCURACY_COLUMNS], rows)
+        notes = {
+            reason
+            for record in correlations.values()
+            for key, reason in record.get(UNDEFINED, {}).items()
+            if key in SEGMENT_COLUMNS
+        }
+        lines += [f"undefined: {reason}" for reason in sorted(notes)]
+        lines.append("(see --format json for every statistic and grouping)")
+    ranking = report.get("metric_ranking")
+    if ranking:
+        lines.append(f"metrics ranked by {report['metric_ranking_statistic']}:")
+        rows = [
+            [str(entry["rank"]), entry["metric"], _interval_cell(entry["value"], entry["ci"])]
+            for entry in ranking
+        ]
+        lines += _align(["rank", "metric", "value"], rows)
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _statistic_cell(record: Mapping, key: str) -> str:
+    value = record.get(key)
+    if value is None:
+        return UNDEFINED
+    return _interval_cell(value, record.get(f"{key}_ci"))
+
+
+def _interval_cell(value: float | None, interval: Sequence[float] | None) -> str:
+    if value is None:
+        return UNDEFINED
+    return f"{value:.3f}" + ("" if interval is None else " [{:.3f}, {:.3f}]".format(*interval))
+
+
 def render_loss(
     costs: Costs,
     loss: dict[str, dict[str, float]],

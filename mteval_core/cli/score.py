@@ -15,15 +15,29 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from mteval_core.cli.arguments import add_resampling_arguments, bootstrap_options, check_excluded
+from mteval_core.cli.arguments import (
+    add_resampling_arguments,
+    bootstrap_options,
+    check_excluded,
+    resample_count,
+)
 from mteval_core.config import BREVITY_PENALTIES, GTM_MATCHINGS, STEMMERS, TOKENIZERS, Options
 from mteval_core.errors import InputError
-from mteval_core.export import render_meta_text, to_csv, to_json, to_latex, to_text
+from mteval_core.export import (
+    render_meta_text,
+    render_segment_level_text,
+    to_csv,
+    to_json,
+    to_latex,
+    to_text,
+)
 from mteval_core.metrics import DEFAULT_METRICS, REGISTRY, parse_metric_list
 from mteval_core.scoring import Scores
+from mteval_core.stats.undefined import UNDEFINED
 from mteval_core.testset import TestSet
 
 if TYPE_CHECKING:
+    from mteval_core.metrics.external import ExternalMetric
     from mteval_core.stats.meta import MetaEvaluation
 
 HUMAN_ONLY_OPTIONS = {  # argparse dest -> option: they change the correlations only
@@ -31,7 +45,15 @@ HUMAN_ONLY_OPTIONS = {  # argparse dest -> option: they change the correlations 
     "exclude": "--exclude",
     "human_lower_is_better": "--human-lower-is-better",
     "rated_segments_only": "--rated-segments-only",
+    "segment_level": "--segment-level",
+    "rank_metrics": "--rank-metrics",
 }
+PAIRWISE_ACCURACY_HELP = (
+    'The system-level "pairwise_accuracy" leaves out system pairs that people tie; '
+    '"pairwise_accuracy_with_ties" (mt-metrics-eval\'s Agreement, on system means over the '
+    'rated segments) counts them, right only when the metric ties them too, and "spa" is '
+    "soft pairwise accuracy (Thompson et al. 2024); both need segment-level judgments."
+)
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call per option
@@ -133,6 +155,37 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         action="store_true",
         help="compute each metric on the segments its system was rated on",
     )
+    score.add_argument(
+        "--metric-scores",
+        action="append",
+        default=[],
+        metavar="NAME:DIRECTION=FILE",
+        help="scores computed elsewhere (COMET, MetricX, ...) as metric NAME; DIRECTION is "
+        "higher or lower (which scores are better); FILE has system,segment_id,score or "
+        "system,score rows, or is an mt-metrics-eval .seg.score/.sys.score file; repeatable",
+    )
+    score.add_argument(
+        "--segment-level",
+        action="store_true",
+        help="segment-level correlations and accuracies with the human segment scores "
+        "(mt-metrics-eval's: pearson, spearman, kendall_b, kendall_c, kendall_like, acc23, "
+        "acc_eq, each with no grouping, by item and by system), every metric oriented so that "
+        "higher is better; with --bootstrap N, their intervals. " + PAIRWISE_ACCURACY_HELP,
+    )
+    score.add_argument(
+        "--rank-metrics",
+        metavar="STATISTIC",
+        help="rank the metrics by STATISTIC (e.g. acc_eq_item, pearson_system, spa, "
+        "pairwise_accuracy_with_ties) in significance clusters (mt-metrics-eval's permutation "
+        "tests); needs segment-level judgments",
+    )
+    score.add_argument(
+        "--permutations",
+        type=resample_count,
+        default=1000,
+        metavar="N",
+        help="permutations of each test of --rank-metrics (default: %(default)s)",
+    )
     add_resampling_arguments(score, "confidence intervals and paired tests")
     score.set_defaults(run=run)
 
@@ -162,15 +215,103 @@ def run(args: argparse.Namespace) -> str:
         raise InputError("--documents works with --format json or csv")
     if (args.human or args.bootstrap) and args.format in ("csv", "latex"):
         raise InputError("--human and --bootstrap work with --format json or text")
-    scores = score_test_set(test_set, metrics, options)
+    external = [read_external(spec, test_set) for spec in args.metric_scores]
+    scores = score_test_set(test_set, metrics, options, external=external)
+    test_set = with_human(args, test_set)
     meta = meta_evaluation(args, test_set, scores)
+    report = meta.to_dict() if meta else None
+    if report is not None and test_set.human is not None:
+        report.update(segment_level_report(args, test_set, scores, report))
     if args.format == "json":
-        return to_json(scores, args.segments, documents, meta.to_dict() if meta else None) + "\n"
+        return to_json(scores, args.segments, documents, report) + "\n"
     if args.format == "csv":
         return to_csv(scores, segments=args.segments, documents=documents)
     if args.format == "latex":
         return to_latex(scores)
-    return to_text(scores, segments=args.segments) + (render_meta_text(meta) if meta else "")
+    text = to_text(scores, segments=args.segments) + (render_meta_text(meta) if meta else "")
+    return text + (render_segment_level_text(report) if report else "")
+
+
+def read_external(spec: str, test_set: TestSet) -> ExternalMetric:
+    """--metric-scores NAME:DIRECTION=FILE -> the metric, read for this test set; what its
+    file set aside (systems without text) is printed as notes by the scoring."""
+    from mteval_core.io.metric_scores import parse_direction, read_metric_scores_file
+
+    form = "Write NAME:higher=FILE or NAME:lower=FILE."
+    label, equals, path = spec.partition("=")
+    if not equals or not path:
+        raise InputError(f"--metric-scores {spec}: the file is missing", hint=form)
+    name, colon, direction = label.partition(":")
+    if not colon:
+        raise InputError(
+            f"--metric-scores {spec}: the direction of metric {name!r} is missing (are higher "
+            "or lower scores better?)",
+            hint=form,
+        )
+    higher_is_better = parse_direction(direction, name)
+    return read_metric_scores_file(path, test_set, name=name, higher_is_better=higher_is_better)
+
+
+def with_human(args: argparse.Namespace, test_set: TestSet) -> TestSet:
+    """The test set with the --human judgments; rows of systems without text in the test set
+    (references rated as systems, metric-task systems) are set aside, each with a note."""
+    if not args.human:
+        return test_set
+    from mteval_core.io import read_bytes, read_human_for
+
+    read = read_human_for(
+        test_set, read_bytes(args.human), args.human, lower_is_better=args.human_lower_is_better
+    )
+    for note in read.notes:
+        print(f"mteval: note: {note}", file=sys.stderr)
+    return test_set.with_human(read.scores)  # checks segments
+
+
+def segment_level_report(
+    args: argparse.Namespace, test_set: TestSet, scores: Scores, report: dict
+) -> dict:
+    """What needs the human segment scores: "spa" and "pairwise_accuracy_with_ties" in every
+    metric's "correlations" (null, with the reason, for system-level judgments), and with
+    --segment-level and --rank-metrics their sections."""
+    from mteval_core.stats import segment_meta
+
+    human = test_set.human
+    assert human is not None
+    if not len(human.segment_rows) and not (args.segment_level or args.rank_metrics):
+        accuracies = segment_meta.without_segment_judgments(scores.metric_names)
+        return {"correlations": _merged(report["correlations"], accuracies)}
+    if args.rank_metrics:
+        segment_meta.parse_rank_statistic(args.rank_metrics)  # a typo fails before the work
+    matrices = segment_meta.segment_matrices(test_set, scores, args.criterion, args.exclude)
+    result = None
+    if args.segment_level or (args.rank_metrics and args.bootstrap):
+        result = segment_meta.segment_statistics(matrices, args.bootstrap, args.seed)
+    additions: dict = {
+        "correlations": _merged(
+            report["correlations"], segment_meta.system_accuracies(matrices, result)
+        )
+    }
+    if args.segment_level:
+        assert result is not None
+        additions["segment_level"] = segment_meta.segment_level_header(matrices, result)
+        additions["segment_correlations"] = segment_meta.segment_correlations(matrices, result)
+    if args.rank_metrics:
+        additions["metric_ranking"] = segment_meta.metric_ranking(
+            matrices, args.rank_metrics, args.permutations, args.seed, result
+        )
+        additions["metric_ranking_statistic"] = args.rank_metrics
+    return additions
+
+
+def _merged(correlations: dict[str, dict], accuracies: dict[str, dict]) -> dict[str, dict]:
+    """Each metric's correlations with its accuracies added, the reasons under one key."""
+    merged = {}
+    for metric, record in correlations.items():
+        extra = dict(accuracies.get(metric, {}))
+        why = {**record.get(UNDEFINED, {}), **extra.pop(UNDEFINED, {})}
+        merged[metric] = {**{k: v for k, v in record.items() if k != UNDEFINED}, **extra}
+        merged[metric][UNDEFINED] = why
+    return merged
 
 
 def load_command_line_test_set(ref_args: Sequence[str], hyp_args: Sequence[str]) -> TestSet:
@@ -222,16 +363,6 @@ def meta_evaluation(
         return None  # and scipy, which the statistics need, is not even imported
     from mteval_core.stats.meta import evaluate
 
-    if args.human:
-        from mteval_core.io import read_bytes, read_human
-
-        judgments = read_human(
-            read_bytes(args.human),
-            args.human,
-            documents=test_set.documents,
-            lower_is_better=args.human_lower_is_better,
-        )
-        test_set = test_set.with_human(judgments)  # checks systems and segments
     return evaluate(
         test_set,
         scores,

@@ -14,7 +14,7 @@ from mteval_core.errors import InputError
 from mteval_core.io.alignment import align_by_ids
 from mteval_core.io.detect import ColumnsRead, read_columns
 from mteval_core.io.directory import parse_segment_ids
-from mteval_core.io.human import read_human
+from mteval_core.io.human import read_human_for
 from mteval_core.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
 from mteval_core.testset import TestSet
 
@@ -45,13 +45,15 @@ def test_set_from_uploads(
     human: Upload | None = None,
     human_lower_is_better: bool = False,
     segment_ids: Upload | None = None,
+    notes: list[str] | None = None,
 ) -> TestSet:
     """Validate and combine the uploads; any problem is an InputError naming the file.
 
     SGML and WMT XML segments are matched across files by document and segment id
     (:func:`mteval_core.io.alignment.align_by_ids`), plain text by position. ``segment_ids`` is
     a segment-id map (line, segment_id, doc), needed when the human scores use a data set's own
-    segment ids rather than line numbers (as the WMT21 TED sets do).
+    segment ids rather than line numbers (as the WMT21 TED sets do). Human rows of systems
+    without text are set aside; ``notes`` (when given) receives one line saying so.
     """
     uploads = [*references, *systems, *(u for u in (source, human, segment_ids) if u)]
     check_upload_sizes(uploads)
@@ -77,14 +79,16 @@ def test_set_from_uploads(
     if human is None:
         return test_set
     name, data = human
-    judgments = read_human(
+    read = read_human_for(
+        test_set,
         data,
         name,
-        documents=test_set.documents,
         lower_is_better=human_lower_is_better,
         segment_ids=id_map.lines if id_map else None,
     )
-    return test_set.with_human(judgments)
+    if notes is not None:
+        notes.extend(read.notes)
+    return test_set.with_human(read.scores)
 
 
 test_set_from_uploads.__test__ = False  # a function, not a pytest test, despite its name

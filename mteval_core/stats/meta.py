@@ -13,7 +13,7 @@ defines, see ``stats.correlation``) is None, and its result says why under ``und
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from mteval_core.human import criterion_matrix, default_criterion, system_scores
 from mteval_core.scoring import Progress, Scores
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.correlation import (
+    INTERVAL_STATISTICS,
     MIN_SYSTEMS,
     SystemCorrelations,
     correlations,
@@ -32,8 +33,10 @@ from mteval_core.stats.significance import (
     BootstrapResult,
     bootstrap_scores,
     metric_scores_for_human,
+    orientation,
+    with_segments_only,
 )
-from mteval_core.stats.undefined import UNDEFINED
+from mteval_core.stats.undefined import NO_DEFINED_RESAMPLE, UNDEFINED
 from mteval_core.testset import HumanScores, TestSet
 
 
@@ -185,15 +188,39 @@ def evaluate(
         human = HumanSystemScores(
             criterion, negated_on_load, by_system, agreement.human_ci, agreement.human_undefined
         )
-        return MetaEvaluation(human, agreement.metric_scores, agreement.correlations, resampled)
-    if rated_only and matrix is not None:
-        metric_scores = metric_scores_for_human(scores, matrix, systems, True)
-    else:
-        corpus = scores.corpus()
-        metric_scores = {m: np.array([corpus[s][m] for s in systems]) for m in scores.metric_names}
-    statistics = {m: correlations(x, human_scores) for m, x in metric_scores.items()}
+        metric_scores = _system_scores(scores, systems)  # for the metrics left out of resamples
+        statistics = {
+            m: agreement.correlations.get(m)
+            or _not_resampled(orientation(scores)[m] * x, human_scores, resampled, m)
+            for m, x in metric_scores.items()
+        }
+        metric_scores.update(agreement.metric_scores)
+        return MetaEvaluation(human, metric_scores, statistics, resampled)
+    metric_scores = _system_scores(scores, systems)
+    if rated_only and matrix is not None:  # metrics with system scores only keep their own
+        segmented = with_segments_only(scores)
+        metric_scores.update(metric_scores_for_human(segmented, matrix, systems, True))
+    signs = orientation(scores)  # TER negated: higher is better for every statistic
+    statistics = {m: correlations(signs[m] * x, human_scores) for m, x in metric_scores.items()}
     human = HumanSystemScores(criterion, negated_on_load, by_system)
     return MetaEvaluation(human, metric_scores, statistics, resampled)
+
+
+def _system_scores(scores: Scores, systems: Sequence[str]) -> dict[str, np.ndarray]:
+    """metric -> corpus score of each of ``systems``, in the metrics' order."""
+    corpus = scores.corpus()
+    return {m: np.array([corpus[s][m] for s in systems]) for m in scores.metric_names}
+
+
+def _not_resampled(
+    metric: np.ndarray, human: np.ndarray, resampled: BootstrapResult, name: str
+) -> SystemCorrelations:
+    """The correlations of a metric the bootstrap left out: values, and intervals undefined
+    with the reason the bootstrap gives (system scores only)."""
+    statistics = correlations(metric, human)
+    reason = resampled.undefined.get(name, NO_DEFINED_RESAMPLE)
+    why = {f"{s}_ci": statistics.undefined.get(s, reason) for s in INTERVAL_STATISTICS}
+    return replace(statistics, resampled=True, undefined={**statistics.undefined, **why})
 
 
 def _judged_systems(

@@ -13,7 +13,7 @@ A statistic without a value is None, with its reason under ``undefined`` (see
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from itertools import combinations
 
 import numpy as np
@@ -35,7 +35,7 @@ from mteval_core.stats.correlation import (
     williams_test,
     with_intervals,
 )
-from mteval_core.stats.undefined import NO_DEFINED_RESAMPLE
+from mteval_core.stats.undefined import NO_DEFINED_RESAMPLE, UNDEFINED
 
 SIGNIFICANCE_LEVEL = 0.05  # a pair "differs" when its Holm-corrected p is below this
 
@@ -138,6 +138,8 @@ class BootstrapResult:
     ci: Mapping[str, Mapping[str, tuple[float, float]]]  # system -> metric -> (low, high)
     pairs: tuple[PairedTest, ...]  # every two systems under every metric
     agreement: ResampledAgreement | None = None  # given segment-level human judgments
+    # metric -> why it was not resampled (system scores only, see Scores.without_segments)
+    undefined: Mapping[str, str] = field(default_factory=dict)
 
     def intervals_of(self, metric: str) -> dict[str, tuple[float, float]]:
         """system -> the interval of its score under ``metric``."""
@@ -155,6 +157,8 @@ class BootstrapResult:
         if self.agreement is not None:
             comparisons = self.agreement.metric_comparisons
             report["metric_comparisons"] = [comparison.to_dict() for comparison in comparisons]
+        if self.undefined:  # metrics left out of the resamples, and why
+            report[UNDEFINED] = dict(self.undefined)
         report["bootstrap"] = asdict(self.options)
         return report
 
@@ -173,8 +177,14 @@ def bootstrap_scores(
     ``human`` is an (n_human_systems, n_segments) matrix of segment scores (NaN: not rated) for
     ``human_systems``; metric scores are correlated with it over those systems, computed on the
     segments each system was rated on when ``rated_only``. ``progress`` is told the share of
-    metrics done after each one, so a caller can show a progress bar.
+    metrics done after each one, so a caller can show a progress bar. Metrics with system scores
+    only are left out, with their reason under ``undefined``.
     """
+    undefined = scores.without_segments()
+    scores = with_segments_only(scores)
+    if not scores.metrics:  # nothing to resample
+        empty = {system: {} for system in scores.systems}
+        return BootstrapResult(options, {}, empty, (), None, undefined)
     first = scores.statistics[scores.metrics[0].name][scores.systems[0]]
     counts = resample_counts(
         first.shape[0], options.n_resamples, np.random.default_rng(options.seed)
@@ -202,7 +212,17 @@ def bootstrap_scores(
         agreement = _resampled_agreement(
             scores, samples, counts, human, human_systems, options, rated_only
         )
-    return BootstrapResult(options, samples, ci, tuple(pairs), agreement)
+    return BootstrapResult(options, samples, ci, tuple(pairs), agreement, undefined)
+
+
+def with_segments_only(scores: Scores) -> Scores:
+    """``scores`` without the metrics that have system scores only (nothing to resample)."""
+    without = scores.without_segments()
+    if not without:
+        return scores
+    kept = [metric for metric in scores.metrics if metric.name not in without]
+    statistics = {m.name: scores.statistics[m.name] for m in kept}
+    return replace(scores, metrics=kept, statistics=statistics)
 
 
 def _paired_tests(
@@ -247,7 +267,8 @@ def _resampled_agreement(
         human_ci[system] = percentile_interval(resampled_means(row, counts), options.confidence)
         if human_ci[system] is None:
             human_undefined[system] = "no rated segment in any resample"
-    comparisons = compare_metrics(observed, human, resampled_pearson)
+    oriented = {name: orientation(scores)[name] * values for name, values in observed.items()}
+    comparisons = compare_metrics(oriented, human, resampled_pearson)
     return ResampledAgreement(observed, statistics, human_ci, human_undefined, comparisons)
 
 
@@ -271,16 +292,23 @@ def _system_level_correlations(
         columns = [scores.systems.index(s) for s in human_systems]
         resampled_scores = {m: samples[m][:, columns] for m in scores.metric_names}
     statistics, resampled_pearson = {}, {}
+    signs = orientation(scores)
     for name in scores.metric_names:
-        metric_samples = resampled_scores[name]
+        metric_samples = signs[name] * resampled_scores[name]
         statistics[name] = with_intervals(
-            correlations(observed[name], human_observed),
+            correlations(signs[name] * observed[name], human_observed),
             metric_samples,
             human_samples,
             options.confidence,
         )
         resampled_pearson[name] = pearson_rows(metric_samples, human_samples)
     return statistics, resampled_pearson
+
+
+def orientation(scores: Scores) -> dict[str, float]:
+    """metric -> +1, or -1 for a lower-is-better metric (TER): correlations, accuracies and
+    rankings use every metric oriented higher-is-better, as mt-metrics-eval does with -TER."""
+    return {m.name: 1.0 if m.higher_is_better else -1.0 for m in scores.metrics}
 
 
 def metric_scores_for_human(

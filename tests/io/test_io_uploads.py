@@ -36,7 +36,8 @@ def test_a_segment_id_map_translates_the_human_segment_ids():
         ([], [SYS], None, "at least one reference"),
         ([REF], [("short.en", b"a\n")], None, "short.en, line 2: has 1 segments"),
         ([REF], [("bad.en", b"\xff\n")], None, "bad.en, line 1, column 1: byte 0xff"),
-        ([REF], [SYS], ("h.tsv", b"system\tsegment_id\tscore\nother\t1\t3\n"), "unknown system"),
+        # issue #11: rows of systems without text are set aside; rating none of them is refused
+        ([REF], [SYS], ("h.tsv", b"system\tsegment_id\tscore\nother\t1\t3\n"), "is in the test"),
     ],
 )
 def test_bad_uploads_name_the_file(references, systems, human, message):
@@ -51,3 +52,15 @@ def test_a_file_over_the_size_limit_is_refused_by_name():
     assert str(error.value).startswith("huge.de: the file is 2.0 MB")
     assert "mteval score" in error.value.hint
     check_upload_sizes([("exactly.de", b"x" * 2 * 2**20)], limit_mb=2)  # at the limit: fine
+
+
+def test_human_rows_of_systems_without_text_are_set_aside_with_a_note():
+    notes: list[str] = []
+    human = (
+        b"system\tsegment_id\tscore\n"
+        + SYS[0].rsplit(".", 1)[0].encode()
+        + b"\t1\t3\nref-Z\t1\t4\n"
+    )
+    test_set = from_uploads([REF], [SYS], human=("h.tsv", human), notes=notes)
+    assert set(test_set.human.segment_rows["system"]) == {SYS[0].rsplit(".", 1)[0]}
+    assert len(notes) == 1 and "ref-Z" in notes[0] and "set aside" in notes[0]

@@ -273,15 +273,22 @@ def test_system_level_external_scores_correlate_but_refuse_what_needs_segments()
     human = b"system,score\na,90\nb,80\nc,70\nd,60\n"
     judged = test_set.with_human(read_human(human, "da_sys.csv"))
     result = report(evaluate(judged, scores))
+    # metricx is lower-is-better: correlations use it negated (higher is better), as -TER
     assert result["correlations"]["metricx"]["pearson"] == pytest.approx(
-        np.corrcoef([4, 3, 2.5, 1], [90, 80, 70, 60])[0, 1]
+        np.corrcoef([-4, -3, -2.5, -1], [90, 80, 70, 60])[0, 1]
     )
     exported = json.loads(to_json(scores))
     assert exported["scores"]["a"] == {"fmean": 1.0, "metricx": 4.0}
     assert "metricx" in to_csv(scores).splitlines()[0]
     reason = scores.without_segments()["metricx"]
+    # Changed by issue #11 (item 8): the bootstrap leaves the metric out, with the reason, and
+    # its correlations keep their values, rather than refusing the run (the intervals of
+    # correlations with segment judgments: tests/cli/test_segment_level_cli.py).
+    resampled = report(evaluate(judged, scores, bootstrap=BootstrapOptions(n_resamples=5)))
+    assert resampled["undefined"] == {"metricx": reason}
+    assert "metricx" not in resampled["ci"]["a"] and "fmean" in resampled["ci"]["a"]
+    assert resampled["correlations"]["metricx"]["pearson"] is not None
     for needs_segments in (
-        lambda: evaluate(judged, scores, bootstrap=BootstrapOptions(n_resamples=5)),
         lambda: scores.segments(),
         lambda: scores.segment_scores("a", "metricx"),
         lambda: scores.documents(["d"] * 10),
