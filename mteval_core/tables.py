@@ -138,3 +138,29 @@ def scores_frame(
             columns[f"{metric.label} low"] = [ci[s][metric.name][0] for s in scores.systems]
             columns[f"{metric.label} high"] = [ci[s][metric.name][1] for s in scores.systems]
     return pd.DataFrame(columns, index=pd.Index(scores.systems, name="system"))
+
+
+def segment_level_frame(
+    correlations: Mapping[str, Mapping], statistic: str, groupings: Sequence[str]
+) -> pd.DataFrame:
+    """Metrics x groupings for one segment-level statistic (``segment_meta.segment_correlations``
+    records), each cell the value and its interval when resampled, and the constant metric's
+    score as the last row for the accuracies (the baseline every metric must beat)."""
+    rows = {}
+    for metric, record in correlations.items():
+        rows[metric] = {g: _with_interval(record, f"{statistic}_{g}") for g in groupings}
+    if statistic in ("acc23", "acc_eq") and correlations:
+        record = next(iter(correlations.values()))
+        rows["constant baseline"] = {
+            g: _with_interval(record, f"constant_baseline_{statistic}_{g}") for g in groupings
+        }
+    return pd.DataFrame.from_dict(rows, orient="index", columns=list(groupings))
+
+
+def _with_interval(record: Mapping, key: str) -> str:
+    if key not in record:
+        return ""
+    text = format_statistic(record, key)
+    if record.get(f"{key}_ci") is not None:
+        text += " " + format_statistic(record, f"{key}_ci")
+    return text

@@ -20,6 +20,7 @@ from pages.ui import (
     session_options,
     session_test_set,
 )
+from pages.ui.segment_level import show_segment_level
 
 st.set_page_config(page_title="mteval: correlation", layout="wide")
 
@@ -121,6 +122,8 @@ st.page_link(
     label=f"Open {escape_markdown(system)}'s segments in the bitext grid",
     query_params={"system": system},
 )
+
+show_segment_level(test_set, scores, criterion, exclude, min(resamples, 1000))
 
 st.subheader("Reliability against test size")
 st.caption(

@@ -47,7 +47,8 @@ def test_correlation_page_scatter_and_table():
     assert {"Pearson (unstemmed)", "Pearson (stemmed)", "Pearson 95% CI (stemmed)"} <= set(
         table.columns
     )
-    scatter, differences, reliability = (json.loads(c.proto.spec) for c in app.get("plotly_chart"))
+    charts = [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
+    scatter, differences, reliability = charts[0], charts[1], charts[-1]
     assert len(scatter["data"][0]["x"]) == 4  # one point per system
     assert scatter["layout"]["title"]["text"].startswith("bleu against adequacy+fluency")
     assert len(differences["data"][0]["x"]) == 6  # one point per pair of systems
@@ -163,3 +164,21 @@ def test_one_sessions_upload_never_reaches_another_session():
     assert "private-system" in " ".join(m.value for m in mine.markdown)
     assert "private-system" not in " ".join(m.value for m in theirs.markdown)
     assert theirs.dataframe[0].value.index[0] == "neural-large"
+
+
+def test_correlation_page_segment_level_view():
+    """Issue #11: every metric by grouping with intervals and the constant baseline, a density
+    of the rated cells and the metrics ranked in significance clusters."""
+    app = page_via_home("pages/2_Correlation.py")
+    app.select_slider[0].set_value(100).run()
+    tables = [frame.value for frame in app.dataframe]
+    table = next(t for t in tables if list(t.columns) == ["none", "item", "system"])
+    assert table.index[-1] == "constant baseline"
+    assert set(table.index[:-1]) == {"bleu", "nist", "precision", "recall", "f1", "fmean", "gtm"}
+    assert table.loc["bleu", "item"].count("[") == 1  # the value and its interval
+    charts = [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
+    density = next(c for c in charts if c["data"][0]["type"] == "heatmap")
+    assert sum(map(sum, density["data"][0]["customdata"])) == 4 * 40  # every rated cell once
+    ranking = next(c for c in charts if c["data"][0].get("orientation") == "h")
+    assert all(text.startswith("rank ") for text in ranking["data"][0]["text"])
+    assert not app.exception and not app.error
