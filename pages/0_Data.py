@@ -57,6 +57,7 @@ def upload(file) -> tuple[str, bytes] | None:
 
 if submitted:
     with friendly_errors(stop=False):  # on a problem the previous test set stays loaded
+        notes: list[str] = []  # e.g. judgments of systems without text, set aside
         test_set = test_set_from_uploads(
             [upload(f) for f in references or []],
             [upload(f) for f in systems or []],
@@ -64,6 +65,7 @@ if submitted:
             upload(human),
             lower_is_better,
             upload(segment_ids),
+            notes=notes,
         )
         annotations = None
         if mqm:
@@ -72,6 +74,8 @@ if submitted:
         st.session_state["test_set"] = test_set
         st.session_state["mqm"] = annotations
         st.success("Loaded. Every page now shows this test set.")
+        for note in notes:
+            st.info(escape_markdown(note))
 if "test_set" in st.session_state and st.button("Go back to the sample test set"):
     del st.session_state["test_set"]
     st.session_state.pop("mqm", None)

@@ -20,6 +20,7 @@ from pages.ui import cached, escape_markdown, friendly_errors
 
 STATISTICS = (*ACCURACIES[::-1], *CORRELATIONS)  # acc_eq first: WMT's segment-level statistic
 RANKING_PERMUTATIONS = 200
+AUTOMATIC_CELLS = 5_000  # larger test sets compute the view when asked
 
 
 def show_segment_level(
@@ -33,6 +34,14 @@ def show_segment_level(
     if not len(test_set.human.segment_rows):
         st.info("The judgments are system-level only: segment-level statistics need scores of "
                 "segments.")  # fmt: skip
+        return
+    cells = len(test_set.system_names) * test_set.n_segments
+    if not st.toggle(
+        "Compute the segment-level statistics",
+        value=cells <= AUTOMATIC_CELLS,
+        help=f"On by default up to {AUTOMATIC_CELLS:,} system-segment cells; this test set has "
+        f"{cells:,}, which takes a few seconds per metric with intervals.",
+    ):
         return
     key = (test_set.content_hash, scores.signature, criterion, tuple(exclude), resamples)
     with friendly_errors(stop=False):
