@@ -116,13 +116,7 @@ class ExternalMetric(Metric):
     def check_fits(self, test_set: TestSet) -> None:
         """Refuse a test set other than the one the scores were read for: another number of
         segments, or a system without scores."""
-        if test_set.n_segments != self.n_segments:
-            raise InputError(
-                f"the scores of metric {self.name!r} are for {self.n_segments:,} segments, but "
-                f"the test set has {test_set.n_segments:,}",
-                origin=self.origin,
-                hint="Read the metric scores again for this test set.",
-            )
+        self._check_segments(test_set.n_segments)
         missing = [s for s in test_set.system_names if s not in self._system_scores]
         if missing:
             raise InputError(
@@ -133,14 +127,17 @@ class ExternalMetric(Metric):
 
     # ------------------------------------------------------------------ the Metric interface
     def statistics(self, corpus: EncodedCorpus, system: str) -> np.ndarray:
-        if corpus.n_segments != self.n_segments:
+        self._check_segments(corpus.n_segments)
+        return self.statistics_of(system)
+
+    def _check_segments(self, n_segments: int) -> None:
+        if n_segments != self.n_segments:
             raise InputError(
                 f"the scores of metric {self.name!r} are for {self.n_segments:,} segments, but "
-                f"the test set has {corpus.n_segments:,}",
+                f"the test set has {n_segments:,}",
                 origin=self.origin,
                 hint="Read the metric scores again for this test set.",
             )
-        return self.statistics_of(system)
 
     def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
         """Mean of the scores summed in ``totals``; 0 where no segment was scored."""

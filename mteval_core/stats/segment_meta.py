@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -38,6 +39,9 @@ from mteval_core.stats.segment_level import (
 )
 from mteval_core.stats.undefined import UNDEFINED
 from mteval_core.testset import TestSet
+
+if TYPE_CHECKING:
+    from mteval_core.stats.ranking import MetricRanking
 
 MIN_RATED_SYSTEMS = 2  # a pair of systems: the least any segment-level grouping compares
 SYSTEM_ACCURACIES = ("spa", "pairwise_accuracy_with_ties")
@@ -280,6 +284,29 @@ def parse_rank_statistic(text: str) -> tuple[str, str]:
     return statistic, grouping
 
 
+def rank_oriented_metrics(
+    matrices: SegmentMatrices,
+    statistic: str,
+    grouping: str,
+    n_permutations: int,
+    seed: int,
+    result: SegmentLevelResult | None = None,
+) -> MetricRanking:
+    """The metrics of ``matrices`` in mt-metrics-eval's significance clusters (``stats.ranking``),
+    with intervals from ``result``'s resamples when it has any."""
+    from mteval_core.stats.ranking import PermutationParams, rank_metrics
+
+    return rank_metrics(
+        matrices.metrics,
+        matrices.human,
+        statistic,
+        grouping,
+        np.random.default_rng(seed),
+        PermutationParams(n_permutations=n_permutations),
+        result=result if result is not None and result.params.n_resamples else None,
+    )
+
+
 def metric_ranking(
     matrices: SegmentMatrices,
     statistic: str,
@@ -288,20 +315,10 @@ def metric_ranking(
     result: SegmentLevelResult | None = None,
 ) -> list[dict]:
     """[{"metric", "value", "rank", "ci"}], best first, in mt-metrics-eval's significance
-    clusters (``stats.ranking``); "ci" from ``result``'s resamples, else null. Metrics without
-    segment scores are not ranked (see ``matrices.undefined``)."""
-    from mteval_core.stats.ranking import PermutationParams, rank_metrics
-
+    clusters; "ci" from ``result``'s resamples, else null. Metrics without segment scores are
+    not ranked (see ``matrices.undefined``)."""
     name, grouping = parse_rank_statistic(statistic)
-    ranking = rank_metrics(
-        matrices.metrics,
-        matrices.human,
-        name,
-        grouping,
-        np.random.default_rng(seed),
-        PermutationParams(n_permutations=n_permutations),
-        result=result if result is not None and result.params.n_resamples else None,
-    )
+    ranking = rank_oriented_metrics(matrices, name, grouping, n_permutations, seed, result)
     return [
         {
             "metric": ranked.name,

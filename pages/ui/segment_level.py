@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import streamlit as st
 
 from mteval_core.figures import metric_ranking_figure, segment_density
 from mteval_core.scoring import Scores
 from mteval_core.stats import segment_meta
 from mteval_core.stats.bootstrap import DEFAULT_SEED
-from mteval_core.stats.ranking import PermutationParams, rank_metrics
 from mteval_core.stats.segment_level import ACCURACIES, CORRELATIONS, GROUPINGS
 from mteval_core.tables import segment_level_frame
 from mteval_core.testset import TestSet
@@ -68,14 +66,8 @@ def show_segment_level(
         grouping = st.radio("Rank the metrics by grouping", GROUPINGS, index=1, horizontal=True)
         ranking = cached(
             ("metric ranking", *key, statistic, grouping),
-            lambda progress: rank_metrics(
-                matrices.metrics,
-                matrices.human,
-                statistic,
-                grouping,
-                np.random.default_rng(DEFAULT_SEED),
-                PermutationParams(n_permutations=RANKING_PERMUTATIONS),
-                result=result if resamples else None,
+            lambda progress: segment_meta.rank_oriented_metrics(
+                matrices, statistic, grouping, RANKING_PERMUTATIONS, DEFAULT_SEED, result
             ),
             "Permutation tests...",
         )
