@@ -5,12 +5,13 @@ import streamlit as st
 from mteval_core.config import GTM_MATCHINGS, SNOWBALL_LANGUAGES, STEMMERS, TOKENIZERS, Options
 from mteval_core.errors import InputError
 from mteval_core.io.mqm import read_mqm
-from mteval_core.io.uploads import check_upload_sizes, test_set_from_uploads
+from mteval_core.io.uploads import check_upload_sizes, read_uploaded_metric, test_set_from_uploads
 from mteval_core.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
 from mteval_core.tables import mqm_overview, segment_preview
 from pages.ui import (
     escape_markdown,
     friendly_errors,
+    session_external_metrics,
     session_mqm,
     session_options,
     session_test_set,
@@ -73,12 +74,14 @@ if submitted:
             annotations = read_mqm(mqm.getvalue(), mqm.name)
         st.session_state["test_set"] = test_set
         st.session_state["mqm"] = annotations
+        st.session_state["external_metrics"] = {}  # they were read for the previous test set
         st.success("Loaded. Every page now shows this test set.")
         for note in notes:
             st.info(escape_markdown(note))
 if "test_set" in st.session_state and st.button("Go back to the sample test set"):
     del st.session_state["test_set"]
     st.session_state.pop("mqm", None)
+    st.session_state.pop("external_metrics", None)
 
 test_set = session_test_set()
 st.subheader(f"Current test set: {escape_markdown(test_set.name)}")
@@ -117,3 +120,29 @@ except InputError as error:
     st.error(escape_markdown(error))
     options = current
 st.caption(f"Preprocessing signature: `{options.preprocessing_signature()}`")
+
+st.subheader("Metric scores computed elsewhere")
+with st.form("external metric"):
+    scores_file = st.file_uploader(
+        "Scores (COMET, MetricX, ...): system, segment_id, score rows; system, score rows; or "
+        "mt-metrics-eval's NAME-REF.seg.score / .sys.score"
+    )
+    left, right = st.columns(2)
+    metric_name = left.text_input("Metric name", max_chars=60)
+    direction = right.radio("Better scores are", ("higher", "lower"), index=None, horizontal=True)
+    added = st.form_submit_button("Add this metric")
+if added:
+    with friendly_errors(stop=False):  # the metrics already added stay
+        metric = read_uploaded_metric(
+            upload(scores_file), metric_name, direction, test_set, session_external_metrics()
+        )
+        st.session_state["external_metrics"] = {**session_external_metrics(), **metric}
+        st.success(f"Added {escape_markdown(metric_name)}: every page now shows it.")
+        for note in next(iter(metric.values())).notes:
+            st.info(escape_markdown(note))
+if external := session_external_metrics():
+    names = ", ".join(metric.name for metric in external.values())
+    st.markdown(f"**Metrics from files:** {escape_markdown(names)}")
+    if st.button("Remove the metrics from files"):
+        st.session_state["external_metrics"] = {}
+        st.rerun()

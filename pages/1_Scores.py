@@ -20,6 +20,7 @@ from pages.ui import (
     friendly_errors,
     resample_choices,
     scores_of,
+    session_external_metrics,
     session_options,
     session_test_set,
 )
@@ -48,10 +49,11 @@ bootstrap = BootstrapOptions(n_resamples=resamples)
 
 with friendly_errors():
     scores = scores_of(test_set, DASHBOARD_METRICS, options)
+    external = tuple(session_external_metrics())  # part of the key, as in scores_of
     resampled = None  # no resamples: scores only
     if resamples:
         resampled = cached(
-            ("bootstrap", test_set.content_hash, options, DASHBOARD_METRICS, bootstrap),
+            ("bootstrap", test_set.content_hash, options, scores.signature, external, bootstrap),
             lambda progress: bootstrap_scores(scores, bootstrap, progress=progress),
             "Resampling...",
         )

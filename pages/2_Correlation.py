@@ -17,6 +17,7 @@ from pages.ui import (
     friendly_errors,
     resample_choices,
     scores_of,
+    session_external_metrics,
     session_options,
     session_test_set,
 )
@@ -49,7 +50,8 @@ def meta_evaluation(variant_options: Options) -> tuple[Scores, meta.MetaEvaluati
     """Scores and every correlation (with intervals) under one set of options, cached."""
     scores = scores_of(test_set, DASHBOARD_METRICS, variant_options)
     bootstrap = BootstrapOptions(n_resamples=resamples) if resamples else None
-    key = ("meta", test_set.content_hash, variant_options, criterion, exclude, resamples)
+    external = tuple(session_external_metrics())  # part of the key, as in scores_of
+    key = ("meta", test_set.content_hash, variant_options, external, criterion, exclude, resamples)
 
     def compute(progress: Progress) -> meta.MetaEvaluation:
         return meta.evaluate(
@@ -74,7 +76,7 @@ st.caption(
     "every two systems."
 )
 
-metric = st.selectbox("Metric", DASHBOARD_METRICS)
+metric = st.selectbox("Metric", scores.metric_names)
 view = result.against_human(metric)
 left, right = st.columns(2)
 with left:

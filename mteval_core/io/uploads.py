@@ -8,14 +8,17 @@ files with the same number), then, as each file is read, the segments and the te
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Mapping, Sequence
 
 from mteval_core.errors import InputError
 from mteval_core.io.alignment import align_by_ids
 from mteval_core.io.detect import ColumnsRead, read_columns
 from mteval_core.io.directory import parse_segment_ids
 from mteval_core.io.human import read_human_for
+from mteval_core.io.metric_scores import parse_direction, read_metric_scores
 from mteval_core.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
+from mteval_core.metrics.external import ExternalMetric
 from mteval_core.testset import TestSet
 
 Upload = tuple[str, bytes]  # file name, content
@@ -120,3 +123,36 @@ class _TextCounter:
                 hint=COMMAND_LINE_HINT,
             )
         return read
+
+
+def read_uploaded_metric(
+    upload: Upload | None,
+    name: str,
+    direction: str | None,
+    test_set: TestSet,
+    loaded: Mapping[str, ExternalMetric],
+) -> dict[str, ExternalMetric]:
+    """An uploaded metric score file as ``{key: metric}``: the key is a hash of the bytes, the
+    name and the direction (what cached results are keyed by). Refused with a clear message: no
+    file, no name or direction, a name already loaded or built in, a file that does not fit."""
+    if upload is None:
+        raise InputError("no metric score file was given", hint="Choose the file with the scores.")
+    file_name, data = upload
+    check_upload_sizes([upload])
+    name = name.strip()
+    if not name:
+        raise InputError(
+            "the metric has no name", origin=file_name, hint="Type the name it should show as."
+        )
+    if name in {metric.name for metric in loaded.values()}:
+        raise InputError(
+            f"a metric named {name!r} is already loaded",
+            origin=file_name,
+            hint="Choose another name, or remove the metrics from files first.",
+        )
+    higher_is_better = parse_direction(direction, name)
+    metric = read_metric_scores(
+        data, file_name, test_set, name=name, higher_is_better=higher_is_better
+    )
+    key = hashlib.sha256(data + f"\0{name}\0{higher_is_better}".encode()).hexdigest()
+    return {key: metric}

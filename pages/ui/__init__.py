@@ -21,6 +21,7 @@ from mteval_core.errors import InputError
 from mteval_core.io.mqm import MqmAnnotations
 from mteval_core.limits import MAX_RESAMPLES
 from mteval_core.metrics import DEFAULT_METRICS
+from mteval_core.metrics.external import ExternalMetric
 from mteval_core.scoring import Progress, Scores, score_test_set
 from mteval_core.tables import overview
 from mteval_core.testset import TestSet
@@ -40,6 +41,7 @@ __all__ = [
     "friendly_errors",
     "resample_choices",
     "scores_of",
+    "session_external_metrics",
     "session_mqm",
     "session_options",
     "session_test_set",
@@ -67,6 +69,12 @@ def session_options() -> Options:
 def session_mqm() -> MqmAnnotations | None:
     """MQM error annotations uploaded on the Data page, if any."""
     return st.session_state.get("mqm")
+
+
+def session_external_metrics() -> dict[str, ExternalMetric]:
+    """Metric scores uploaded on the Data page (COMET, MetricX, ...), keyed by a hash of the
+    file, its name and direction: the key of every cached result that includes them."""
+    return st.session_state.get("external_metrics", {})
 
 
 def show_overview(test_set: TestSet) -> None:
@@ -137,9 +145,13 @@ def resample_choices(choices: Sequence[int]) -> list[int]:
 
 
 def scores_of(test_set: TestSet, metrics: Sequence[str], options: Options) -> Scores:
-    """Every system under ``metrics``, computed once per content and options."""
+    """Every system under ``metrics`` and the session's external metrics, computed once per
+    content and options."""
+    external = session_external_metrics()
     return cached(
-        ("scores", test_set.content_hash, tuple(metrics), options),
-        lambda progress: score_test_set(test_set, metrics, options, progress),
+        ("scores", test_set.content_hash, tuple(metrics), options, tuple(external)),
+        lambda progress: score_test_set(
+            test_set, metrics, options, progress, external=list(external.values())
+        ),
         "Scoring...",
     )

@@ -14,7 +14,7 @@ from mteval_core.stats.bootstrap import DEFAULT_SEED
 from mteval_core.stats.segment_level import ACCURACIES, CORRELATIONS, GROUPINGS
 from mteval_core.tables import segment_level_frame
 from mteval_core.testset import TestSet
-from pages.ui import cached, escape_markdown, friendly_errors
+from pages.ui import cached, escape_markdown, friendly_errors, session_external_metrics
 
 STATISTICS = (*ACCURACIES[::-1], *CORRELATIONS)  # acc_eq first: WMT's segment-level statistic
 RANKING_PERMUTATIONS = 200
@@ -41,7 +41,8 @@ def show_segment_level(
         f"{cells:,}, which takes a few seconds per metric with intervals.",
     ):
         return
-    key = (test_set.content_hash, scores.signature, criterion, tuple(exclude), resamples)
+    external = tuple(session_external_metrics())  # part of the key, as in scores_of
+    key = (test_set.content_hash, scores.signature, external, criterion, tuple(exclude), resamples)
     with friendly_errors(stop=False):
         matrices, result = cached(
             ("segment level", *key),

@@ -182,3 +182,27 @@ def test_correlation_page_segment_level_view():
     ranking = next(c for c in charts if c["data"][0].get("orientation") == "h")
     assert all(text.startswith("rank ") for text in ranking["data"][0]["text"])
     assert not app.exception and not app.error
+
+
+def test_an_external_metric_appears_on_scores_and_correlation():
+    """Issue #11: a metric from a file shows wherever a built-in one does."""
+    from mteval_core.io.uploads import read_uploaded_metric
+    from tests.helpers import load_sample
+
+    test_set = load_sample().test_set
+    rows = ["system,segment_id,score"]
+    for rank, system in enumerate(test_set.system_names):
+        rows += [f"{system},{line},{rank + line / 100}" for line in range(1, 41)]
+    data = "\n".join(rows).encode()
+    external = read_uploaded_metric(("comet.csv", data), "comet", "higher", test_set, {})
+    for page in ("pages/1_Scores.py", "pages/2_Correlation.py"):
+        app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+        app.session_state["external_metrics"] = external
+        app.switch_page(page).run()
+        assert not app.exception and not app.error, page
+        tables = [frame.value for frame in app.dataframe]
+        shown = {
+            *(str(i) for t in tables for i in t.index),
+            *(str(c) for t in tables for c in t.columns),
+        }
+        assert any("comet" in name for name in shown), page

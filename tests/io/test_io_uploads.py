@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from mteval_core.errors import InputError
-from mteval_core.io.uploads import check_upload_sizes
+from mteval_core.io.uploads import check_upload_sizes, read_uploaded_metric
 from mteval_core.io.uploads import test_set_from_uploads as from_uploads
+from tests.helpers import make_test_set
 
 REF = ("ref.en", b"a b c\nd e f\n")
 SYS = ("mt.en", b"a b x\nd e f\n")
@@ -64,3 +65,23 @@ def test_human_rows_of_systems_without_text_are_set_aside_with_a_note():
     test_set = from_uploads([REF], [SYS], human=("h.tsv", human), notes=notes)
     assert set(test_set.human.segment_rows["system"]) == {SYS[0].rsplit(".", 1)[0]}
     assert len(notes) == 1 and "ref-Z" in notes[0] and "set aside" in notes[0]
+
+
+def test_an_uploaded_metric_is_keyed_by_content_name_and_direction():
+    test_set = make_test_set(["a b", "c d"], {"s1": ["a b", "c"], "s2": ["a", "c d"]})
+    data = b"system,segment_id,score\ns1,1,0.9\ns1,2,0.5\ns2,1,0.4\ns2,2,0.8\n"
+    loaded = read_uploaded_metric(("comet.csv", data), " comet ", "higher", test_set, {})
+    [(key, metric)] = loaded.items()
+    assert metric.name == "comet" and metric.higher_is_better and len(key) == 64
+    lower = read_uploaded_metric(("comet.csv", data), "comet", "lower", test_set, {})
+    assert set(lower) != set(loaded)  # the direction changes every number downstream
+    cases = [
+        (None, "comet", "higher", {}, "no metric score file"),
+        (("comet.csv", data), "  ", "higher", {}, "has no name"),
+        (("comet.csv", data), "comet", None, {}, "higher or lower"),
+        (("comet.csv", data), "comet", "higher", loaded, "already loaded"),
+        (("bleu.csv", data), "bleu", "higher", {}, "bleu"),
+    ]
+    for upload, name, direction, already, message in cases:
+        with pytest.raises(InputError, match=message):
+            read_uploaded_metric(upload, name, direction, test_set, already)
