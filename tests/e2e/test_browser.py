@@ -243,6 +243,44 @@ def test_sgml_and_json_lines_uploads_are_read(page, server, tmp_path):
     shot(page, "sample-formats-scores")
 
 
+def test_judgments_as_wmt_ships_them_and_an_external_metric(page, server, tmp_path):
+    """Issue #11 through the file inputs: judgments with rows for a system without text (set
+    aside with a note), then metric scores from a file, shown on Correlation at both levels."""
+    human = tmp_path / "judgments.tsv"
+    rows = (SAMPLE / "human" / "judgments.tsv").read_text(encoding="utf-8").splitlines()
+    human.write_text("\n".join([*rows, *(f"ref-B\t{n}\tadequacy\tjudge1\t9" for n in (1, 2))]) + "\n")
+    names = sorted(p.name.rsplit(".", 1)[0] for p in (SAMPLE / "sys").iterdir())
+    comet = tmp_path / "comet.tsv"
+    comet.write_text(
+        "system\tsegment_id\tscore\n"
+        + "".join(f"{s}\t{n}\t{k + n / 100}\n" for k, s in enumerate(names) for n in range(1, 41))
+    )
+    open_page(page, server, "Data", "Use this test set")
+    inputs = page.locator("[data-testid=stFileUploader] input[type=file]")
+    inputs.nth(0).set_input_files(sorted(str(p) for p in (SAMPLE / "ref").iterdir()))
+    inputs.nth(1).set_input_files(sorted(str(p) for p in (SAMPLE / "sys").iterdir()))
+    inputs.nth(3).set_input_files([str(human)])
+    page.wait_for_selector("text=judgments.tsv")
+    page.get_by_role("button", name="Use this test set").click()
+    page.wait_for_selector("text=Loaded.")
+    page.wait_for_selector("text=ref-B")  # the note names the rows set aside
+    inputs.nth(6).set_input_files([str(comet)])
+    page.wait_for_selector("text=comet.tsv")
+    page.get_by_label("Metric name").fill("comet")
+    page.get_by_text("higher", exact=True).click()
+    page.get_by_role("button", name="Add this metric").click()
+    page.wait_for_selector("text=Added comet")
+    page.get_by_role("link", name="Correlation").first.click()
+    page.wait_for_selector("text=Segment level")
+    choose(page, "Metric for the density", "comet")
+    density = wait_for_figure(page, "comet against")
+    assert sum(map(sum, density["data"][0]["customdata"])) == 4 * 40
+    ranking = wait_for_figure(page, "Metrics by acc_eq")
+    assert "comet" in ranking["data"][0]["y"]
+    assert_no_error(page)
+    shot(page, "external-metric-correlation")
+
+
 # --------------------------------------------------------------- WMT21 TED en-de, uploaded
 @pytest.fixture(scope="module")
 def ted_folder_and_set():
