@@ -248,7 +248,8 @@ def test_judgments_as_wmt_ships_them_and_an_external_metric(page, server, tmp_pa
     aside with a note), then metric scores from a file, shown on Correlation at both levels."""
     human = tmp_path / "judgments.tsv"
     rows = (SAMPLE / "human" / "judgments.tsv").read_text(encoding="utf-8").splitlines()
-    human.write_text("\n".join([*rows, *(f"ref-B\t{n}\tadequacy\tjudge1\t9" for n in (1, 2))]) + "\n")
+    extra = [f"ref-B\t{n}\tadequacy\tjudge1\t9" for n in (1, 2)]  # a reference rated as a system
+    human.write_text("\n".join([*rows, *extra]) + "\n")
     names = sorted(p.name.rsplit(".", 1)[0] for p in (SAMPLE / "sys").iterdir())
     comet = tmp_path / "comet.tsv"
     comet.write_text(
