@@ -84,9 +84,11 @@ def keep_known_systems(scores: HumanScores, known: Collection[str], origin: str)
     keep = [frame["system"].isin(set(known)) for frame in frames]
     rated = list(dict.fromkeys(name for frame in frames for name in frame["system"]))
     if rated and not any(mask.any() for mask in keep):
+        first_line = min(int(frame["line"].min()) for frame in frames if len(frame))
         raise InputError(
             f"none of the {len(rated):,} systems rated here ({_listed(rated)}) is in the test set",
             origin=origin,
+            line=first_line,  # the first row: its system name is one that does not match
             hint=f"The test set has {_listed(sorted(known))}. Check that the judgments belong "
             "to this test set and that the system names are spelled as the system files are "
             "named, or load those systems' output too.",

@@ -25,19 +25,24 @@ in which a pair people tie is right only if the metric ties it too (mt-metrics-e
 Intervals: segments are resampled with replacement (one seeded count matrix for every metric and
 the constant baseline), and every statistic is recomputed on the resampled data exactly, as on a
 test set in which a segment drawn k times occurs k times. Sums over pairs of cells are quadratic
-forms in the counts, so a resample costs a matrix product rather than a re-sort. acc_eq keeps the
-epsilon calibrated on all segments in every resample, as mt-metrics-eval's pairwise permutation
-test does, rather than re-calibrating per resample.
+forms in the counts, so all resamples together cost a few matrix products rather than a re-sort
+each: in the item grouping a segment is a group, which a resample weighs; the system and none
+groupings' sums are in ``pair_statistics``. acc_eq keeps the epsilon calibrated on all segments in
+every resample, as mt-metrics-eval's pairwise permutation test does, rather than re-calibrating
+per resample (calibrated once per metric and grouping; ``segment_calibration`` counts the pairs of
+the larger groupings instead of sorting them).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from mteval_core.stats.bootstrap import percentile_interval, resample_counts
+from mteval_core.stats.pair_statistics import Weights, as_weights, grouped_values
+from mteval_core.stats.segment_calibration import calibrate
 from mteval_core.stats.undefined import NO_DEFINED_RESAMPLE, UNDEFINED
 
 GROUPINGS = ("none", "item", "system")
@@ -48,6 +53,9 @@ SPA_SEED = 4  # mt-metrics-eval's fixed seed: every metric and every run sees th
 # The exact tie calibration holds and sorts the differences of all pairs (8 bytes each, a few
 # copies): above this many pairs it refuses rather than exhaust memory.
 MAX_CALIBRATION_PAIRS = 50_000_000
+# Above this many pairs the system and none groupings count pairs from sorted cells instead of
+# enumerating them (segment_calibration; the same result, far less memory and time).
+ENUMERATED_PAIRS = 200_000
 
 
 @dataclass(frozen=True)
@@ -189,10 +197,11 @@ def segment_level_statistics(
     for name, scores in matrices.items():
         if scores.shape != human.shape:
             raise ValueError(f"{name}: scores of shape {scores.shape}, human {human.shape}")
-    weights = np.ones((1, human.shape[1]))
+    rows = np.ones((1, human.shape[1]))
     if params.n_resamples:
         counts = resample_counts(human.shape[1], params.n_resamples, rng)
-        weights = np.vstack([weights, counts])
+        rows = np.vstack([rows, counts])
+    weights = Weights(rows)  # shared by every metric: products of the weights are computed once
     signs = permutation_signs(
         int(_complete_columns(human).sum()),
         params.spa_permutations,
@@ -216,13 +225,14 @@ def metric_statistics(
     name: str,
     metric: np.ndarray,
     human: np.ndarray,
-    weights: np.ndarray,
+    weights: np.ndarray | Weights,
     signs: np.ndarray,
     params: SegmentLevelParams = SegmentLevelParams(),
 ) -> MetricStatistics:
     """One metric: every grouping of ``params``, SPA with the permutation ``signs``, and system
     pairwise accuracy. ``weights`` is (1 + n_resamples, n_segments): how often each segment
     occurs, in the data (a row of ones) and then in each resample."""
+    weights = as_weights(weights)
     groupings = tuple(
         grouped_statistics(metric, human, grouping, weights, params)
         for grouping in params.groupings
@@ -236,7 +246,7 @@ def metric_statistics(
     accuracy = Estimate(None, undefined="fewer than two systems with human scores")
     if np.isfinite(human).any(axis=1).sum() >= 2:
         accuracy = _estimate(
-            resampled_system_agreement(metric, human, weights), None, params.confidence
+            resampled_system_agreement(metric, human, weights.matrix), None, params.confidence
         )
     return MetricStatistics(name, groupings, spa_estimate, accuracy)
 
@@ -259,7 +269,7 @@ def grouped_statistics(
     metric: np.ndarray,
     human: np.ndarray,
     grouping: str,
-    weights: np.ndarray,
+    weights: np.ndarray | Weights,
     params: SegmentLevelParams = SegmentLevelParams(),
 ) -> GroupedStatistics:
     """All statistics of one grouping; ``weights`` as in ``metric_statistics``."""
@@ -286,7 +296,7 @@ def resampled_statistics(
     metric: np.ndarray,
     human: np.ndarray,
     grouping: str,
-    weights: np.ndarray,
+    weights: np.ndarray | Weights,
     params: SegmentLevelParams = SegmentLevelParams(),
 ) -> dict[str, np.ndarray]:
     """Every statistic of one grouping per row of ``weights`` (the data, then each resample),
@@ -300,7 +310,7 @@ def _calibrated_values(
     metric: np.ndarray,
     human: np.ndarray,
     grouping: str,
-    weights: np.ndarray,
+    weights: np.ndarray | Weights,
     params: SegmentLevelParams,
 ) -> tuple[_GroupValues, np.ndarray, TieCalibration]:
     """Per-group values with acc_eq at the threshold calibrated on the data (row 0)."""
@@ -403,24 +413,37 @@ def _values(
     metric: np.ndarray,
     human: np.ndarray,
     grouping: str,
-    weights: np.ndarray,
+    weights: np.ndarray | Weights,
     epsilons: tuple[float, float],
     params: SegmentLevelParams,
 ) -> tuple[_GroupValues, np.ndarray]:
     """Per-group values of every statistic, and the weight of each group in each data row."""
-    cells = np.isfinite(metric) & np.isfinite(human)
-    x = np.where(cells, metric, 0.0)
-    y = np.where(cells, human, 0.0)
     threshold = params.kendall_like_threshold
+    weights = as_weights(weights)
     if grouping == "item":  # a segment drawn k times is k groups
-        return _item_values(x.T, y.T, cells.T, epsilons, threshold), weights
-    values = _replicated_values(x, y, cells, weights, grouping, epsilons, threshold)
-    return values, np.ones((1, 1))
+        cells = np.isfinite(metric) & np.isfinite(human)
+        x = np.where(cells, metric, 0.0)
+        y = np.where(cells, human, 0.0)
+        return _item_values(x.T, y.T, cells.T, epsilons, threshold), weights.matrix
+    values = grouped_values(metric, human, grouping, weights, epsilons, threshold)
+    return _as_group_values(values), np.ones((1, 1))
 
 
 def _averages(values: _GroupValues, group_weights: np.ndarray) -> dict[str, np.ndarray]:
     """Per data row, every statistic averaged over groups: a macro average of the groups where
     it is defined, and for Kendall-like the ratio of the summed counts."""
+    names = list(values.macro)
+    if len(group_weights) > 1 and all(len(values.macro[name]) == 1 for name in names):
+        # the item grouping: one value per segment, the rows only weigh them: products
+        stacked = np.vstack([values.macro[name] for name in names]).T  # (groups, statistics)
+        defined = np.isfinite(stacked)
+        totals = group_weights @ np.where(defined, stacked, 0.0)
+        counts = group_weights @ defined.astype(np.float64)
+        counts_like = group_weights @ np.vstack([values.like[0], values.like_pairs[0]]).T
+        with np.errstate(invalid="ignore", divide="ignore"):
+            averages = dict(zip(names, (totals / counts).T))
+            like = counts_like[:, 0] / counts_like[:, 1]
+        return {**averages, "kendall_like": like}
     averages = {name: _macro_average(rows, group_weights) for name, rows in values.macro.items()}
     with np.errstate(invalid="ignore", divide="ignore"):
         like = (group_weights * values.like).sum(-1) / (group_weights * values.like_pairs).sum(-1)
@@ -462,9 +485,6 @@ def _why_undefined(name: str, values: _GroupValues, params: SegmentLevelParams) 
     if human.all():
         return f"constant human scores {where}".strip()
     return f"constant metric or human scores {where}".strip()
-
-
-_KERNELS = ("agree", "like", "like_pairs", "correct", "correct_eq")  # sums over pairs
 
 
 def _pair_kernels(
@@ -555,100 +575,6 @@ def _item_values(
     return _as_group_values({name: column[None] for name, column in values.items()})
 
 
-# ---------------------------------------------------------------------- system and none
-def _replicated_values(
-    x: np.ndarray,
-    y: np.ndarray,
-    cells: np.ndarray,
-    weights: np.ndarray,
-    grouping: str,
-    epsilons: tuple[float, float],
-    threshold: float,
-) -> _GroupValues:
-    """Groups whose cells change weight with the resample: each system's row (``system``) or
-    all cells at once (``none``); a cell occurs as often as its segment is drawn."""
-    groups = []
-    if grouping == "system":
-        for a, row in enumerate(cells):
-            index = np.flatnonzero(row)
-            xa, ya, wa = x[a, index], y[a, index], weights[:, index]
-            sums = _system_pair_sums(xa, ya, wa, epsilons, threshold)
-            groups.append(_group_values(xa, ya, wa, sums))
-    else:
-        rows, columns = np.nonzero(cells)
-        sums = _all_cells_pair_sums(x, y, cells, weights, epsilons, threshold)
-        groups.append(_group_values(x[rows, columns], y[rows, columns], weights[:, columns], sums))
-    return _as_group_values({name: np.stack([g[name] for g in groups], -1) for name in groups[0]})
-
-
-def _quadratic_sums(
-    blocks: Mapping[str, np.ndarray],
-    epsilons: tuple[float, float],
-    threshold: float,
-    weights: np.ndarray,
-    cells_per_segment: np.ndarray,
-) -> dict[str, np.ndarray]:
-    """Per row of ``weights`` (segment counts), for each kernel: its sum over the unordered pairs
-    of replicated cells, 1/2 w' B w plus the pairs of copies of one cell (both differences 0).
-    ``blocks[k][s, t]`` sums kernel k over the pairs of distinct cells of segments s and t."""
-    n_segments = weights.shape[1]
-    largest = max(int(np.abs(block).max(initial=0)) for block in blocks.values())
-    # Every partial sum of the product is a whole number: float32 is exact below 2**24.
-    dtype = np.float32 if largest * n_segments < 2**24 else np.float64
-    stacked = np.concatenate([block.astype(dtype) for block in blocks.values()], axis=1)
-    products = (weights.astype(dtype) @ stacked).reshape(len(weights), len(blocks), n_segments)
-    halves = 0.5 * np.einsum("rkn,rn->rk", products.astype(np.float64), weights)
-    copy_pairs = (weights * (weights - 1) / 2) @ cells_per_segment
-    zero = np.zeros(1)
-    copy_values = _pair_kernels(zero, zero, threshold, epsilons)
-    return {
-        name: halves[:, k] + float(copy_values[name][0]) * copy_pairs
-        for k, name in enumerate(blocks)
-    }
-
-
-def _system_pair_sums(
-    x: np.ndarray,
-    y: np.ndarray,
-    weights: np.ndarray,
-    epsilons: tuple[float, float],
-    threshold: float,
-) -> dict[str, np.ndarray]:
-    """Pair sums of one system's cells, one cell per segment."""
-    kernels = _pair_kernels(x[:, None] - x[None, :], y[:, None] - y[None, :], threshold, epsilons)
-    for kernel in kernels.values():
-        np.fill_diagonal(kernel, 0)  # a cell with itself is not a pair
-    return _quadratic_sums(kernels, epsilons, threshold, weights, np.ones(len(x)))
-
-
-def _all_cells_pair_sums(
-    x: np.ndarray,
-    y: np.ndarray,
-    cells: np.ndarray,
-    weights: np.ndarray,
-    epsilons: tuple[float, float],
-    threshold: float,
-) -> dict[str, np.ndarray]:
-    """Pair sums of all cells as one group, added up block by block (a block per pair of
-    systems) into segment-by-segment sums, so that memory stays n_segments^2."""
-    n_systems, n_segments = x.shape
-    within = {name: np.zeros((n_segments, n_segments), np.int32) for name in _KERNELS}
-    across = {name: np.zeros((n_segments, n_segments), np.int32) for name in _KERNELS}
-    for a in range(n_systems):
-        for b in range(a, n_systems):
-            mask = (cells[a][:, None] & cells[b][None, :]).view(np.int8)
-            if a == b:
-                np.fill_diagonal(mask, 0)  # a cell with itself is not a pair
-            dx = x[a][:, None] - x[b][None, :]
-            dy = y[a][:, None] - y[b][None, :]
-            totals = within if a == b else across
-            for name, kernel in _pair_kernels(dx, dy, threshold, epsilons).items():
-                np.add(totals[name], kernel * mask, out=totals[name])
-    blocks = {name: within[name] + across[name] + across[name].T for name in _KERNELS}
-    cells_per_segment = cells.sum(0).astype(np.float64)
-    return _quadratic_sums(blocks, epsilons, threshold, weights, cells_per_segment)
-
-
 # ---------------------------------------------------------------------- weighted building blocks
 def _weighted_pearson(
     x: np.ndarray, y: np.ndarray, w: np.ndarray, undefined: np.ndarray
@@ -734,9 +660,12 @@ class TieCalibration:
     base: float | None = None
     steps: tuple[tuple[float, np.ndarray], ...] = ()
     undefined: str | None = None
+    curve: Callable[[np.ndarray], np.ndarray] | None = None  # the counting search's steps
 
     def accuracy_at(self, epsilons: np.ndarray) -> np.ndarray:
         """acc23 at each epsilon (mt-metrics-eval's ``taus`` at its ``thresholds``)."""
+        if self.curve is not None:
+            return self.curve(np.asarray(epsilons, dtype=np.float64))
         if self.base is None:
             return np.full(np.shape(epsilons), np.nan)
         accuracy = np.full(np.shape(epsilons), self.base)
@@ -745,7 +674,7 @@ class TieCalibration:
         return accuracy
 
 
-def tie_calibration(
+def tie_calibration(  # long: the exact search and its counting variant, one contract
     metric: np.ndarray, human: np.ndarray, grouping: str = "item"
 ) -> TieCalibration:
     """acc_eq (Deutsch et al. 2023): the epsilon that maximises the group-averaged acc23.
@@ -773,6 +702,12 @@ def tie_calibration(
             undefined=f"{n_pairs:,} pairs, more than the {MAX_CALIBRATION_PAIRS:,} the exact "
             "search sorts in memory (the item grouping, WMT's, has far fewer)",
         )
+    if grouping != "item" and n_pairs > ENUMERATED_PAIRS:
+        counted = calibrate(metric, human, grouping)
+        if counted is not None:
+            return TieCalibration(
+                counted.threshold, counted.accuracy, counted.base, curve=counted.accuracy_at
+            )
     n_groups = int((pairs_per_group > 0).sum())
     base = 0.0
     distances: dict[tuple[int, int], list[np.ndarray]] = {}  # (group pairs, +1 or -1) -> ...

@@ -356,6 +356,104 @@ def test_tie_calibration_on_20_systems_and_2000_segments_runs():
     )
 
 
+# ---------------------------------------------------------------------- the fast paths
+def tied_scores(seed: int, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Metric and human scores with many ties (and some NaNs), like rounded metric scores and
+    MQM's few levels."""
+    rng = np.random.default_rng(seed)
+    human = -rng.poisson(1.0, size=shape).astype(float)
+    metric = np.round(human + rng.normal(scale=1.5, size=shape), 1)
+    human[rng.random(shape) < 0.1] = np.nan
+    metric[rng.random(shape) < 0.05] = np.nan
+    return metric, human
+
+
+@pytest.mark.parametrize("path", ["float64 unpacked counted chunked", "cumulative sums"])
+@pytest.mark.parametrize("grouping", ["none", "system"])
+def test_pair_sums_agree_on_every_path(grouping, path, monkeypatch):
+    """The system and none groupings' pair sums are built several ways depending on size (pairs
+    enumerated or counted over a tree of levels, float32 or float64 products, fields packed
+    into one product or not, in chunks or not, products or cumulative sums for large systems):
+    forcing the other ways changes no value; and a few resamples equal the statistic of the
+    replicated data."""
+    from mteval_core.stats import pair_statistics
+
+    metric, human = tied_scores(3, (6, 40))
+    counts = np.random.default_rng(4).multinomial(40, np.full(40, 1 / 40), size=30)
+    weights = np.vstack([np.ones((1, 40)), counts])
+    params = SegmentLevelParams(n_resamples=0, kendall_like_threshold=1.0, epsilon=0.3)
+    fast = resampled_statistics(metric, human, grouping, weights, params)
+    if path == "cumulative sums":
+        monkeypatch.setattr(pair_statistics, "CUMULATING_COST", 0)
+    else:
+        monkeypatch.setattr(pair_statistics, "DIRECT_PAIRS", 0)
+        monkeypatch.setattr(pair_statistics, "TABLE_BLOCK", 4)
+        monkeypatch.setattr(pair_statistics, "CHUNK_ENTRIES", 100)  # a few rows at a time
+        monkeypatch.setattr(pair_statistics, "FLOAT32_EXACT", 0.0)
+        monkeypatch.setattr(pair_statistics, "FLOAT64_EXACT", 0.0)
+    slow = resampled_statistics(metric, human, grouping, weights, params)
+    for name, values in fast.items():
+        np.testing.assert_allclose(slow[name], values, rtol=1e-12, atol=1e-14, err_msg=name)
+    at_threshold = SegmentLevelParams(
+        epsilon=tie_calibration(metric, human, grouping).threshold,
+        n_resamples=0,
+        kendall_like_threshold=1.0,
+    )
+    for r in (1, 2):
+        drawn = weights[r].astype(int)
+        m, h = np.repeat(metric, drawn, 1), np.repeat(human, drawn, 1)
+        for name in ("pearson", "spearman", "kendall_b", "kendall_c", "kendall_like", "acc23"):
+            expected = statistic(m, h, grouping, name, params)
+            assert fast[name][r] == pytest.approx(expected, abs=1e-12, nan_ok=True), name
+        expected = statistic(m, h, grouping, "acc23", at_threshold)
+        assert fast["acc_eq"][r] == pytest.approx(expected, abs=1e-12), "acc_eq"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("grouping", ["none", "system"])
+def test_counted_tie_calibration_equals_the_enumeration(seed, grouping, monkeypatch):
+    """Above ENUMERATED_PAIRS the calibration counts pairs from sorted cells and searches
+    intervals of epsilon: the same threshold and the same accuracies as sorting every pair,
+    also when it has to split the intervals down to a few pairs each."""
+    from mteval_core.stats import segment_calibration
+    from mteval_core.stats import segment_level as module
+
+    metric, human = tied_scores(seed, (5, 30))
+    monkeypatch.setattr(module, "ENUMERATED_PAIRS", 10**12)
+    enumerated = tie_calibration(metric, human, grouping)
+    monkeypatch.setattr(module, "ENUMERATED_PAIRS", 0)
+    monkeypatch.setattr(segment_calibration, "BAND_PAIRS", 3)
+    monkeypatch.setattr(segment_calibration, "FLAT_PAIRS", 10)
+    counted = tie_calibration(metric, human, grouping)
+    assert counted.curve is not None  # the counting search ran
+    assert counted.threshold == enumerated.threshold
+    assert counted.accuracy == pytest.approx(enumerated.accuracy, rel=1e-12)
+    assert counted.base == pytest.approx(enumerated.base, rel=1e-12)
+    epsilons = np.array([0.0, 0.05, 0.1, 0.3, enumerated.threshold, 1.0, 2.5, 100.0])
+    np.testing.assert_allclose(
+        counted.accuracy_at(epsilons), enumerated.accuracy_at(epsilons), rtol=1e-12
+    )
+
+
+@pytest.mark.parametrize("grouping", ["none", "system"])
+def test_constant_metric_closed_form_equals_the_pair_sums(grouping, monkeypatch):
+    """A metric with one score per group (the constant baseline) takes a closed form: the
+    values the general pair sums give."""
+    from mteval_core.stats import pair_statistics
+
+    _, human = tied_scores(5, (4, 12))
+    metric = np.repeat(np.arange(4.0)[:, None], 12, axis=1) if grouping == "system" else None
+    metric = np.full((4, 12), 0.5) if metric is None else metric
+    counts = np.random.default_rng(6).multinomial(12, np.full(12, 1 / 12), size=5)
+    weights = np.vstack([np.ones((1, 12)), counts])
+    params = SegmentLevelParams(n_resamples=0, kendall_like_threshold=1.0)
+    closed = resampled_statistics(metric, human, grouping, weights, params)
+    monkeypatch.setattr(pair_statistics, "_constant_in_groups", lambda groups, x: False)
+    general = resampled_statistics(metric, human, grouping, weights, params)
+    for name, values in closed.items():
+        np.testing.assert_allclose(values, general[name], rtol=1e-12, atol=1e-14, err_msg=name)
+
+
 # ---------------------------------------------------------------------- issue #11, WMT21 TED en-de
 TED_EXPECTED = {  # mt-metrics-eval @68a481a, from the issue
     "bleu": {"pearson none": 0.173514, "pearson item": 0.082639, "pearson system": 0.172076,
