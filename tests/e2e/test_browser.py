@@ -14,7 +14,6 @@ import json
 import re
 import shutil
 import time
-from pathlib import Path
 
 import pytest
 
@@ -24,7 +23,7 @@ from mteval_core.io import read_directory
 from mteval_core.loss.mqm import GOOGLE_WEIGHTS, system_error_points
 from mteval_core.scoring import score_test_set
 from mteval_core.text import tokenize_13a
-from tests.e2e.harness import start_server
+from tests.e2e.harness import ARTIFACTS, assert_no_error, new_page, shot, start_server
 from tests.helpers import SAMPLE_DATA as SAMPLE
 from tests.helpers import load_sample, shared_dataset
 
@@ -33,9 +32,6 @@ CHROMIUM = shutil.which("chromium")
 if CHROMIUM is None:
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "artifacts" / "e2e"
-VIEWPORT = {"width": 1400, "height": 1200}
 TED = "wmt21-ted-mqm-ende"
 TIMINGS: dict[str, float] = {}
 
@@ -52,29 +48,9 @@ def server():
 
 @pytest.fixture(scope="module")
 def page(browser):
-    page = browser.new_page(viewport=VIEWPORT)
-    page.set_default_timeout(120_000)
+    page = new_page(browser)
     yield page
     page.close()
-
-
-def shot(page, name: str) -> None:
-    """The whole page: Streamlit scrolls inside its main block, so the window is made as tall
-    as the content for the picture."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    height = page.evaluate(
-        "document.querySelector('[data-testid=stMainBlockContainer]').scrollHeight"
-    )
-    page.set_viewport_size({"width": VIEWPORT["width"], "height": min(height + 150, 8000)})
-    page.wait_for_timeout(300)  # let Plotly redraw at the new size
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-    page.set_viewport_size(VIEWPORT)
-
-
-def assert_no_error(page) -> None:
-    """No exception box and no friendly error: the page worked."""
-    assert page.locator("[data-testid=stException]").count() == 0
-    assert page.get_by_text("Something went wrong").count() == 0
 
 
 def figure(page, title_start: str) -> dict:
@@ -386,8 +362,7 @@ def test_ted_mqm_weights_rank_the_systems(page, server):
 
 def test_another_session_still_sees_the_sample(browser, server, page):
     """The upload above lives in that page's session only."""
-    other = browser.new_page(viewport=VIEWPORT)
-    other.set_default_timeout(120_000)
+    other = new_page(browser)
     open_page(other, server, "", "Current test set: sample_data")
     assert other.get_by_text("Facebook-AI").count() == 0
     other.close()
