@@ -18,9 +18,16 @@ import pytest
 import sacrebleu
 
 from mteval_core.cli import main
+from tests.bad_inputs import (
+    ENTITY_BOMB,
+    HYP_SEGMENTS,
+    HYPOTHESIS,
+    REF_SEGMENTS,
+    REFERENCE,
+    WMT_XML,
+)
 
-REF = "The cat sat on the mat .\nA quick brown fox jumps over the lazy dog .\nIt rains .\n"
-HYP = "The cat is on the mat .\nA fast brown fox jumped over a lazy dog .\nIt rains .\n"
+REF, HYP = REFERENCE, HYPOTHESIS
 HYP_BLEU = sacrebleu.corpus_bleu(HYP.splitlines(), [REF.splitlines()]).score
 
 
@@ -33,22 +40,6 @@ def sgml(kind: str, segments: list[tuple[str, str]], sysid: str = "sys") -> byte
     ).encode()
 
 
-SEGMENTS = list(zip(("1", "2", "3"), REF.splitlines()))
-HYP_SEGMENTS = list(zip(("1", "2", "3"), HYP.splitlines()))
-
-WMT_XML = """<?xml version="1.0" encoding="utf-8"?>
-<dataset id="t"><collection id="general"><doc id="d1" origlang="en">
-<src lang="en"><p><seg id="1">Hello .</seg></p></src>
-<ref lang="de" translator="A"><p><seg id="1">Hallo .</seg></p></ref>
-<hyp system="s" lang="de"><p><seg id="1">Hallo .</seg></p></hyp>
-</doc></collection></dataset>
-"""
-ENTITY_BOMB = (
-    '<?xml version="1.0"?>\n<!DOCTYPE dataset [\n<!ENTITY a "aaaaaaaaaa">\n'
-    '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\n'
-    '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">\n]>\n'
-    + WMT_XML.split("\n", 1)[1].replace("Hallo .", "&c;")
-)
 EXTERNAL_ENTITY = (
     '<?xml version="1.0"?>\n<!DOCTYPE dataset [\n<!ENTITY x SYSTEM "file:///etc/passwd">\n]>\n'
     + WMT_XML.split("\n", 1)[1].replace("Hallo .", "&x;")
@@ -184,37 +175,40 @@ CASES = [
     # ------------------------------------------------------------------ SGML: ids, not positions
     Case(
         "sgml-swapped",
-        {"ref.sgm": sgml("ref", SEGMENTS), "hyp.sgm": sgml("tst", HYP_SEGMENTS[::-1])},
+        {"ref.sgm": sgml("ref", REF_SEGMENTS), "hyp.sgm": sgml("tst", HYP_SEGMENTS[::-1])},
         score_args("ref.sgm", ("hyp.sgm",)) + JSON,
         check=bleu_is(HYP_BLEU),
     ),
     Case(
         "sgml-missing-seg",
-        {"ref.sgm": sgml("ref", SEGMENTS), "hyp.sgm": sgml("tst", HYP_SEGMENTS[:2])},
+        {"ref.sgm": sgml("ref", REF_SEGMENTS), "hyp.sgm": sgml("tst", HYP_SEGMENTS[:2])},
         score_args("ref.sgm", ("hyp.sgm",)),
         ("hyp.sgm", "3"),
     ),
     Case(
         "sgml-extra-seg",
-        {"ref.sgm": sgml("ref", SEGMENTS), "hyp.sgm": sgml("tst", [*HYP_SEGMENTS, ("9", "x")])},
+        {"ref.sgm": sgml("ref", REF_SEGMENTS), "hyp.sgm": sgml("tst", [*HYP_SEGMENTS, ("9", "x")])},
         score_args("ref.sgm", ("hyp.sgm",)),
         ("hyp.sgm", "9"),
     ),
     Case(
         "sgml-duplicate-seg",
-        {"ref.sgm": sgml("ref", SEGMENTS), "hyp.sgm": sgml("tst", [*HYP_SEGMENTS[:2], ("2", "x")])},
+        {
+            "ref.sgm": sgml("ref", REF_SEGMENTS),
+            "hyp.sgm": sgml("tst", [*HYP_SEGMENTS[:2], ("2", "x")]),
+        },
         score_args("ref.sgm", ("hyp.sgm",)),
         ("hyp.sgm", "2"),
     ),
     Case(
         "sgml-refset-as-hyp",
-        {"ref.sgm": sgml("ref", SEGMENTS), "hyp.sgm": sgml("ref", HYP_SEGMENTS)},
+        {"ref.sgm": sgml("ref", REF_SEGMENTS), "hyp.sgm": sgml("ref", HYP_SEGMENTS)},
         score_args("ref.sgm", ("hyp.sgm",)),
         ("hyp.sgm", "refset"),
     ),
     Case(
         "sgml-unclosed",
-        {"ref.sgm": sgml("ref", SEGMENTS), "hyp.sgm": sgml("tst", HYP_SEGMENTS)[:-40]},
+        {"ref.sgm": sgml("ref", REF_SEGMENTS), "hyp.sgm": sgml("tst", HYP_SEGMENTS)[:-40]},
         score_args("ref.sgm", ("hyp.sgm",)),
         ("hyp.sgm",),
     ),
@@ -393,8 +387,8 @@ CASES = [
     Case(
         "gtm-two-systems",
         {
-            "c.sgm": sgml("tst", SEGMENTS, "a").replace(b"</tstset>", b"")
-            + sgml("tst", SEGMENTS, "b").split(b"\n", 1)[1],
+            "c.sgm": sgml("tst", REF_SEGMENTS, "a").replace(b"</tstset>", b"")
+            + sgml("tst", REF_SEGMENTS, "b").split(b"\n", 1)[1],
             "r.en": REF.encode(),
         },
         ["gtm", "{d}/c.sgm", "{d}/r.en"],

@@ -26,6 +26,14 @@ if CHROMIUM is None:
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 
 from mteval_core.limits import MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS  # noqa: E402
+from tests.bad_inputs import (  # noqa: E402
+    ENTITY_BOMB,
+    HYP_SEGMENTS,
+    HYPOTHESIS,
+    REF_SEGMENTS,
+    REFERENCE,
+    WMT_XML,
+)
 from tests.e2e.harness import (  # noqa: E402  (after the skips)
     UPLOADS,
     assert_no_error,
@@ -40,8 +48,6 @@ from tests.e2e.harness import (  # noqa: E402  (after the skips)
     wait_until_idle,
 )
 
-REFERENCE = "The cat sat on the mat .\nA quick brown fox jumps over the lazy dog .\nIt rains .\n"
-HYPOTHESIS = "The cat is on the mat .\nA fast brown fox jumped over a lazy dog .\nIt rains .\n"
 BASELINE = {
     "references": [payload("baseline-ref.txt", REFERENCE)],
     "systems": [
@@ -67,21 +73,6 @@ def sgml(kind: str, segments: list[tuple[str, str]], sysid: str = "sgml-system")
     )
 
 
-REF_SEGMENTS = list(zip("123", REFERENCE.splitlines()))
-HYP_SEGMENTS = list(zip("123", HYPOTHESIS.splitlines()))
-WMT_XML = """<?xml version="1.0" encoding="utf-8"?>
-<dataset id="t"><collection id="general"><doc id="d1" origlang="en">
-<src lang="en"><p><seg id="1">Hello .</seg></p></src>
-<ref lang="de" translator="A"><p><seg id="1">Hallo .</seg></p></ref>
-<hyp system="s" lang="de"><p><seg id="1">Hallo .</seg></p></hyp>
-</doc></collection></dataset>
-"""
-ENTITY_BOMB = (
-    '<?xml version="1.0"?>\n<!DOCTYPE dataset [\n<!ENTITY a "aaaaaaaaaa">\n'
-    '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\n'
-    '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">\n]>\n'
-    + WMT_XML.split("\n", 1)[1].replace("Hallo .", "&c;")
-)
 MQM_HEADER = "system\tseg_id\trater\tcategory\tseverity\n"
 TOO_MANY_SEGMENTS = "x\n" * (MAX_UPLOAD_SEGMENTS + 1)
 MOST_SEGMENTS = "x\n" * MAX_UPLOAD_SEGMENTS
