@@ -183,6 +183,7 @@ def evaluate(
     resampled = None
     if bootstrap is not None:
         resampled = bootstrap_scores(scores, bootstrap, matrix, systems, rated_only, progress)
+    signs = orientation(scores)  # TER negated: higher is better for every statistic
     if resampled is not None and resampled.agreement is not None:  # correlations with intervals
         agreement = resampled.agreement
         human = HumanSystemScores(
@@ -191,7 +192,7 @@ def evaluate(
         metric_scores = _system_scores(scores, systems)  # for the metrics left out of resamples
         statistics = {
             m: agreement.correlations.get(m)
-            or _not_resampled(orientation(scores)[m] * x, human_scores, resampled, m)
+            or _not_resampled(signs[m] * x, human_scores, resampled, m)
             for m, x in metric_scores.items()
         }
         metric_scores.update(agreement.metric_scores)
@@ -200,7 +201,6 @@ def evaluate(
     if rated_only and matrix is not None:  # metrics with system scores only keep their own
         segmented = with_segments_only(scores)
         metric_scores.update(metric_scores_for_human(segmented, matrix, systems, True))
-    signs = orientation(scores)  # TER negated: higher is better for every statistic
     statistics = {m: correlations(signs[m] * x, human_scores) for m, x in metric_scores.items()}
     human = HumanSystemScores(criterion, negated_on_load, by_system)
     return MetaEvaluation(human, metric_scores, statistics, resampled)

@@ -267,7 +267,8 @@ def _resampled_agreement(
         human_ci[system] = percentile_interval(resampled_means(row, counts), options.confidence)
         if human_ci[system] is None:
             human_undefined[system] = "no rated segment in any resample"
-    oriented = {name: orientation(scores)[name] * values for name, values in observed.items()}
+    signs = orientation(scores)
+    oriented = {name: signs[name] * values for name, values in observed.items()}
     comparisons = compare_metrics(oriented, human, resampled_pearson)
     return ResampledAgreement(observed, statistics, human_ci, human_undefined, comparisons)
 

@@ -307,3 +307,18 @@ def test_layout_errors() -> None:
 def test_a_lone_carriage_return_in_a_score_file_is_refused() -> None:
     error = error_for(b"A\t1\rB\t2\n", "X.sys.score")
     assert "carriage return" in error.problem
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        (b"", "the file is empty"),
+        ("system,segment_id,score\n".encode("utf-16"), "UTF-16, not UTF-8"),
+        (b"\x1f\x8b\x08\x00\x00", "gzip-compressed"),
+        (b"system,segment_id,score\n", "only a header"),
+        ("system,segment_id,score\nA,1,0.\u00e9\n".encode("latin-1"), "line 2, column 7"),
+    ],
+)
+def test_empty_binary_and_mis_encoded_files(data: bytes, problem: str) -> None:
+    with pytest.raises(InputError, match=problem):
+        read_metric_scores(data, "comet.csv", TEST_SET, name="comet", higher_is_better=True)
