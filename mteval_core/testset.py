@@ -269,5 +269,7 @@ def _check_human(human: HumanScores, test_set: TestSet) -> None:
                     origin=row["origin"],
                     line=int(row["line"]),
                     column="segment",
-                    hint="Segment ids are 1-based line numbers of the text files.",
+                    hint="Segment ids are 1-based line numbers of the text files, unless a "
+                    "segment-id map (segment_ids.tsv; `mteval score --segment-ids`) gives the "
+                    "data set's own ids.",
                 )

@@ -70,6 +70,24 @@ def add_resampling_arguments(parser: argparse.ArgumentParser, what: str) -> None
     )
 
 
+def add_ranking_arguments(parser: argparse.ArgumentParser) -> None:
+    """--rank-metrics STATISTIC and --permutations N, as `score` and `correlate` take them."""
+    parser.add_argument(
+        "--rank-metrics",
+        metavar="STATISTIC",
+        help="rank the metrics by STATISTIC (e.g. acc_eq_item, pearson_system, spa, "
+        "pairwise_accuracy_with_ties) in significance clusters (mt-metrics-eval's permutation "
+        "tests); needs segment-level judgments",
+    )
+    parser.add_argument(
+        "--permutations",
+        type=resample_count,
+        default=1000,
+        metavar="N",
+        help="permutations of each test of --rank-metrics (default: %(default)s)",
+    )
+
+
 def bootstrap_options(args: argparse.Namespace) -> BootstrapOptions | None:
     return BootstrapOptions(args.bootstrap, args.seed) if args.bootstrap else None
 

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from mteval_core.cli.arguments import (
+    add_ranking_arguments,
     add_resampling_arguments,
     bootstrap_options,
     check_excluded,
-    resample_count,
 )
 from mteval_core.config import BREVITY_PENALTIES, GTM_MATCHINGS, STEMMERS, TOKENIZERS, Options
 from mteval_core.errors import InputError
@@ -133,6 +133,12 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         "system-level rows); adds the human system scores and each metric's correlations",
     )
     score.add_argument(
+        "--segment-ids",
+        metavar="FILE",
+        help="the data set's own segment ids (segment_ids.tsv: line, segment_id[, doc]; one row "
+        "per line of the text files), used by --human and --metric-scores files",
+    )
+    score.add_argument(
         "--criterion",
         metavar="NAME",
         help="which human criterion, or a sum such as adequacy+fluency (default: that sum when "
@@ -172,20 +178,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         "acc_eq, each with no grouping, by item and by system), every metric oriented so that "
         "higher is better; with --bootstrap N, their intervals. " + PAIRWISE_ACCURACY_HELP,
     )
-    score.add_argument(
-        "--rank-metrics",
-        metavar="STATISTIC",
-        help="rank the metrics by STATISTIC (e.g. acc_eq_item, pearson_system, spa, "
-        "pairwise_accuracy_with_ties) in significance clusters (mt-metrics-eval's permutation "
-        "tests); needs segment-level judgments",
-    )
-    score.add_argument(
-        "--permutations",
-        type=resample_count,
-        default=1000,
-        metavar="N",
-        help="permutations of each test of --rank-metrics (default: %(default)s)",
-    )
+    add_ranking_arguments(score)
     add_resampling_arguments(score, "confidence intervals and paired tests")
     score.set_defaults(run=run)
 
@@ -215,9 +208,12 @@ def run(args: argparse.Namespace) -> str:
         raise InputError("--documents works with --format json or csv")
     if (args.human or args.bootstrap) and args.format in ("csv", "latex"):
         raise InputError("--human and --bootstrap work with --format json or text")
-    external = [read_external(spec, test_set) for spec in args.metric_scores]
+    if args.segment_ids and not (args.human or args.metric_scores):
+        raise InputError("--segment-ids works with --human or --metric-scores files")
+    segment_ids = read_segment_ids(args.segment_ids, test_set)
+    external = [read_external(spec, test_set, segment_ids) for spec in args.metric_scores]
     scores = score_test_set(test_set, metrics, options, external=external)
-    test_set = with_human(args, test_set)
+    test_set = with_human(args, test_set, segment_ids)
     meta = meta_evaluation(args, test_set, scores)
     report = meta.to_dict() if meta else None
     if report is not None and test_set.human is not None:
@@ -232,7 +228,26 @@ def run(args: argparse.Namespace) -> str:
     return text + (render_segment_level_text(report) if report else "")
 
 
-def read_external(spec: str, test_set: TestSet) -> ExternalMetric:
+def read_segment_ids(path: str | None, test_set: TestSet) -> dict[str, int] | None:
+    """--segment-ids FILE -> segment id -> 1-based line, checked against the test set's size."""
+    if path is None:
+        return None
+    from mteval_core.io import read_bytes
+    from mteval_core.io.directory import parse_segment_ids
+
+    lines = parse_segment_ids(read_bytes(path), path, test_set.n_segments).lines
+    if lines is None:
+        raise InputError(
+            "there is no segment_id column",
+            origin=path,
+            hint="A segment-id map has the columns line and segment_id, one row per line.",
+        )
+    return lines
+
+
+def read_external(
+    spec: str, test_set: TestSet, segment_ids: dict[str, int] | None = None
+) -> ExternalMetric:
     """--metric-scores NAME:DIRECTION=FILE -> the metric, read for this test set; what its
     file set aside (systems without text) is printed as notes by the scoring."""
     from mteval_core.io.metric_scores import parse_direction, read_metric_scores_file
@@ -249,10 +264,14 @@ def read_external(spec: str, test_set: TestSet) -> ExternalMetric:
             hint=form,
         )
     higher_is_better = parse_direction(direction, name)
-    return read_metric_scores_file(path, test_set, name=name, higher_is_better=higher_is_better)
+    return read_metric_scores_file(
+        path, test_set, name=name, higher_is_better=higher_is_better, segment_ids=segment_ids
+    )
 
 
-def with_human(args: argparse.Namespace, test_set: TestSet) -> TestSet:
+def with_human(
+    args: argparse.Namespace, test_set: TestSet, segment_ids: dict[str, int] | None = None
+) -> TestSet:
     """The test set with the --human judgments; rows of systems without text in the test set
     (references rated as systems, metric-task systems) are set aside, each with a note."""
     if not args.human:
@@ -260,7 +279,11 @@ def with_human(args: argparse.Namespace, test_set: TestSet) -> TestSet:
     from mteval_core.io import read_bytes, read_human_for
 
     read = read_human_for(
-        test_set, read_bytes(args.human), args.human, lower_is_better=args.human_lower_is_better
+        test_set,
+        read_bytes(args.human),
+        args.human,
+        lower_is_better=args.human_lower_is_better,
+        segment_ids=segment_ids,
     )
     for note in read.notes:
         print(f"mteval: note: {note}", file=sys.stderr)

@@ -1,0 +1,185 @@
+"""Wide tables of metric scores, as `mteval correlate` reads them: one column per metric.
+
+* System level (``--metrics``): a ``system`` column and one column per metric, one row per
+  system. Every cell must be a finite number; a column without a single number (notes, say) is
+  skipped.
+* Segment level (``--metric-segments``): ``system``, a segment column (``segment``,
+  ``segment_id``, ``seg_id`` or ``seg``: 1-based segment numbers) and one column per metric, one
+  row per (system, segment). An empty cell means the metric did not score that segment; it stays
+  missing, never zero.
+
+Both are refused with the file, line and column of the first problem: a doubled row, an empty
+system, a cell that is not a number.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from mteval_core.errors import InputError
+from mteval_core.io.decoding import decode
+from mteval_core.io.delimited import Row, Table, pick_column, read_table
+from mteval_core.io.long_format import SEGMENT_KEYS, is_segment_number
+
+SYSTEM_HINT = (
+    "The metric table needs a 'system' column and one column per metric, one row per system."
+)
+SEGMENT_HINT = (
+    "The segment table needs the columns system, segment_id (1-based segment numbers) and one "
+    "column per metric, one row per system and segment."
+)
+
+
+@dataclass(frozen=True, eq=False)  # it holds arrays
+class SegmentMetricTable:
+    """Segment scores of several metrics: row i is ``systems[system_of_row[i]]`` on segment
+    ``segment_of_row[i]`` (1-based); ``values[i, m]`` is metric ``metrics[m]``'s score, NaN when
+    the cell was empty."""
+
+    origin: str
+    metrics: tuple[str, ...]
+    systems: tuple[str, ...]  # in the order of their first row
+    system_of_row: np.ndarray
+    segment_of_row: np.ndarray
+    values: np.ndarray
+
+    @property
+    def n_segments(self) -> int:
+        return int(self.segment_of_row.max())
+
+    def matrix(self, metric: str, systems: tuple[str, ...], n_segments: int) -> np.ndarray:
+        """(systems, n_segments) of ``metric``; NaN where the table has no score."""
+        position = {name: i for i, name in enumerate(systems)}
+        rows = np.array([position.get(self.systems[s], -1) for s in self.system_of_row])
+        keep = rows >= 0
+        matrix = np.full((len(systems), n_segments), np.nan)
+        column = self.metrics.index(metric)
+        matrix[rows[keep], self.segment_of_row[keep] - 1] = self.values[keep, column]
+        return matrix
+
+
+def read_system_metric_table(data: bytes, origin: str) -> dict[str, dict[str, float]]:
+    """metric -> system -> score, metrics named as in the header."""
+    table = read_table(decode(data, origin), origin)
+    columns = {name.lower(): name for name in table.header}
+    system = _system_column(table, columns, origin, SYSTEM_HINT)
+    _refuse_doubles(table, (system,), origin, SYSTEM_HINT)
+    metrics: dict[str, dict[str, float]] = {}
+    for column in _score_columns(table, (system,)):
+        values = [_cell_number(row, column, origin, empty_allowed=False) for row in table.rows]
+        metrics[column] = {row.cells[system].strip(): v for row, v in zip(table.rows, values)}
+    if not metrics:
+        raise InputError(
+            "there is no column of scores", origin=origin, line=table.header_line, hint=SYSTEM_HINT
+        )
+    return metrics
+
+
+def read_segment_metric_table(data: bytes, origin: str) -> SegmentMetricTable:
+    """The segment scores of every metric column (see the module docstring)."""
+    table = read_table(decode(data, origin), origin)
+    columns = {name.lower(): name for name in table.header}
+    system = _system_column(table, columns, origin, SEGMENT_HINT)
+    segment = pick_column(columns, SEGMENT_KEYS, origin, table.header_line)
+    if segment is None:
+        raise InputError(
+            "there is no segment column (segment_id)",
+            origin=origin,
+            line=table.header_line,
+            hint=SEGMENT_HINT + " A table without segments goes to --metrics.",
+        )
+    _refuse_doubles(table, (system, segment), origin, SEGMENT_HINT)
+    metrics = _score_columns(table, (system, segment))
+    if not metrics:
+        raise InputError(
+            "there is no column of scores", origin=origin, line=table.header_line, hint=SEGMENT_HINT
+        )
+    systems: dict[str, int] = {}
+    system_of_row = np.empty(len(table.rows), dtype=np.int64)
+    segment_of_row = np.empty(len(table.rows), dtype=np.int64)
+    values = np.empty((len(table.rows), len(metrics)))
+    for i, row in enumerate(table.rows):
+        system_of_row[i] = systems.setdefault(row.cells[system].strip(), len(systems))
+        segment_of_row[i] = _segment_number(row, segment, origin)
+        values[i] = [_cell_number(row, m, origin, empty_allowed=True) for m in metrics]
+    return SegmentMetricTable(
+        origin, tuple(metrics), tuple(systems), system_of_row, segment_of_row, values
+    )
+
+
+def _system_column(table: Table, columns: dict[str, str], origin: str, hint: str) -> str:
+    if "system" not in columns:
+        raise InputError(
+            "there is no 'system' column", origin=origin, line=table.header_line, hint=hint
+        )
+    return columns["system"]
+
+
+def _refuse_doubles(table: Table, keys: tuple[str, ...], origin: str, hint: str) -> None:
+    """Every row names a new system (and segment): a doubled row would be silently averaged."""
+    first_line: dict[tuple[str, ...], int] = {}
+    for row in table.rows:
+        key = tuple(row.cells[column].strip() for column in keys)
+        if not key[0]:
+            raise InputError(
+                "the system is empty", origin=origin, line=row.line, column=keys[0], hint=hint
+            )
+        if key in first_line:
+            what = f"system {key[0]!r}" + (f" on segment {key[1]}" if len(key) > 1 else "")
+            raise InputError(
+                f"{what} already has a row (line {first_line[key]})",
+                origin=origin,
+                line=row.line,
+                hint=hint,
+            )
+        first_line[key] = row.line
+
+
+def _score_columns(table: Table, keys: tuple[str, ...]) -> list[str]:
+    """Every other column holding at least one number: a column of notes is not a metric."""
+    return [
+        column
+        for column in table.header
+        if column not in keys and any(_finite(row.cells[column]) is not None for row in table.rows)
+    ]
+
+
+def _segment_number(row: Row, column: str, origin: str) -> int:
+    text = row.cells[column].strip()
+    if not is_segment_number(text) or int(text) < 1:
+        raise InputError(
+            f"segment id {text!r} is not a segment number (1, 2, ...)",
+            origin=origin,
+            line=row.line,
+            column=column,
+            hint=SEGMENT_HINT,
+        )
+    return int(text)
+
+
+def _cell_number(row: Row, column: str, origin: str, *, empty_allowed: bool) -> float:
+    cell = row.cells[column].strip()
+    if not cell and empty_allowed:
+        return math.nan
+    value = _finite(cell)
+    if value is None:
+        raise InputError(
+            f"{cell!r} is not a number" if cell else "the score is empty",
+            origin=origin,
+            line=row.line,
+            column=column,
+            hint="Give a finite number in every metric column"
+            + (" (an empty cell is an unscored segment)." if empty_allowed else "."),
+        )
+    return value
+
+
+def _finite(cell: str) -> float | None:
+    try:
+        value = float(cell)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
