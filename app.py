@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from mteval_core.tables import scores_frame, segment_preview
+from mteval_core.tables import files_summary, scores_frame, segment_preview
 from pages.ui import (
     DASHBOARD_METRICS,
     escape_markdown,
@@ -39,10 +39,14 @@ for page, label in VIEWS.items():
     st.page_link(page, label=label)
 
 st.subheader(f"Current test set: {escape_markdown(test_set.name)}")
-st.caption(
-    "The dashboard opens on the project's own sample: German to English, with illustrative "
-    "TIDES-style adequacy and fluency judgments (see sample_data/README.md)."
-)
+if test_set is loaded.test_set:
+    st.caption(
+        "The dashboard opens on the project's own sample: German to English, with illustrative "
+        "TIDES-style adequacy and fluency judgments (see sample_data/README.md). Upload your "
+        "own on the Data page."
+    )
+else:
+    st.caption(f"Read from {escape_markdown(files_summary(test_set))}")
 show_overview(test_set)
 for note in loaded.notes if test_set is loaded.test_set else []:
     st.info(escape_markdown(note))

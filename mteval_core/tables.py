@@ -6,31 +6,73 @@ The dashboard shows these as they are; the command line has its own writers in `
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import PurePath
 
 import numpy as np
 import pandas as pd
 
+from mteval_core.languages import languages_of
 from mteval_core.loss.annotations import MqmAnnotations
 from mteval_core.scoring import Scores
 from mteval_core.stats.undefined import format_statistic
-from mteval_core.testset import TestSet
+from mteval_core.testset import HumanScores, TestSet
+
+SHOWN_NAMES = 5  # names listed before "and N more": a list of 23 systems is read as a count
 
 
 def overview(test_set: TestSet) -> dict[str, str]:
-    """The facts a user checks first: sizes, names, documents, human judgments."""
-    facts = {
-        "Segments": f"{test_set.n_segments:,}",
-        "References": ", ".join(test_set.reference_names),
-        "Systems": ", ".join(test_set.system_names) or "none",
-        "Source": "yes" if test_set.source is not None else "no",
-    }
+    """The facts a user checks first: languages, sizes, names, documents, human judgments."""
+    facts = {}
+    languages = languages_of(test_set).label()
+    if languages is not None:
+        facts["Languages"] = languages
+    facts["Segments"] = f"{test_set.n_segments:,}"
+    facts["References"] = _listed(test_set.reference_names)
+    facts["Systems"] = _listed(test_set.system_names) or "none"
+    facts["Source"] = "yes" if test_set.source is not None else "no"
     if test_set.documents is not None:
         facts["Documents"] = f"{len(dict.fromkeys(test_set.documents)):,}"
     if test_set.human is not None and len(test_set.human):
-        facts["Human judgments"] = (
-            f"{len(test_set.human):,} rows: {', '.join(test_set.human.criteria)}"
-        )
+        facts["Human judgments"] = judgments_summary(test_set.human)
     return facts
+
+
+def files_summary(test_set: TestSet) -> str:
+    """'23 files: ref-A.de, ... and 18 more': the files (or uploads) the texts came from."""
+    columns = [*test_set.references, *test_set.systems]
+    if test_set.source is not None:
+        columns.insert(0, test_set.source)
+    names = list(dict.fromkeys(PurePath(column.origin).name for column in columns))
+    return f"{len(names):,} file{'s' if len(names) != 1 else ''}: {_first_names(names)}"
+
+
+def judgments_summary(human: HumanScores) -> str:
+    """'MQM: 8 systems, 527 segments rated (5,850 rows)' per criterion; system-level ones say so."""
+    parts = []
+    for criterion in human.criteria:
+        rows = human.segment_rows[human.segment_rows["criterion"] == criterion]
+        if len(rows):
+            parts.append(
+                f"{criterion}: {rows['system'].nunique():,} systems, "
+                f"{rows['segment'].nunique():,} segments rated ({len(rows):,} rows)"
+            )
+        else:
+            systems = human.system_rows[human.system_rows["criterion"] == criterion]
+            parts.append(f"{criterion}: {systems['system'].nunique():,} systems, system-level")
+    return "; ".join(parts)
+
+
+def _listed(names: Sequence[str]) -> str:
+    """Every name when there are few, else the count, the first few and how many more."""
+    if len(names) <= SHOWN_NAMES:
+        return ", ".join(names)
+    return f"{len(names):,}: {_first_names(names)}"
+
+
+def _first_names(names: Sequence[str]) -> str:
+    shown = ", ".join(names[:SHOWN_NAMES])
+    more = len(names) - SHOWN_NAMES
+    return f"{shown} and {more:,} more" if more > 0 else shown
 
 
 def mqm_overview(annotations: MqmAnnotations) -> str:

@@ -6,8 +6,9 @@ from mteval_core.config import GTM_MATCHINGS, SNOWBALL_LANGUAGES, STEMMERS, TOKE
 from mteval_core.errors import InputError
 from mteval_core.io.mqm import read_mqm
 from mteval_core.io.uploads import check_upload_sizes, read_uploaded_metric, test_set_from_uploads
+from mteval_core.languages import languages_of, stemming_advice
 from mteval_core.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
-from mteval_core.tables import mqm_overview, segment_preview
+from mteval_core.tables import files_summary, mqm_overview, segment_preview
 from pages.ui import (
     escape_markdown,
     friendly_errors,
@@ -75,7 +76,10 @@ if submitted:
         st.session_state["test_set"] = test_set
         st.session_state["mqm"] = annotations
         st.session_state["external_metrics"] = {}  # they were read for the previous test set
-        st.success("Loaded. Every page now shows this test set.")
+        st.success(
+            f"Loaded {escape_markdown(files_summary(test_set))}. Every page now shows this "
+            "test set."
+        )
         for note in notes:
             st.info(escape_markdown(note))
 if "test_set" in st.session_state and st.button("Go back to the sample test set"):
@@ -98,6 +102,7 @@ stem = middle.selectbox("Stemming", STEMMERS, STEMMERS.index(current.stem))
 language = right.selectbox(
     "Snowball language", SNOWBALL_LANGUAGES, SNOWBALL_LANGUAGES.index(current.stem_language)
 )
+st.caption(stemming_advice(languages_of(test_set)))
 left, middle, right = st.columns(3)
 lowercase = left.checkbox("Lowercase", current.lowercase)
 alpha = middle.number_input("Fmean alpha (weight of recall)", 0.0, 1.0, current.fmean_alpha, 0.05)

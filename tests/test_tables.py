@@ -63,3 +63,28 @@ def test_correlation_table_says_why_a_statistic_is_undefined():
     assert frame.loc["flat", "Pearson 95% CI (unstemmed)"] == "undefined (constant metric scores)"
     assert frame.loc["flat", "pairwise accuracy (unstemmed)"] == 0.0  # a defined column: numbers
     assert frame["pairwise accuracy (unstemmed)"].dtype == float
+
+
+def test_overview_counts_what_a_list_would_clip() -> None:
+    from mteval_core.tables import files_summary, overview
+
+    systems = {f"system-{i}": ["x"] for i in range(23)}
+    test_set = make_test_set(["a"], systems)
+    facts = overview(test_set)
+    assert facts["Systems"] == ("23: system-0, system-1, system-2, system-3, system-4 and 18 more")
+    assert facts["References"] == "ref1"
+    assert files_summary(test_set).startswith("24 files: ref1.txt, system-0.txt")
+
+
+def test_judgments_say_how_many_systems_and_segments_were_rated() -> None:
+    from mteval_core.tables import judgments_summary
+    from tests.helpers import load_sample
+
+    human = load_sample().test_set.human
+    rows = human.segment_rows
+    adequacy = rows[rows["criterion"] == "adequacy"]
+    expected = (
+        f"adequacy: {adequacy['system'].nunique()} systems, {adequacy['segment'].nunique()} "
+        f"segments rated ({len(adequacy):,} rows)"
+    )
+    assert expected in judgments_summary(human)

@@ -24,7 +24,8 @@ def test_home_shows_the_sample_test_set():
     text = " ".join(m.value for m in app.markdown)
     assert "**Segments**  \n40" in text
     assert "neural-large, neural-small, phrase-based, word-by-word" in text
-    assert "adequacy, fluency" in text
+    assert "adequacy\\: 4 systems, 40 segments rated (320 rows)" in text
+    assert "**Languages**  \nGerman → English" in text
     glance, preview = (frame.value for frame in app.dataframe)
     assert list(glance.index) == ["neural-large", "neural-small", "phrase-based", "word-by-word"]
     assert glance["BLEU"].is_monotonic_decreasing and "GTM" in glance.columns
