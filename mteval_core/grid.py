@@ -11,6 +11,7 @@ segments the viewer picks from, and ``segments_matching`` searches it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -139,6 +140,25 @@ def viewer_options(options: Options, exponent: float) -> Options:
     return replace(options, gtm_exponent=exponent, gtm_matching="greedy")
 
 
+QUICK_EXACT_CELLS = 1_000  # segments x references of a multi-reference set matched exactly at once
+
+
+def exact_table_is_quick(test_set: TestSet) -> bool:
+    """Whether the exact matching of every segment takes well under a second, so the viewer
+    lists exact F unasked. With one reference the caps are whole numbers and the bounds settle
+    nearly every segment (WMT21 TED, 529 segments: about 0.1 s); with several, half the segments
+    of a WMT set need the integer program (WMT21 news en-de, 1,002 x 3 references: 37 s)."""
+    return len(test_set.references) == 1 or (
+        test_set.n_segments * len(test_set.references) <= QUICK_EXACT_CELLS
+    )
+
+
+def viewer_exponent(options: Options, low: float, high: float) -> float:
+    """The viewer's first exponent: the one every other page uses (the Data page's), within the
+    viewer's range (the exact matching needs e >= 1)."""
+    return min(max(float(options.gtm_exponent), low), high)
+
+
 def segment_number(text: str, n_segments: int) -> int | None:
     """``text`` (e.g. from a link) as a segment number from 1 to ``n_segments``, else None.
 
@@ -240,34 +260,44 @@ def _gaps(corpus: EncodedCorpus, system: str, exponent: float) -> MatchingGaps:
     return MatchingGaps(greedy_sizes(*grids, exponent), exact, methods)
 
 
-def segment_table(test_set: TestSet, system: str, options: Options) -> pd.DataFrame:
+def segment_table(
+    test_set: TestSet,
+    system: str,
+    options: Options,
+    exact: bool = True,
+    progress: Callable[[float], None] | None = None,
+) -> pd.DataFrame:
     """One row per segment of ``system``, in segment order, for the viewer's sortable list.
 
-    GTM F greedy (GTM 1.4) and exact at ``options.gtm_exponent``, the size shortfall of the
-    greedy, the token counts and the candidate text cut to SHORT_TEXT characters. Every column
-    but the text is numeric, so sorting by a header sorts numbers. The F values come from the
-    same sizes and GTM's own float operations (the gtm metric's), so a row and its grid agree
-    exactly.
+    GTM F greedy (GTM 1.4) at ``options.gtm_exponent``, and with ``exact`` the exact F and the
+    size shortfall of the greedy (the exact matching of every segment takes seconds on a WMT set
+    with several references: ``progress`` is told how far it is); then the token counts and the
+    candidate text cut to SHORT_TEXT characters. Every column but the text is numeric, so sorting
+    by a header sorts numbers. The F values come from the same sizes and GTM's own float
+    operations (the gtm metric's), so a row and its grid agree exactly.
     """
     corpus = _system_corpus(test_set, system, options)
-    gaps = _gaps(corpus, system, options.gtm_exponent)
+    grids = segment_grids(corpus, system)
     candidate_lengths = corpus.hypothesis_lengths(system)
     reference_lengths = mean_reference_lengths(corpus)
 
     def f(sizes: np.ndarray) -> np.ndarray:  # GTM's own F of (size, |C|, mean |R|) per segment
         return precision_recall_f(np.column_stack([sizes, candidate_lengths, reference_lengths]))[2]
 
-    return pd.DataFrame(
-        {
-            "segment": np.arange(1, test_set.n_segments + 1),
-            "F greedy": f(gaps.greedy),
-            "F exact": f(gaps.exact),
-            "size shortfall": gaps.shortfall,
-            "candidate tokens": candidate_lengths,
-            "reference tokens": reference_lengths,
-            "candidate": [_shorten(text) for text in test_set.system(system)],
-        }
-    )
+    greedy = greedy_sizes(*grids, options.gtm_exponent)
+    columns: dict[str, object] = {
+        "segment": np.arange(1, test_set.n_segments + 1),
+        "F greedy": f(greedy),
+    }
+    if exact:
+        _check_exact_exponent(options.gtm_exponent)
+        exact_size = exact_sizes(*grids, options.gtm_exponent, progress)[0]
+        columns["F exact"] = f(exact_size)
+        columns["size shortfall"] = exact_size - greedy
+    columns["candidate tokens"] = candidate_lengths
+    columns["reference tokens"] = reference_lengths
+    columns["candidate"] = [_shorten(text) for text in test_set.system(system)]
+    return pd.DataFrame(columns)
 
 
 def _shorten(text: str) -> str:

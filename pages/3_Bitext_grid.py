@@ -10,7 +10,14 @@ from functools import partial
 import streamlit as st
 
 from mteval_core.figures import bitext_grid_figure
-from mteval_core.grid import bitext_grid, segment_table, segments_matching, viewer_options
+from mteval_core.grid import (
+    bitext_grid,
+    exact_table_is_quick,
+    segment_table,
+    segments_matching,
+    viewer_exponent,
+    viewer_options,
+)
 from pages.ui import cached, escape_markdown, friendly_errors, session_options, session_test_set
 from pages.ui.bitext import (
     GRID_WIDTH,
@@ -41,24 +48,41 @@ segment = int(
         "Segment", min_value=1, max_value=test_set.n_segments, step=1, key="bitext_segment"
     )
 )
+data_exponent = float(session_options().gtm_exponent)
 exponent = controls[3].slider(
     "Exponent e",
     min_value=1.0,
     max_value=3.0,
-    value=2.0,
-    step=0.5,
+    value=viewer_exponent(session_options(), 1.0, 3.0),
+    step=0.1,
     key="bitext_exponent",
-    help="GTM's reward for runs, on this page only; at 1 the greedy is already maximal.",
+    help="GTM's reward for runs (the paper uses 2; GTM 1.4's default is 1, where the greedy is "
+    "already maximal). It starts at the Data page's exponent, which Scores and Correlation use.",
 )
-matching = st.radio("Matching", MATCHINGS, horizontal=True, key="bitext_matching")
+if exponent != data_exponent:
+    st.caption(
+        f"This page uses e = {exponent:g}; Scores and Correlation use e = {data_exponent:g} "
+        "from the Data page, so their GTM differs from the F shown here."
+    )
+left, right = st.columns([1, 2])
+matching = left.radio("Matching", MATCHINGS, horizontal=True, key="bitext_matching")
+exact_for_all = right.toggle(
+    "Exact F for every segment",
+    value=exact_table_is_quick(test_set),
+    key="bitext_exact_all",
+    help="The grid below is always matched both ways. With several references the exact "
+    "matching of every segment takes a while on a WMT-sized set (about 40 s for 1,000 segments "
+    "and 3 references), so it waits for this switch there.",
+)
 st.query_params.update({"system": system, "segment": str(segment)})
 options = viewer_options(session_options(), exponent)
 
 with friendly_errors():
     table = cached(
-        ("bitext segment table", test_set.content_hash, system, options),
-        lambda progress: segment_table(test_set, system, options),
-        f"Matching every segment of {escape_markdown(system)}, greedy and exact...",
+        ("bitext segment table", test_set.content_hash, system, options, exact_for_all),
+        lambda progress: segment_table(test_set, system, options, exact_for_all, progress),
+        f"Matching every segment of {escape_markdown(system)}"
+        + (", greedy and exact..." if exact_for_all else " (greedy)..."),
     )
 search = st.text_input(
     "Search segments", placeholder="a word of the candidate or a reference", key="bitext_search"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -290,6 +291,9 @@ def _whole(blocks: np.ndarray) -> np.ndarray:
     return blocks.astype(np.int64).reshape(-1, 3)
 
 
+PROGRESS_EVERY = 25  # segments between two progress reports of exact_sizes
+
+
 def exact_sizes(
     candidates: np.ndarray,
     candidate_offsets: np.ndarray,
@@ -297,16 +301,20 @@ def exact_sizes(
     rcat_offsets: np.ndarray,
     caps: np.ndarray,
     exponent: float,
+    progress: Callable[[float], None] | None = None,
 ) -> tuple[np.ndarray, list[str]]:
     """size of the exact maximum matching of every segment, and how each was found.
 
     A segment over GTM's limits gets NaN and the method 'too-large' (at e = 1, the closed form
-    under floor(cap), which is exact).
+    under floor(cap), which is exact). ``progress`` is told the share of segments done: with
+    several references, half the segments of a WMT set need the integer program (seconds).
     """
     grids = SegmentGrids(candidates, candidate_offsets, rcats, rcat_offsets, caps)
     sizes = np.zeros(len(caps))
     methods = []
     for s in range(len(caps)):
+        if progress is not None and s % PROGRESS_EVERY == 0:
+            progress(s / len(caps))
         candidate, rcat = grids.segment(s)
         try:
             found = exact_matching(candidate, rcat, float(caps[s]), exponent)

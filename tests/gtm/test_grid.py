@@ -175,13 +175,12 @@ def test_search_finds_candidate_or_reference_text_ignoring_case():
     assert segments_matching(test_set, "s", "  ").all()  # no query: every segment
 
 
-def test_segment_table_of_a_ted_system_is_fast(ted, gtm_loops):
-    if gtm_loops == "python":
-        pytest.skip("a speed check of the compiled loops")
+def test_segment_table_of_a_ted_system(ted):
+    """Its speed is measured in bench/bench_dashboard.py, not here (timed tests are flaky)."""
     options = Options(gtm_exponent=2.0)
-    segment_table(ted, "Nemo", options)  # imports scipy once
-    start = time.perf_counter()
     table = segment_table(ted, "Nemo", options)
-    assert time.perf_counter() - start < 0.5  # about 0.1 s: the page lists one system at a time
+    greedy_only = segment_table(ted, "Nemo", options, exact=False)
+    assert "F exact" not in greedy_only.columns
+    assert greedy_only["F greedy"].equals(table["F greedy"])
     assert len(table) == 529  # one reference: whole-number caps, so exact >= greedy everywhere
     assert (table["F exact"] >= table["F greedy"] - 1e-12).all()
