@@ -1,4 +1,10 @@
-"""mteval dashboard, home page: what the dashboard does and the current test set at a glance."""
+"""mteval dashboard: the pages in the sidebar, and the home page (what the dashboard does and the
+current test set at a glance).
+
+Streamlit names the entry page after its file ("app") unless the pages are declared here; so they
+are, with the home page first under its own name. Each page's URL stays its file name without the
+number (/Scores, /Bitext_grid?system=...), so links keep working.
+"""
 
 import streamlit as st
 
@@ -14,48 +20,53 @@ from pages.ui import (
 )
 from pages.ui.sample import load_sample
 
-st.set_page_config(page_title="mteval", layout="wide")
-
-
-loaded = load_sample()
-test_set = session_test_set()  # an upload from the Data page, or the sample
-
-st.title("mteval")
-st.markdown(
-    "Evaluate machine translation with exact lexical metrics (BLEU and NIST as sacreBLEU and "
-    "mteval-v13a compute them; unigram precision, recall, F1 and Fmean as Lavie et al. 2004 define "
-    "them; GTM as GTM 1.4 computes it, or with the true maximum matching), with and without "
-    "stemming, and see how well each agrees with human judgments."
-)
-
-VIEWS = {
+PAGES = {  # file -> what it is for, as the home page lists it
     "pages/0_Data.py": "**Data**: upload your own test set, choose the options",
     "pages/1_Scores.py": "**Scores**: every system under every metric, with confidence",
     "pages/2_Correlation.py": "**Correlation**: which metric agrees with people",
     "pages/3_Bitext_grid.py": "**Bitext grid**: GTM's matching of a segment, drawn",
     "pages/4_Loss.py": "**Loss**: which system is best when errors cost differently",
 }
-for page, label in VIEWS.items():
-    st.page_link(page, label=label)
+INTRODUCTION = (
+    "Evaluate machine translation with exact lexical metrics (BLEU and NIST as sacreBLEU and "
+    "mteval-v13a compute them; unigram precision, recall, F1 and Fmean as Lavie et al. 2004 "
+    "define them; GTM as GTM 1.4 computes it, or with the true maximum matching), with and "
+    "without stemming, and see how well each agrees with human judgments."
+)
+SAMPLE_CAPTION = (
+    "The dashboard opens on the project's own sample: German to English, with illustrative "
+    "TIDES-style adequacy and fluency judgments (see sample_data/README.md). Upload your own on "
+    "the Data page."
+)
 
-st.subheader(f"Current test set: {escape_markdown(test_set.name)}")
-if test_set is loaded.test_set:
-    st.caption(
-        "The dashboard opens on the project's own sample: German to English, with illustrative "
-        "TIDES-style adequacy and fluency judgments (see sample_data/README.md). Upload your "
-        "own on the Data page."
-    )
-else:
-    st.caption(f"Read from {escape_markdown(files_summary(test_set))}")
-show_overview(test_set)
-for note in loaded.notes if test_set is loaded.test_set else []:
-    st.info(escape_markdown(note))
 
-with friendly_errors():
-    scores = scores_of(test_set, DASHBOARD_METRICS, session_options())
-st.markdown("**Scores at a glance** (options from the Data page; intervals on the Scores page)")
-st.dataframe(scores_frame(scores).style.format("{:.3f}"), width="stretch")
-for note in scores.notes:  # e.g. GTM segments too large for the grid, left out
-    st.warning(escape_markdown(note))
-st.markdown("**The first segments**")
-st.dataframe(segment_preview(test_set, rows=10), width="stretch")
+def home() -> None:
+    """The home page: what each page does, the current test set and its scores at a glance."""
+    st.set_page_config(page_title="mteval", layout="wide")
+    loaded = load_sample()
+    test_set = session_test_set()  # an upload from the Data page, or the sample
+    st.title("mteval")
+    st.markdown(INTRODUCTION)
+    for page, label in PAGES.items():
+        st.page_link(page, label=label)
+
+    st.subheader(f"Current test set: {escape_markdown(test_set.name)}")
+    if test_set is loaded.test_set:
+        st.caption(SAMPLE_CAPTION)
+        for note in loaded.notes:
+            st.info(escape_markdown(note))
+    else:
+        st.caption(f"Read from {escape_markdown(files_summary(test_set))}")
+    show_overview(test_set)
+
+    with friendly_errors():
+        scores = scores_of(test_set, DASHBOARD_METRICS, session_options())
+    st.markdown("**Scores at a glance** (options from the Data page; intervals on the Scores page)")
+    st.dataframe(scores_frame(scores).style.format("{:.3f}"), width="stretch")
+    for note in scores.notes:  # e.g. GTM segments too large for the grid, left out
+        st.warning(escape_markdown(note))
+    st.markdown("**The first segments**")
+    st.dataframe(segment_preview(test_set, rows=10), width="stretch")
+
+
+st.navigation([st.Page(home, title="Home", default=True), *map(st.Page, PAGES)]).run()

@@ -77,8 +77,8 @@ if submitted:
         st.session_state["mqm"] = annotations
         st.session_state["external_metrics"] = {}  # they were read for the previous test set
         st.success(
-            f"Loaded {escape_markdown(files_summary(test_set))}. Every page now shows this "
-            "test set."
+            "Loaded. Every page now shows this test set, read from "
+            f"{escape_markdown(files_summary(test_set))}."
         )
         for note in notes:
             st.info(escape_markdown(note))

@@ -39,7 +39,7 @@ UPLOADS = {  # the Data page's file inputs, in page order
     "mqm": 5,
 }
 PAGES = {  # sidebar link name -> text shown once the page has run
-    "app": "Scores at a glance",
+    "Home": "Scores at a glance",
     "Data": "Options for every page",
     "Scores": "Download CSV",
     "Correlation": "Correlation with human judgments",

@@ -44,7 +44,7 @@ from tests.e2e.harness import (
     wait_until_idle,
 )
 
-EVERY_PAGE = ["app", "Scores", "Correlation", "Bitext grid", "Loss", "Data"]
+EVERY_PAGE = ["Home", "Scores", "Correlation", "Bitext grid", "Loss", "Data"]
 
 
 def sentences(n: int, seed: int, words_per_line: int = 14) -> list[str]:

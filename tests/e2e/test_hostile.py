@@ -147,7 +147,7 @@ EVERY_NAME = (TAG, BOLD, SCRIPT_LINK, IMAGE, ANCHOR)
     ("link", "literal"),
     [
         ("Data", (*EVERY_NAME, CRITERION, f"mqm {TAG}.tsv")),  # the MQM file in its summary
-        ("app", (*EVERY_NAME, CRITERION)),
+        ("Home", (*EVERY_NAME, CRITERION)),
         ("Scores", (BOLD, SCRIPT_LINK, IMAGE, ANCHOR)),
         ("Correlation", (BOLD, SCRIPT_LINK, IMAGE, ANCHOR)),
         ("Bitext grid", (BOLD, TAG)),  # the first system, the reference; tokens in the grid

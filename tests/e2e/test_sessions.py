@@ -31,7 +31,7 @@ from tests.e2e.harness import (  # noqa: E402  (after the skips)
 
 REPEATED = (" ".join(["w"] * 2500) + "\n").encode()  # 5,000 bytes: one word 2,500 times, one line
 assert len(REPEATED) == 5000
-EVERY_PAGE = ["app", "Scores", "Correlation", "Bitext grid", "Loss", "Data"]
+EVERY_PAGE = ["Home", "Scores", "Correlation", "Bitext grid", "Loss", "Data"]
 
 
 def small_test_set(prefix: str, k: int = 0) -> dict[str, list[dict]]:
@@ -77,7 +77,7 @@ def test_a_repeated_word_upload_leaves_the_server_and_another_session_working(br
             assert_no_error(attacker)
             shot(attacker, f"repeated-word-{link.replace(' ', '-').lower()}")
         assert systems_shown(attacker) == "repeated-sys"
-        go_to(other, "app")  # the bystander's session: still there, still its own
+        go_to(other, "Home")  # the bystander's session: still there, still its own
         assert systems_shown(other) == "bystander-alpha, bystander-beta"
         go_to(other, "Scores")
         assert "repeated-sys" not in main_text(other) and "bystander-beta" in main_text(other)
@@ -104,7 +104,7 @@ def test_ten_sessions_at_once_each_see_only_their_own_upload(browser, server):
             page.wait_for_selector("text=Loaded.")
             assert systems_shown(page) == f"team{k}-alpha, team{k}-beta"
         for page in users:  # ten scorings at once, for the scores at a glance
-            page.locator("[data-testid=stSidebarNav]").get_by_role("link", name="app").click()
+            page.locator("[data-testid=stSidebarNav]").get_by_role("link", name="Home").click()
         for k, page in enumerate(users):
             page.wait_for_selector("text=The first segments")
             wait_until_idle(page)
