@@ -22,6 +22,7 @@ from pages.ui.loss import (
     show_breakdown,
     show_group,
     show_mqm_ranking,
+    show_sources,
     show_weight_map,
     weight_sliders,
 )
@@ -63,10 +64,13 @@ def cost_explorer(analysis: LossAnalysis) -> None:
         return
     if len(analysis.groups) > 1:
         show_breakdown(analysis, costs)
-    tabs = st.tabs([escape_markdown(group) for group in analysis.groups])
+    # Only the open tab runs (a tab switch reruns this fragment): a slider computes one group.
+    labels = [escape_markdown(group) for group in analysis.groups]
+    tabs = st.tabs(labels, key=f"loss_tab_{analysis.by}", on_change="rerun")
     for group, tab in zip(analysis.groups, tabs):
-        with tab:
-            show_group(analysis, group, costs)
+        if tab.open:
+            with tab:
+                show_group(analysis, group, costs)
 
 
 @st.fragment
@@ -119,14 +123,18 @@ def show_mqm(annotations: MqmAnnotations | None) -> None:
 
 
 st.title("Loss-function ranking")
+sources = st.empty()  # which data the page shows, once the choice below is known
+st.header("Costs")
 st.caption(
     "AverageLoss = (-c1 CRR + c2 NRR) E(RTtot) + c3 IRR E(SubjMtot); lower is better. The costs "
     "are in the address bar, so a setting can be shared."
 )
 chosen = chosen_table()
-if chosen is not None:
+annotations = session_mqm()
+show_sources(sources, chosen, annotations)
+if chosen.data is not None:
     with friendly_errors():
-        analysis = analysis_of(*chosen)
+        analysis = analysis_of(chosen.name, chosen.data)
     for name, default in zip(("c1", "c2", "c3"), PAPER_PRESETS["Tables 5 and 9: (5, 2, 1)"]):
         st.session_state.setdefault(name, number_from_url(name, default, COST_MAXIMUM))
     st.selectbox(
@@ -138,4 +146,4 @@ if chosen is not None:
         placeholder="Set the costs of one of the paper's tables",
     )
     cost_explorer(analysis)
-show_mqm(session_mqm())
+show_mqm(annotations)

@@ -4,12 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import qualitative
 
 from mteval_core.figures.bars import ranked_bars
+from mteval_core.figures.labels import MARKER_PX, PAD_PX, PlacedLabel, PlotArea, place_labels
 from mteval_core.figures.text import escape_all, escape_plotly
 from mteval_core.loss.reversal import Boundary, RankingRegion
+
+MAP_HEIGHT = 500  # pixels
+MAP_MARGIN = {"l": 70, "r": 10, "t": 50, "b": 70}  # axis titles; the legend widens "r"
+MAP_PLOT_PX = MAP_HEIGHT - MAP_MARGIN["t"] - MAP_MARGIN["b"]  # the plot area's height
+# The plot sizes (width, height) the labels must not collide at, the usual one first: a map of
+# equal scales is a square, narrower in a narrow window; otherwise the width follows the window
+# and the legend (a page's full width at 1,400 pixels gives about 600).
+EQUAL_SCALE_SIZES = tuple((side, side) for side in (MAP_PLOT_PX, 300, 240))
+FREE_SCALE_SIZES = tuple((width, MAP_PLOT_PX) for width in (600, 250, 400, 900))
+LABEL_FONT_PX = 12
 
 
 def ranking_label(ranking: Sequence[str]) -> str:
@@ -32,9 +44,40 @@ def rank_reversal_map(  # noqa: PLR0913  # long: keyword-only labels; one figure
     """Polygons coloured by full ranking (one legend entry per ranking), the tie lines, the
     current cost point, and optional named preset points (e.g. the paper's costs).
 
-    ``equal_scale`` keeps one unit the same length on both axes, so that distances on the map
-    look like the Euclidean distances reported for the nearest reversal."""
+    The axes span exactly the regions (the cost triangle, or the box of two weights); the points'
+    labels are placed where they cover no other label and no point (mteval_core.figures.labels),
+    with a line to their point. ``equal_scale`` keeps one unit the same length on both axes, so
+    that distances on the map look like the Euclidean distances reported for the nearest
+    reversal."""
     figure = go.Figure()
+    _add_regions(figure, regions)
+    _add_boundaries(figure, boundaries)
+    named = {**(presets or {})}
+    for name, point in named.items():
+        figure.add_trace(_point_trace(point, name, "diamond-open", "black", 10))
+    figure.add_trace(_point_trace(current, current_name, "x", "crimson", 14))
+    x_range, y_range = _extent(regions, [current, *named.values()])
+    area = PlotArea(x_range, y_range, EQUAL_SCALE_SIZES if equal_scale else FREE_SCALE_SIZES)
+    labels = place_labels([current, *named.values()], [current_name, *named], area)
+    axis = {"range": list(x_range), "constrain": "domain", "zeroline": False}
+    figure.update_layout(
+        title=escape_plotly(title),
+        xaxis={**axis, "title": escape_plotly(x_title)},
+        yaxis={
+            **axis,
+            "range": list(y_range),
+            "title": escape_plotly(y_title),
+            **({"scaleanchor": "x", "scaleratio": 1} if equal_scale else {}),
+        },
+        legend={"title": {"text": "ranking"}},
+        height=MAP_HEIGHT,
+        margin=MAP_MARGIN,
+        annotations=[_label_annotation(label) for label in labels],
+    )
+    return figure
+
+
+def _add_regions(figure: go.Figure, regions: Sequence[RankingRegion]) -> None:
     colours: dict[tuple[str, ...], str] = {}
     for region in regions:
         first_time = region.ranking not in colours
@@ -57,6 +100,9 @@ def rank_reversal_map(  # noqa: PLR0913  # long: keyword-only labels; one figure
                 hoverinfo="name",
             )
         )
+
+
+def _add_boundaries(figure: go.Figure, boundaries: Sequence[Boundary]) -> None:
     for boundary in boundaries:
         if boundary.segment is not None:
             figure.add_trace(
@@ -70,31 +116,53 @@ def rank_reversal_map(  # noqa: PLR0913  # long: keyword-only labels; one figure
                     hoverinfo="name",
                 )
             )
-    for name, point in (presets or {}).items():
-        figure.add_trace(_point_trace(point, name, "diamond-open", "black", 10))
-    figure.add_trace(_point_trace(current, current_name, "x", "crimson", 14))
-    figure.update_layout(
-        title=escape_plotly(title),
-        xaxis_title=escape_plotly(x_title),
-        yaxis_title=escape_plotly(y_title),
-        yaxis={"scaleanchor": "x", "scaleratio": 1} if equal_scale else {},
-        legend={"title": {"text": "ranking"}},
-        margin={"l": 10, "r": 10, "t": 50, "b": 40},
-    )
-    return figure
+
+
+def _extent(
+    regions: Sequence[RankingRegion], points: Sequence[Sequence[float]]
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The regions' bounding box (the whole domain: they tile it); the points' without them."""
+    corners = np.vstack([region.vertices for region in regions]) if regions else np.array(points)
+    low, high = corners.min(axis=0), corners.max(axis=0)
+    high = np.where(high > low, high, low + 1.0)  # a single point: a unit window
+    return (float(low[0]), float(high[0])), (float(low[1]), float(high[1]))
+
+
+def _label_annotation(label: PlacedLabel) -> dict:
+    """The label's text, its box held at its anchor, with a line to the point it names."""
+    return {
+        "x": label.point[0],
+        "y": label.point[1],
+        "xref": "x",
+        "yref": "y",
+        "ax": label.offset[0],  # pixels from the point; Plotly counts y downwards
+        "ay": -label.offset[1],
+        "text": escape_plotly(label.text),
+        "showarrow": True,
+        "arrowhead": 0,
+        "arrowwidth": 1,
+        "arrowcolor": "#555555",
+        "standoff": MARKER_PX,
+        "xanchor": label.x_anchor,
+        "yanchor": label.y_anchor,
+        "bgcolor": "rgba(255, 255, 255, 0.85)",
+        "borderpad": PAD_PX,
+        "font": {"size": LABEL_FONT_PX, "color": "black"},
+    }
 
 
 def _point_trace(point: Sequence[float], name: str, symbol: str, colour: str, size: int):
+    """A marked point; its label is an annotation (see rank_reversal_map)."""
     name = escape_plotly(name)
     return go.Scatter(
         x=[point[0]],
         y=[point[1]],
-        mode="markers+text",
+        mode="markers",
         marker={"symbol": symbol, "size": size, "color": colour},
-        text=[name],
-        textposition="top right",
+        text=[name],  # for the hover only: the label is an annotation
         name=name,
         showlegend=False,
+        cliponaxis=False,  # a point on the edge of the map is drawn whole
         hovertemplate="%{text}: (%{x:.3f}, %{y:.3f})<extra></extra>",
     )
 

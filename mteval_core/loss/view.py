@@ -56,8 +56,8 @@ PAPER_PRESETS: dict[str, Costs] = {
     "Table 7: (1, 5, 2)": (1.0, 5.0, 2.0),
     "Table 10: (5, 5, 5.5)": (5.0, 5.0, 5.5),
 }
-PAPER_PRESET_POINTS: dict[str, np.ndarray] = {  # where they lie on the map
-    name: simplex_point(costs) for name, costs in PAPER_PRESETS.items()
+PAPER_PRESET_POINTS: dict[str, np.ndarray] = {  # where they lie on the map, by a short name
+    name.partition(":")[0]: simplex_point(costs) for name, costs in PAPER_PRESETS.items()
 }
 RESAMPLES = 2000  # enough for stable 95% percentile intervals, cheap for a few systems
 SEED = 2006  # fixed, so that a shared link shows the same intervals to everybody

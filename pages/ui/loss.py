@@ -6,14 +6,18 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from mteval_core.figures import loss_bar_chart, rank_reversal_map
 from mteval_core.io.loss_tables import SHAPES_HINT
+from mteval_core.io.mqm import REQUIRED as MQM_COLUMNS
+from mteval_core.io.mqm import MqmAnnotations
 from mteval_core.loss.average import Costs
 from mteval_core.loss.inputs import LossInput
 from mteval_core.loss.mqm import ErrorsPerSegment
 from mteval_core.loss.mqm_view import MqmRanking, WeightMapView, WeightPlane, best_systems
 from mteval_core.loss.reversal import Reversal
+from mteval_core.loss.sources import LossSources, describe_sources
 from mteval_core.loss.view import (
     LEVEL,
     MEAN_OF_GROUPS,
@@ -48,6 +52,7 @@ SAMPLES = {  # name: (file in sample_data/loss, what to know about it)
     ),
 }
 UPLOAD = "Your own loss table (upload)"
+TABLE_HINT = SHAPES_HINT + " Any other column is a category to break the ranking down by."
 ALL_ROWS = "none"
 COST_MAXIMUM = 10.0
 METHOD_NOTES = {
@@ -93,21 +98,43 @@ def orders(pairs: list[tuple[str, str]]) -> str:
     return ", ".join(f"{escape_markdown(a)} before {escape_markdown(b)}" for a, b in pairs)
 
 
-def chosen_table() -> tuple[str, bytes] | None:
-    """(file name, bytes) of the chosen sample or upload; None while nothing is uploaded."""
+class ChosenTable(NamedTuple):
+    name: str | None  # file name; None while the upload is chosen but no file is given
+    data: bytes | None
+    uploaded: bool  # the user's table (or its uploader), not one of the paper's
+
+
+def chosen_table() -> ChosenTable:
+    """The chosen sample or upload, with its file name and bytes."""
     choice = st.selectbox("Data", [*SAMPLES, UPLOAD])
     if choice != UPLOAD:
         file_name, note = SAMPLES[choice]
-        st.caption(note)
+        st.caption(f"The paper's example, not your data. {note}")
         path = SAMPLE_DATA / "loss" / file_name
-        return path.name, path.read_bytes()
+        return ChosenTable(path.name, path.read_bytes(), uploaded=False)
     upload = st.file_uploader(
         "Loss table (CSV or TSV): counts, rates or one row per case", type=["csv", "tsv", "txt"]
     )
     if upload is None:
-        st.info(SHAPES_HINT + " Any other column is a category to break the ranking down by.")
-        return None
-    return upload.name, upload.getvalue()
+        st.info(TABLE_HINT)
+        return ChosenTable(None, None, uploaded=True)
+    return ChosenTable(upload.name, upload.getvalue(), uploaded=True)
+
+
+def show_sources(
+    where: DeltaGenerator, chosen: ChosenTable, annotations: MqmAnnotations | None
+) -> None:
+    """One line in ``where`` (a placeholder at the top of the page) naming the data shown; a
+    warning, with what to upload, when the session's own test set has no loss data."""
+    test_set = st.session_state.get("test_set")  # the Data page's upload (pages.ui.sample)
+    sources = LossSources(
+        table=chosen.name,
+        table_uploaded=chosen.uploaded,
+        mqm=annotations.origin if annotations is not None else None,
+        test_set_systems=tuple(test_set.system_names) if test_set is not None else None,
+    )
+    note = describe_sources(sources, table_hint=TABLE_HINT, mqm_columns=MQM_COLUMNS)
+    (where.warning if note.missing_loss_data else where.info)(escape_markdown(note.text))
 
 
 def chosen_breakdown(table: LossInput) -> str | None:

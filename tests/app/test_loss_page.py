@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import mteval_core.loss.view
 from mteval_core.io.mqm import read_mqm
 from mteval_core.loss.mqm import GOOGLE_WEIGHTS, system_error_points
-from tests.helpers import shared_dataset
+from pages.ui.text import escape_markdown
+from tests.helpers import make_test_set, shared_dataset
 
 ROOT = Path(__file__).resolve().parents[2]
 PER_WH = "Tate & Voss 2006, per wh-type (Tables 3 and 8)"
@@ -20,11 +22,13 @@ UPLOAD = "Your own loss table (upload)"
 MQM_HEADER = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
 
 
-def page(query: dict[str, str] | None = None, mqm=None) -> AppTest:
+def page(query: dict[str, str] | None = None, mqm=None, test_set=None) -> AppTest:
     app = AppTest.from_file(str(ROOT / "pages/4_Loss.py"), default_timeout=60)
     app.query_params.update(query or {})
     if mqm is not None:
         app.session_state["mqm"] = mqm
+    if test_set is not None:  # as the Data page leaves an upload
+        app.session_state["test_set"] = test_set
     app.run()
     assert not app.exception, [e.message for e in app.exception]
     return app
@@ -40,6 +44,20 @@ def figure_titled(app: AppTest, title: str) -> dict:
 
 def rankings(app: AppTest, prefix: str = "**Ranking:** ") -> list[str]:
     return [m.value.removeprefix(prefix) for m in app.markdown if m.value.startswith(prefix)]
+
+
+def source_line(app: AppTest) -> str:
+    """The line at the top of the page that says which data it shows (an info, or a warning
+    when the user's test set has no loss data)."""
+    (title,) = app.title
+    children = list(app.main.children.values())
+    return children[children.index(title) + 1].value
+
+
+def open_tab(app: AppTest, by: str, label: str) -> AppTest:
+    """Switch the group tabs (only the open one runs), as a click on the tab does."""
+    app.session_state[f"loss_tab_{by}"] = label
+    return app.run()
 
 
 def upload(app: AppTest, name: str, text: str) -> AppTest:
@@ -63,7 +81,8 @@ def test_loss_page_costs_from_the_url_presets_and_the_who_reversal():
     app.selectbox[2].set_value("Table 10: (5, 5, 5.5)").run()
     assert [s.value for s in app.slider] == [5.0, 5.0, 5.5]
     assert dict(app.query_params) == {"c1": "5", "c2": "5", "c3": "5.5"}
-    assert rankings(app)[2] == "MT2 > MT1 > MT3"  # Who: MT1 before MT3 (Table 10)
+    assert rankings(app) == ["MT2 > MT3 > MT1"]  # When, the open tab
+    assert rankings(open_tab(app, "wh", "Who")) == ["MT2 > MT1 > MT3"]  # MT1 before MT3 (Table 10)
 
 
 def test_default_costs_and_table_6_costs_keep_the_browser_test_texts():
@@ -95,8 +114,11 @@ def test_breakdown_by_wh_names_the_categories_that_differ():
     assert "mean of the wh losses" in " ".join(c.value for c in app.caption)
     app.slider[1].set_value(2.0).run()
     app.slider[2].set_value(1.0).run()  # Tables 5 and 9: the same ranking everywhere
-    assert "Every wh ranks the systems as the overall ranking does." in app.info[0].value
-    assert rankings(app) == ["MT2 > MT3 > MT1"] * 3
+    assert "Every wh ranks the systems as the overall ranking does." in app.info[1].value
+    assert [tab.label for tab in app.tabs] == ["When", "Where", "Who"]
+    for tab in ("When", "Where", "Who"):  # only the open tab is drawn, and each ranks alike
+        assert rankings(open_tab(app, "wh", tab)) == ["MT2 > MT3 > MT1"]
+        assert figure_titled(app, "Ranking by cost (best first)")
 
 
 def test_counts_give_intervals_and_flag_the_close_pair():
@@ -225,3 +247,92 @@ def test_ted_mqm_with_google_weights_gives_the_system_means():
     assert table["error points per segment"].iloc[0] == 0.912  # ref, the human translation
     assert len(app.slider) == 3 + 5  # no Critical errors in the TED annotations
     assert app.multiselect[0].value == table["system"].tolist()[:4]
+
+
+# ------------------------------------------------------------------ which data the page shows
+WMT_LIKE = make_test_set(  # an upload as the Data page leaves it: no loss table, no MQM
+    ["a b c", "d e f"],
+    {"Facebook-AI": ["a b c", "d e"], "[VolcTrans](https://example.org)": ["a b", "d e f"]},
+)
+
+
+def test_the_sample_names_the_paper_tables_and_their_file():
+    app = page()
+    line = source_line(app)
+    assert line == escape_markdown(
+        "Data shown: the paper's tables (Tate & Voss 2006, systems MT1, MT2, MT3; "
+        "tate-voss-2006-table2-table4-rates.csv)."
+    )
+    assert app.info[0].value == line and not app.warning and not app.error
+    assert app.caption[1].value.startswith("The paper's example, not your data.")
+    app.selectbox[0].set_value(COUNTS).run()
+    assert "tate-voss-2006-table2-counts.csv" in source_line(app)
+
+
+def test_an_uploaded_test_set_without_loss_data_says_what_to_upload():
+    app = page(test_set=WMT_LIKE)
+    assert not app.error and not app.exception
+    line = source_line(app)
+    assert app.warning[0].value == line  # a warning, not an error box
+    assert line.startswith(
+        escape_markdown("Your test set (2 systems: Facebook-AI, [VolcTrans](https://example.org))")
+    )  # the uploaded systems named as text, never as a link
+    for what in (
+        "has no loss data",
+        "shows the paper's example: Tate & Voss 2006's systems MT1, MT2, MT3",
+        "tate-voss-2006-table2-table4-rates.csv), not yours.",
+        "MQM error annotations on the Data page",
+        "system, seg_id, rater, category, severity",
+        "'Your own loss table'",
+        "system, correct, non_response, incorrect, rt_total, marked_total, cases",
+    ):
+        assert escape_markdown(what) in line, what
+    # The paper's example is still there, labelled as such.
+    assert rankings(app) == ["MT2 > MT3 > MT1"]
+    assert app.caption[1].value.startswith("The paper's example, not your data.")
+
+
+def test_an_uploaded_loss_table_is_named_as_text():
+    app = upload(page(test_set=WMT_LIKE), "**wmt23 loss**.csv", CASES)
+    assert source_line(app) == escape_markdown("Data shown: your loss table **wmt23 loss**.csv.")
+    assert not app.error and "has no loss data" not in " ".join(w.value for w in app.warning)
+    assert rankings(app) == ["A > B"]  # the table's own systems, news first
+    assert rankings(open_tab(app, "domain", "talks")) == ["B > A"]
+
+
+def test_before_a_loss_table_is_uploaded_the_page_says_so():
+    app = page(test_set=WMT_LIKE)
+    app.selectbox[0].set_value(UPLOAD).run()
+    assert source_line(app) == escape_markdown("Data shown: no loss table yet (upload one below).")
+    assert not app.slider and not app.error  # nothing to rank yet, and no complaint
+
+
+def test_uploaded_mqm_annotations_are_named_with_the_cost_data():
+    annotations = read_mqm(MQM.encode(), "wmt22 <mqm>.tsv")
+    app = page(mqm=annotations, test_set=WMT_LIKE)
+    assert source_line(app) == escape_markdown(
+        "Data shown: MQM weights: your annotations wmt22 <mqm>.tsv (Data page); costs: the "
+        "paper's tables (Tate & Voss 2006, systems MT1, MT2, MT3; "
+        "tate-voss-2006-table2-table4-rates.csv)."
+    )
+    assert not app.warning and not app.error
+
+
+def test_a_cost_slider_reuses_the_prepared_analysis(monkeypatch):
+    """Moving a cost reads the table and maps the rankings no second time: the content-keyed
+    cache holds them (the slider's response is then one matrix product and the figures)."""
+    calls = []
+    original = mteval_core.loss.view.analyse_loss
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(mteval_core.loss.view, "analyse_loss", counted)
+    app = page()
+    app.selectbox[0].set_value(PER_WH).run()
+    before = len(calls)
+    for value in (1.5, 2.0, 3.5):
+        app.slider[2].set_value(value).run()
+    assert len(calls) == before
+    assert app.slider[2].value == 3.5 and rankings(app)
