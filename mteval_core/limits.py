@@ -8,6 +8,8 @@ few hundred tokens) and is named in the message of whatever refuses work above i
 
 from __future__ import annotations
 
+import os
+
 # ----------------------------------------------------------------------------------------- uploads
 MAX_UPLOAD_MB = 50  # per file; .streamlit/config.toml (server.maxUploadSize) says the same
 # The dashboard keeps every session's test set, its statistics and 1,000+ bootstrap resamples in
@@ -20,6 +22,10 @@ MAX_UPLOAD_TEXTS = 200_000  # segments x (systems + references) in one uploaded 
 
 # -------------------------------------------------------------------------------------- resampling
 MAX_RESAMPLES = 20_000  # bootstrap resamples, command line and dashboard
+# The dashboard holds its resample counts at once, one float per resample and segment: 64 million
+# (512 MB) let a WMT set (3,000 segments) have 20,000 resamples and the largest upload (20,000
+# segments) 2,000, never gigabytes on a shared server.
+MAX_RESAMPLED_CELLS = 64_000_000
 
 # --------------------------------------------------------------------------------------------- GTM
 # GTM's greedy works on the hits of a segment's bitext grid (cells whose two tokens are equal),
@@ -32,3 +38,16 @@ GTM_MAX_HITS = 10_000_000  # per segment: at most about 0.1 s of work
 GTM_MAX_RUNS = 1_000_000  # per segment: at most about 50 MB
 GTM_EXACT_MAX_CELLS = 1_000_000  # |C| x |Rcat| for the exact matching; above it, the greedy
 GRID_MAX_CELLS = 250_000  # |C| x |Rcat| of a bitext grid drawn in the dashboard
+
+
+def _memory_budget() -> int:
+    """A quarter of the machine's memory, at most 1 GiB: enough for the results of the largest
+    accepted upload, little enough to leave room for the sessions' data."""
+    try:
+        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): assume 4 GiB
+        physical = 4 * 2**30
+    return min(2**30, physical // 4)
+
+
+CACHE_BYTES = _memory_budget()  # the dashboard's cache of results, for all sessions together

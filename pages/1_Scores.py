@@ -1,16 +1,24 @@
 """Scores page: every system under every metric, how sure each score is (bootstrap intervals) and
-which system differences are significant (paired bootstrap, Holm-corrected), ready to export."""
+which system differences are significant (paired bootstrap, Holm-corrected: systems in
+significance clusters, or every pair in a heat map), ready to export."""
 
 import streamlit as st
 
 from mteval_core.export import to_csv, to_json, to_latex
-from mteval_core.figures import significance_heatmap, system_scores_bar
+from mteval_core.figures import (
+    significance_clusters_figure,
+    significance_heatmap,
+    system_scores_bar,
+)
+from mteval_core.limits import MAX_RESAMPLED_CELLS, MAX_RESAMPLES
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.significance import (
     SIGNIFICANCE_LEVEL,
     bootstrap_scores,
+    resamples_needed,
     smallest_reachable_p,
 )
+from mteval_core.stats.system_clusters import cluster_systems
 from mteval_core.tables import scores_frame
 from pages.ui import (
     DASHBOARD_METRICS,
@@ -25,14 +33,18 @@ from pages.ui import (
     session_test_set,
 )
 
-# 5000: enough for Holm over 78 pairs (13 systems)
-RESAMPLE_CHOICES = resample_choices([0, 200, 1000, 2000, 5000])
+# 20,000 (MAX_RESAMPLES): enough for Holm over 999 pairs (45 systems). 20 systems x 2,000
+# segments, seven metrics: about 10 s of CPU and 0.8 GB at the peak.
+RESAMPLE_CHOICES = resample_choices([0, 200, 1000, 2000, 5000, 10000, 20000])
+HEAT_MAP_MAX_SYSTEMS = 15  # above this, clusters are shown first and the heat map on request
 
 st.set_page_config(page_title="mteval: scores", layout="wide")
 
 
 test_set = session_test_set()
 options = session_options()
+n_pairs = len(test_set.systems) * (len(test_set.systems) - 1) // 2  # per metric
+choices = [n for n in RESAMPLE_CHOICES if n * test_set.n_segments <= MAX_RESAMPLED_CELLS]
 st.title("Scores")
 st.caption(
     f"{escape_markdown(test_set.name)}; options from the Data page: "
@@ -40,10 +52,21 @@ st.caption(
 )
 resamples = st.select_slider(
     "Bootstrap resamples",
-    RESAMPLE_CHOICES,
+    choices,
     value=BootstrapOptions().n_resamples,
     help="Segments are drawn with replacement this many times (fixed seed) for confidence "
-    f"intervals and paired significance tests. 0: scores only. {RESAMPLES_HELP}",
+    f"intervals and paired significance tests. 0: scores only. {RESAMPLES_HELP}"
+    + (
+        f" For {test_set.n_segments:,} segments, at most {choices[-1]:,} here."
+        if choices[-1] < RESAMPLE_CHOICES[-1]
+        else ""
+    )
+    + (
+        f" With {n_pairs:,} system pairs, a pair can reach p < {SIGNIFICANCE_LEVEL} after "
+        f"Holm's correction from {resamples_needed(n_pairs):,} resamples on."
+        if n_pairs
+        else ""
+    ),
 )
 bootstrap = BootstrapOptions(n_resamples=resamples)
 
@@ -75,31 +98,72 @@ with friendly_errors():
     for note in scores.notes:  # e.g. GTM segments too large for the grid, left out
         st.warning(escape_markdown(note))
 
-    labels = {metric.label: metric.name for metric in scores.metrics}
+    labels = {metric.label: metric for metric in scores.metrics}
     label = st.selectbox("Metric for the charts", list(labels))
-    metric = labels[label]
+    metric = labels[label].name
     by_system = table[label].to_dict()
-    intervals = resampled.intervals_of(metric) if resampled else None
+    # None without resamples, or for a metric with system scores only (nothing to resample)
+    intervals = (
+        resampled.intervals_of(metric) if resampled and metric in resampled.samples else None
+    )
     st.plotly_chart(system_scores_bar(by_system, label, intervals), width="stretch")
-    if resampled and len(scores.systems) > 1:
-        st.plotly_chart(
-            significance_heatmap(by_system, resampled.pairs, metric, label), width="stretch"
-        )
-        pairs_per_metric = len(scores.systems) * (len(scores.systems) - 1) // 2
-        st.caption(
-            "Each cell: the row system's score minus the column system's, and p: the paired "
-            "bootstrap p-value (computed as sacreBLEU does, on the resamples of the intervals), "
-            f"Holm-corrected over this metric's {pairs_per_metric} system pairs. "
-            f"Blue: p < {SIGNIFICANCE_LEVEL}, a significant difference. Hover for the "
-            "uncorrected p."
-        )
-        floor = smallest_reachable_p(resamples, pairs_per_metric)
-        if floor >= SIGNIFICANCE_LEVEL:
+    if intervals and n_pairs:
+        st.subheader("Significant differences")
+        floor = smallest_reachable_p(resamples, n_pairs)
+        needed = resamples_needed(n_pairs)
+        if floor >= SIGNIFICANCE_LEVEL:  # said first, above the figure it explains
             st.warning(
-                f"With {resamples:,} resamples and Holm's correction over {pairs_per_metric} "
+                f"With {resamples:,} resamples and Holm's correction over {n_pairs} "
                 f"pairs, the smallest p-value a pair can get is {floor:.4f}: no pair can reach "
-                f"p < {SIGNIFICANCE_LEVEL}. Choose more resamples."
+                f"p < {SIGNIFICANCE_LEVEL}. Choose at least {needed:,} resamples"
+                + (
+                    "."
+                    if needed <= choices[-1]
+                    else f", more than this page offers for {test_set.n_segments:,} segments "
+                    f"({choices[-1]:,}); the command line's --bootstrap N goes to "
+                    f"{MAX_RESAMPLES:,}."
+                    if needed <= MAX_RESAMPLES
+                    else f", more than the {MAX_RESAMPLES:,} this server and the command line "
+                    "allow: compare fewer systems at a time."
+                )
             )
+        st.caption(
+            "p: the paired bootstrap p-value (computed as sacreBLEU does, on the resamples of "
+            f"the intervals), Holm-corrected over this metric's {n_pairs} system pairs. A pair "
+            f"can reach p < {SIGNIFICANCE_LEVEL} from {needed:,} resamples on (with "
+            f"{resamples:,}, the smallest p is {floor:.4f}); separating many pairs takes more."
+        )
+        heat_map = st.toggle(
+            "Every pair (heat map)",
+            value=len(scores.systems) <= HEAT_MAP_MAX_SYSTEMS,
+            help="Off: systems in significance clusters, the view WMT reports; on: the p-value "
+            "of every pair.",
+        )
+        if heat_map:
+            st.caption(
+                "Each cell: the row system's score minus the column system's, and p. Blue: "
+                f"p < {SIGNIFICANCE_LEVEL}, a significant difference. Hover for the uncorrected p"
+                + ("." if len(scores.systems) <= HEAT_MAP_MAX_SYSTEMS else " and the numbers.")
+            )
+            st.plotly_chart(
+                significance_heatmap(by_system, resampled.pairs, metric, label), width="stretch"
+            )
+        else:
+            ranking = cluster_systems(
+                by_system, resampled.pairs, metric, labels[label].higher_is_better, intervals
+            )
+            st.caption(
+                "Systems best first. A system opens a new cluster when a system of the current "
+                f"cluster is significantly better (p < {SIGNIFICANCE_LEVEL}), so no two systems "
+                "of a cluster differ significantly (mt-metrics-eval's AssignRanks, as WMT's "
+                "metrics task ranks). Rank: from 1 + the systems significantly better to n - "
+                "the systems significantly worse."
+            )
+            st.plotly_chart(significance_clusters_figure(ranking, label), width="stretch")
+            with st.expander("Clusters as a table"):
+                st.dataframe(
+                    [entry.to_row() for entry in ranking], width="stretch", hide_index=True
+                )
 
     extra = resampled.to_dict() if resampled else {}  # intervals, pairs and bootstrap options
     st.caption(f"Signature: `{scores.signature}`")

@@ -11,7 +11,11 @@ from mteval_core.figures.correlation import (
     reliability_figure,
 )
 from mteval_core.figures.loss import loss_bar_chart, rank_reversal_map
-from mteval_core.figures.scores import significance_heatmap, system_scores_bar
+from mteval_core.figures.scores import (
+    significance_clusters_figure,
+    significance_heatmap,
+    system_scores_bar,
+)
 from mteval_core.figures.segment_level import metric_ranking_figure, segment_density
 
 __all__ = [
@@ -24,6 +28,7 @@ __all__ = [
     "ranked_bars",
     "reliability_figure",
     "segment_density",
+    "significance_clusters_figure",
     "significance_heatmap",
     "system_scores_bar",
 ]

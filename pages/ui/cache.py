@@ -9,7 +9,6 @@ dropped while the total is over the budget.
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import types
@@ -20,21 +19,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from mteval_core.limits import CACHE_BYTES
+
 CACHE_ENTRIES = 128  # results kept per server process at most, however small
 
-
-def _memory_budget() -> int:
-    """A quarter of the machine's memory, at most 1 GiB: enough for the results of the largest
-    accepted upload (mteval_core.limits), little enough to leave room for the sessions' data."""
-    # TODO(lead): move to mteval_core.limits with the other bounds.
-    try:
-        physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): assume 4 GiB
-        physical = 4 * 2**30
-    return min(2**30, physical // 4)
-
-
-CACHE_BYTES = _memory_budget()
 
 _SHARED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
 _ATOMS = (str, bytes, bytearray, int, float, complex, bool, type(None))
