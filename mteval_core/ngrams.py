@@ -13,7 +13,7 @@ prefix is not in the references cannot be in them either, so it gets id -1 and n
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -116,6 +116,22 @@ class EncodedCorpus:
             for system in test_set.systems
         }
         self._cache: dict[tuple, object] = {}
+
+    def with_references(self, indices: Sequence[int]) -> EncodedCorpus:
+        """The same corpus with only the references at ``indices``, without tokenizing again:
+        the reliability experiment scores every combination of a test set's references."""
+        reduced = object.__new__(EncodedCorpus)
+        reduced.test_set = replace(
+            self.test_set, references=tuple(self.test_set.references[i] for i in indices)
+        )
+        reduced.options = self.options
+        reduced.max_order = self.max_order
+        reduced.n_segments = self.n_segments
+        reduced.vocabulary = self.vocabulary
+        reduced.references = [self.references[i] for i in indices]
+        reduced.systems = self.systems
+        reduced._cache = {}
+        return reduced
 
     # ------------------------------------------------------------------ lengths
     @property

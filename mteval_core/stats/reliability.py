@@ -21,8 +21,10 @@ from scipy import stats as scipy_stats
 from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.human import criterion_matrix
+from mteval_core.metrics import get_metric
 from mteval_core.metrics.base import Metric
-from mteval_core.scoring import Progress, score_test_set
+from mteval_core.ngrams import EncodedCorpus
+from mteval_core.scoring import Progress
 from mteval_core.stats.correlation import pearson_rows, spearman_rows
 from mteval_core.testset import TestSet
 
@@ -81,33 +83,61 @@ def reliability_summary(
     )
 
 
+@dataclass(frozen=True, eq=False)  # it holds arrays
+class PseudoDocuments:
+    """The draws of the experiment: for each size (row) and repetition, which system each
+    pseudo-document is of and which k rated segments it holds. They depend on the judgments
+    and the seed only, so every metric and every set of references is scored on the same ones."""
+
+    sizes: list[int]
+    systems: list[list[np.ndarray]]  # [size][repetition] -> (n_documents,)
+    segments: list[list[np.ndarray]]  # [size][repetition] -> (n_documents, k)
+
+
+def draw_pseudo_documents(human: np.ndarray, options: ReliabilityOptions) -> PseudoDocuments:
+    """k distinct rated segments of a random system per pseudo-document, seeded."""
+    rng = np.random.default_rng(options.seed)
+    n_systems, n_segments = human.shape
+    rated = np.isfinite(human)
+    sizes = [k for k in options.sizes if k <= rated.sum(axis=1).min()]
+    systems: list[list[np.ndarray]] = []
+    segments: list[list[np.ndarray]] = []
+    for k in sizes:
+        systems.append([])
+        segments.append([])
+        for _ in range(options.repetitions):
+            system = rng.integers(0, n_systems, options.n_documents)
+            keys = np.where(rated[system], rng.random((options.n_documents, n_segments)), np.inf)
+            systems[-1].append(system)
+            segments[-1].append(np.argpartition(keys, k - 1, axis=1)[:, :k])
+    return PseudoDocuments(sizes, systems, segments)
+
+
 def reliability_curve(
     metric: Metric,
     stats: np.ndarray,
     human: np.ndarray,
     options: ReliabilityOptions,
     progress: Progress | None = None,
+    documents: PseudoDocuments | None = None,
 ) -> ReliabilityCurve:
     """``stats``: (n_systems, n_segments, n_stats); ``human``: (n_systems, n_segments), NaN where
-    a segment is not rated (never drawn). ``progress`` is told the share of sizes done."""
-    rng = np.random.default_rng(options.seed)
-    n_systems, n_segments = human.shape
-    rated = np.isfinite(human)
-    sizes = [k for k in options.sizes if k <= rated.sum(axis=1).min()]
-    shape = (len(sizes), options.repetitions)
+    a segment is not rated (never drawn). ``documents``: the draws (made here when None).
+    ``progress`` is told the share of sizes done."""
+    documents = documents or draw_pseudo_documents(human, options)
+    shape = (len(documents.sizes), options.repetitions)
     pearson, spearman = np.full(shape, np.nan), np.full(shape, np.nan)
-    for row, k in enumerate(sizes):
+    for row in range(len(documents.sizes)):
         for repetition in range(options.repetitions):
-            system = rng.integers(0, n_systems, options.n_documents)
-            keys = np.where(rated[system], rng.random((options.n_documents, n_segments)), np.inf)
-            chosen = np.argpartition(keys, k - 1, axis=1)[:, :k]  # k distinct rated segments
+            system = documents.systems[row][repetition]
+            chosen = documents.segments[row][repetition]
             metric_scores = metric.score_from_totals(stats[system[:, None], chosen].sum(axis=1))
             human_scores = human[system[:, None], chosen].mean(axis=1)
             pearson[row, repetition] = pearson_rows(metric_scores[None], human_scores[None])[0]
             spearman[row, repetition] = spearman_rows(metric_scores[None], human_scores[None])[0]
         if progress:
-            progress((row + 1) / len(sizes))
-    return ReliabilityCurve(sizes, pearson, spearman)
+            progress((row + 1) / len(documents.sizes))
+    return ReliabilityCurve(documents.sizes, pearson, spearman)
 
 
 def reliability_by_references(
@@ -118,24 +148,23 @@ def reliability_by_references(
     reliability: ReliabilityOptions,
     progress: Progress | None = None,
 ) -> list[ReliabilityCurve]:
-    """One curve for every non-empty combination of the test set's references."""
+    """One curve for every non-empty combination of the test set's references; the text is
+    tokenized once, and each combination's statistics come from the same encoded corpus."""
     curves = []
     names = test_set.reference_names
     subsets = [s for k in range(1, len(names) + 1) for s in combinations(range(len(names)), k)]
+    corpus = EncodedCorpus(test_set, options)
+    metric = get_metric(metric_name, options)
+    documents = draw_pseudo_documents(human, reliability)
     for done, subset in enumerate(subsets):
-        reduced = TestSet(
-            references=[test_set.references[i] for i in subset],
-            systems=test_set.systems,
-            documents=test_set.documents,
-        )
-        scores = score_test_set(reduced, [metric_name], options)
-        stats = np.stack([scores.statistics[metric_name][s] for s in scores.systems])
+        reduced = corpus.with_references(subset)
+        stats = np.stack([metric.statistics(reduced, s) for s in test_set.system_names])
 
         def curve_progress(share: float, done: int = done) -> None:
             if progress:
                 progress((done + share) / len(subsets))
 
-        curve = reliability_curve(scores.metrics[0], stats, human, reliability, curve_progress)
+        curve = reliability_curve(metric, stats, human, reliability, curve_progress, documents)
         curves.append(
             ReliabilityCurve(
                 curve.sizes, curve.pearson, curve.spearman, tuple(names[i] for i in subset)

@@ -111,3 +111,31 @@ def test_a_summary_gives_each_sizes_mean_and_range_without_the_missing_repetitio
     exported = curve.as_dict()
     assert exported["pearson_mean"] == pytest.approx([0.3, 0.8])
     assert exported["spearman_mean"] == pytest.approx([0.2, 0.75])
+
+
+def test_a_corpus_with_fewer_references_gives_the_statistics_of_scoring_them_alone():
+    """The reliability experiment encodes the text once for every combination of references."""
+    from dataclasses import replace
+
+    from mteval_core.config import Options
+    from mteval_core.metrics import REGISTRY, get_metric
+    from mteval_core.ngrams import EncodedCorpus
+    from mteval_core.scoring import score_test_set
+    from tests.helpers import load_sample
+
+    test_set = load_sample().test_set.with_human(None)
+    options = Options(gtm_exponent=2.0)
+    corpus = EncodedCorpus(test_set, options)
+    for subset in ((0,), (1,), (1, 0)):
+        alone = replace(test_set, references=tuple(test_set.references[i] for i in subset))
+        expected = score_test_set(alone, list(REGISTRY), options)
+        reduced = corpus.with_references(subset)
+        for name in REGISTRY:
+            metric = get_metric(name, options)
+            for system in test_set.system_names:
+                found = metric.statistics(reduced, system)
+                wanted = expected.statistics[name][system]
+                if name == "nist":  # information weights summed in n-gram id order: last bits
+                    np.testing.assert_allclose(found, wanted, rtol=1e-14, err_msg=name)
+                else:
+                    np.testing.assert_array_equal(found, wanted, name)
