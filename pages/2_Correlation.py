@@ -1,9 +1,16 @@
-"""Correlation page: how well each metric agrees with the human scores of the current test set."""
+"""Correlation page: how well each metric agrees with the human scores of the current test set.
+
+With judgments of segments (MQM, segment-level DA) the intervals resample the segments, and the
+page goes down to them: one system's segments, the segment-level statistics, the reliability
+against test size. With judgments of systems only (WMT's DA tables) the intervals resample the
+systems, as `mteval correlate` does, and one line says that the segment views need more.
+"""
 
 import streamlit as st
 
+from mteval_core.comparison_tables import metric_comparison_frame
 from mteval_core.config import STEMMER_CHOICES, Options, stemmer_choice, stemming_variants
-from mteval_core.figures import differential_scatter, metric_human_scatter, reliability_figure
+from mteval_core.figures import differential_scatter, reliability_figure, system_scatter
 from mteval_core.scoring import Progress, Scores
 from mteval_core.stats import meta
 from mteval_core.stats.bootstrap import BootstrapOptions
@@ -22,6 +29,7 @@ from pages.ui import (
     session_test_set,
 )
 from pages.ui.segment_level import show_segment_level
+from pages.ui.tables import static_table
 
 st.set_page_config(page_title="mteval: correlation", layout="wide")
 
@@ -33,17 +41,29 @@ if test_set.human is None or not len(test_set.human):
     st.stop()
 criteria = meta.criterion_choices(test_set.human)  # the default first
 left, middle, right = st.columns(3)
-criterion = left.selectbox("Human criterion", criteria, help="adequacy+fluency: Lavie's total")
+if len(criteria) > 1:
+    criterion = left.selectbox("Human criterion", criteria, help="adequacy+fluency: Lavie's total")
+else:
+    criterion = criteria[0]
+    left.caption(f"Human criterion: {escape_markdown(criterion)}, the only one judged.")
+segments = meta.has_segment_judgments(test_set.human, criterion)
+units = "Segments" if segments else "Systems (the judgments are system-level only)"
 resamples = middle.select_slider(
     "Bootstrap resamples",
     resample_choices([0, 200, 1000, 2000]),
     value=1000,
-    help=f"Segments drawn with replacement, for the intervals. {RESAMPLES_HELP}",
+    help=f"{units} drawn with replacement, for the intervals and the comparisons of metrics. "
+    f"{RESAMPLES_HELP}",
 )
 stemmer = right.selectbox(
     "Stemmed columns use", STEMMER_CHOICES, STEMMER_CHOICES.index(stemmer_choice(options))
 )
 exclude = tuple(st.multiselect("Leave out systems", test_set.system_names))
+rated_only = segments and st.toggle(
+    "Rated segments only",
+    help="Score each system on the segments people rated, not on all of them (the command "
+    "line's --rated-segments-only): for judgments that cover part of the test set.",
+)
 
 
 def meta_evaluation(variant_options: Options) -> tuple[Scores, meta.MetaEvaluation]:
@@ -51,14 +71,28 @@ def meta_evaluation(variant_options: Options) -> tuple[Scores, meta.MetaEvaluati
     scores = scores_of(test_set, DASHBOARD_METRICS, variant_options)
     bootstrap = BootstrapOptions(n_resamples=resamples) if resamples else None
     external = tuple(session_external_metrics())  # part of the key, as in scores_of
-    key = ("meta", test_set.content_hash, variant_options, external, criterion, exclude, resamples)
+    key = ("meta", test_set.content_hash, variant_options, external, criterion, exclude)
+    key += (rated_only, resamples)
 
     def compute(progress: Progress) -> meta.MetaEvaluation:
-        return meta.evaluate(
-            test_set, scores, criterion, exclude, bootstrap=bootstrap, progress=progress
+        return meta.evaluate_and_compare(
+            test_set, scores, criterion, exclude, rated_only, bootstrap, progress
         )
 
     return scores, cached(key, compute, "Resampling...")
+
+
+def interval_note(evaluation: meta.MetaEvaluation) -> str:
+    """What the intervals of the table and of the comparisons come from."""
+    if evaluation.resampled_units == "segments":
+        return f"Intervals: {resamples:,} bootstrap resamples of the segments (95%, percentile)."
+    if evaluation.resampled_units == "systems":
+        return (
+            f"Intervals: {resamples:,} bootstrap resamples of the systems (95%, percentile), as "
+            "`mteval correlate` draws them: the judgments are system-level only, so there are "
+            "no segments to resample."
+        )
+    return "No intervals: choose a number of bootstrap resamples above."
 
 
 with friendly_errors():
@@ -71,31 +105,45 @@ with friendly_errors():
 st.subheader("Every metric against the human scores")
 st.dataframe(correlation_frame(by_variant), width="stretch")
 st.caption(
-    f"Stemmed: {stemmer}. Intervals: {resamples} bootstrap resamples of the segments (95%, "
-    "percentile). Pairwise differences r: Coughlin's correlation of the differences between "
-    "every two systems."
+    f"Stemmed: {stemmer}. {interval_note(result)} "
+    + ("Metric scores on the rated segments only. " if rated_only else "")
+    + "Pairwise differences r: Coughlin's correlation of the differences between every two "
+    "systems."
 )
 
-metric = st.selectbox("Metric", scores.metric_names)
-view = result.against_human(metric)
 left, right = st.columns(2)
-with left:
-    chosen = st.plotly_chart(
-        metric_human_scatter(
-            view.systems,
-            view.metric_scores,
-            view.human_scores,
-            metric,
-            criterion,
-            view.correlations.pearson,
-            view.correlations.pearson_ci,
-            view.correlations.reason("pearson"),  # why r is None, e.g. constant human scores
-        ),
-        width="stretch",
-        on_select="rerun",
-        selection_mode="points",
-        key="scatter",
+metric = left.selectbox("Metric", scores.metric_names)
+view = result.against_human(metric)
+clicked = st.session_state.get("scatter") or {}
+points = [  # the systems' trace only
+    p for p in clicked.get("selection", {}).get("points", []) if p.get("curve_number", 0) == 0
+]
+system = right.selectbox(
+    "Segments of" if segments else "Highlight system",
+    view.systems,
+    points[0]["point_index"] if points and points[0]["point_index"] < len(view.systems) else 0,
+    help="Marked in both plots below (its pairs among the differences); click a point in the "
+    "scatter to choose it, or type a name here.",
+)
+
+comparisons = result.compared_with(metric)
+if comparisons:
+    static_table(st, metric_comparison_frame(comparisons))
+    st.caption(
+        f"{escape_markdown(metric)} (selected) against every other metric: the other's Pearson "
+        "r; Williams' test (Graham & Baldwin 2014), the one-sided p that one correlates better "
+        "than the other; the share of the bootstrap resamples in which the selected metric's r "
+        "is the higher."
     )
+
+left, right = st.columns(2)
+left.plotly_chart(
+    system_scatter(view, criterion, system),
+    width="stretch",
+    on_select="rerun",
+    selection_mode="points",
+    key="scatter",
+)
 right.plotly_chart(
     differential_scatter(
         view.pair_labels,
@@ -104,26 +152,39 @@ right.plotly_chart(
         metric,
         view.correlations.differential_pearson,
         view.correlations.reason("differential_pearson"),
+        view.pairs_with(system),
     ),
     width="stretch",
 )
-st.caption(f"Signature: `{scores.signature}`. Click a system's point to see its segments.")
+st.caption(
+    f"Signature: `{scores.signature}`. Names of the systems on hover, on the extremes of each "
+    "axis and on the highlighted system; click a point to highlight it"
+    + (" and see its segments below." if segments else ".")
+)
 
-points = [p for p in chosen.selection.points if p.get("curve_number", 0) == 0]  # systems only
-system = st.selectbox("Segments of", view.systems, points[0]["point_index"] if points else 0)
-segments = meta.segment_scores_against_human(test_set, scores, system, metric, criterion)
-if segments is not None:  # segment-level judgments: the segments people and metric disagree on
-    frame = system_segments_frame(test_set, *segments, system)
+segment_scores = meta.segment_scores_against_human(test_set, scores, system, metric, criterion)
+if (
+    segment_scores is not None
+):  # segment-level judgments: the segments people and metric disagree on
+    frame = system_segments_frame(test_set, *segment_scores, system)
     st.dataframe(frame.head(50), width="stretch")
     st.caption(
-        f"{escape_markdown(system)}'s rated segments, those where {metric} and people disagree "
-        "most first."
+        f"{escape_markdown(system)}'s rated segments, those where {escape_markdown(metric)} and "
+        "people disagree most first."
     )
 st.page_link(
     "pages/3_Bitext_grid.py",
     label=f"Open {escape_markdown(system)}'s segments in the bitext grid",
     query_params={"system": system},
 )
+
+if not segments:
+    st.info(
+        f"The judgments under {escape_markdown(criterion)} are system-level only: a system's "
+        "rated segments, the segment-level statistics and the reliability against test size "
+        "need segment-level judgments."
+    )
+    st.stop()
 
 show_segment_level(test_set, scores, criterion, exclude, min(resamples, 1000))
 

@@ -9,6 +9,7 @@ from mteval_core.figures.correlation import (
     differential_scatter,
     metric_human_scatter,
     reliability_figure,
+    system_scatter,
 )
 from mteval_core.figures.loss import loss_bar_chart, rank_reversal_map
 from mteval_core.figures.scores import (
@@ -30,5 +31,6 @@ __all__ = [
     "segment_density",
     "significance_clusters_figure",
     "significance_heatmap",
+    "system_scatter",
     "system_scores_bar",
 ]

@@ -78,9 +78,12 @@ def _count_ticks() -> list[str]:
     return ["1", "10", "100", "1,000", "10,000"]
 
 
-def metric_ranking_figure(ranking: MetricRanking, statistic_label: str) -> go.Figure:
+def metric_ranking_figure(
+    ranking: MetricRanking, statistic_label: str, selected: str | None = None
+) -> go.Figure:
     """One bar per metric, best at the top, with its bootstrap interval; the text is its
-    significance cluster (rank 1 = no metric is significantly better)."""
+    significance cluster (rank 1 = no metric is significantly better). The ``selected`` metric's
+    bar is outlined, and the hover of every other bar gives its p-value against it."""
     ranked = [metric for metric in ranking.metrics if metric.value is not None]
     names = escape_all(metric.name for metric in ranked)
     values = [metric.value for metric in ranked]
@@ -95,8 +98,15 @@ def metric_ranking_figure(ranking: MetricRanking, statistic_label: str) -> go.Fi
             textposition="inside",
             insidetextanchor="start",
             error_x={"type": "data", "array": upper, "arrayminus": lower, "visible": True},
-            marker={"color": [_cluster_colour(metric.rank) for metric in ranked]},
-            hovertemplate="%{y}: %{x:.4f}<br>%{text}<extra></extra>",
+            marker={
+                "color": [_cluster_colour(metric.rank) for metric in ranked],
+                "line": {
+                    "color": SELECTED_OUTLINE,
+                    "width": [3 if metric.name == selected else 0 for metric in ranked],
+                },
+            },
+            customdata=_p_value_notes(ranking, selected, [metric.name for metric in ranked]),
+            hovertemplate="%{y}: %{x:.4f}<br>%{text}%{customdata}<extra></extra>",
         )
     )
     figure.update_layout(
@@ -110,6 +120,19 @@ def metric_ranking_figure(ranking: MetricRanking, statistic_label: str) -> go.Fi
 
 
 _CLUSTER_COLOURS = ("#1f77b4", "#7fb2dc", "#b8d3ea", "#dde9f4")
+SELECTED_OUTLINE = "#d62728"
+
+
+def _p_value_notes(ranking: MetricRanking, selected: str | None, names: list[str]) -> list[str]:
+    """Per drawn bar, the hover's line with its p-value against ``selected`` ("" for none)."""
+    if selected not in {metric.name for metric in ranking.metrics}:
+        return [""] * len(names)
+    p_values = {pair.other: pair.p_value for pair in ranking.p_values_of(selected)}
+    label = escape_plotly(selected)
+    return [
+        f"<br>p against {label}: {p_values[name]:.3f}" if p_values.get(name) is not None else ""
+        for name in names
+    ]
 
 
 def _cluster_colour(rank: int) -> str:

@@ -6,6 +6,11 @@ with human judgments: the human score of every judged system and every metric's 
 with them; with bootstrap options it adds what ``stats.significance`` derives from resampling the
 segments (intervals of scores and correlations, paired tests, comparisons of metrics).
 
+``evaluate_and_compare`` is ``evaluate`` as the dashboard shows it: judgments at system level
+only (e.g. WMT's DA, one score per system) have no segments to resample, so its intervals and
+comparisons of metrics resample the judged systems, as ``correlate_tables`` does; and without
+resamples every two metrics still get Williams' test.
+
 A statistic without a value (a correlation over constant scores, an interval that no resample
 defines, see ``stats.correlation``) is None, and its result says why under ``undefined``.
 """
@@ -18,7 +23,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from mteval_core.errors import InputError
-from mteval_core.human import criterion_matrix, default_criterion, system_scores
+from mteval_core.human import criteria_of, criterion_matrix, default_criterion, system_scores
 from mteval_core.scoring import Progress, Scores
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.correlation import (
@@ -27,11 +32,14 @@ from mteval_core.stats.correlation import (
     SystemCorrelations,
     correlations,
     pairwise_differentials,
+    pearson_rows,
     with_intervals,
 )
 from mteval_core.stats.significance import (
     BootstrapResult,
+    MetricComparison,
     bootstrap_scores,
+    compare_metrics,
     metric_scores_for_human,
     orientation,
     with_segments_only,
@@ -88,6 +96,12 @@ class MetricAgainstHuman:
     human_differences: np.ndarray
     correlations: SystemCorrelations
 
+    def pairs_with(self, system: str) -> np.ndarray:
+        """Which pairs (in the order of ``pair_labels``) have ``system`` on one side."""
+        first, second = np.triu_indices(len(self.systems), k=1)
+        index = self.systems.index(system) if system in self.systems else -1
+        return (first == index) | (second == index)
+
 
 @dataclass(frozen=True, eq=False)  # it holds arrays
 class MetaEvaluation:
@@ -97,6 +111,40 @@ class MetaEvaluation:
     metric_scores: Mapping[str, np.ndarray] = field(default_factory=dict)  # metric -> per system
     correlations: Mapping[str, SystemCorrelations] = field(default_factory=dict)  # by metric
     resampled: BootstrapResult | None = None  # None: no bootstrap options were given
+    # Set by ``evaluate_and_compare`` only (never in the JSON of `mteval score`): the options of
+    # the system resamples behind the correlation intervals (judgments at system level only),
+    # and the comparisons of metrics when they do not come from ``resampled``.
+    system_resamples: BootstrapOptions | None = None
+    comparisons: tuple[MetricComparison, ...] | None = None
+
+    @property
+    def resampled_units(self) -> str | None:
+        """What the correlation intervals come from: "segments", "systems", or None (none)."""
+        if self.system_resamples is not None:
+            return "systems"
+        if self.resampled is not None and self.resampled.agreement is not None:
+            return "segments"
+        return None
+
+    @property
+    def metric_comparisons(self) -> tuple[MetricComparison, ...]:
+        """Every two metrics compared (see ``stats.significance.compare_metrics``): from the
+        segment resamples, or as ``evaluate_and_compare`` made them; () when neither did."""
+        if self.comparisons is not None:
+            return self.comparisons
+        if self.resampled is not None and self.resampled.agreement is not None:
+            return self.resampled.agreement.metric_comparisons
+        return ()
+
+    def compared_with(self, metric: str) -> list[MetricComparison]:
+        """``metric`` against every metric it was compared with, ``metric`` always as a."""
+        found = []
+        for comparison in self.metric_comparisons:
+            if comparison.a == metric:
+                found.append(comparison)
+            elif comparison.b == metric:
+                found.append(turned(comparison))
+        return found
 
     def correlations_as_dicts(self) -> dict[str, dict]:
         """metric -> its correlations as JSON records (what ``tables.correlation_frame`` reads)."""
@@ -231,10 +279,11 @@ def _judged_systems(
     exclude: Sequence[str],
 ) -> tuple[list[str], np.ndarray | None, np.ndarray]:
     """The scored systems, minus ``exclude``, that people judged under ``criterion``; their
-    segment scores (None when the judgments are system-level only); and their human scores."""
+    segment scores (None when the judgments of ``criterion`` are system-level only, even beside
+    segment judgments of another criterion); and their human scores."""
     candidates = [s for s in scores.systems if s not in set(exclude)]
     matrix = None
-    if len(judgments.segment_rows):
+    if has_segment_judgments(judgments, criterion):
         every_row = criterion_matrix(judgments, candidates, test_set.n_segments, criterion)
         judged = np.isfinite(every_row).any(axis=1)
         matrix = every_row[judged]
@@ -261,9 +310,121 @@ def segment_scores_against_human(
     test_set: TestSet, scores: Scores, system: str, metric: str, criterion: str
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """One system's segment scores under ``metric`` and from people (NaN: not rated), to find
-    the segments where they disagree; None when the judgments are system-level only."""
+    the segments where they disagree; None when the judgments of ``criterion`` are system-level
+    only."""
     judgments = test_set.human
-    if judgments is None or not len(judgments.segment_rows):
+    if not has_segment_judgments(judgments, criterion):
         return None
     human = criterion_matrix(judgments, [system], test_set.n_segments, criterion)[0]
     return scores.segment_scores(system, metric), human
+
+
+# ------------------------------------------------------------------------ what a page shows
+NO_RESAMPLES = "no resamples were drawn"
+
+
+def has_segment_judgments(judgments: HumanScores | None, criterion: str) -> bool:
+    """Whether people judged ``criterion`` (every part of a sum such as adequacy+fluency)
+    segment by segment; if not, its judgments are system-level only (e.g. WMT's DA tables), and
+    there is nothing for segment resamples, rated-segments-only scores, segment-level statistics
+    or the reliability experiment to work on."""
+    if judgments is None:
+        return False
+    judged = set(judgments.segment_rows["criterion"])
+    return all(part in judged for part in criteria_of(criterion, judgments))
+
+
+def evaluate_and_compare(
+    test_set: TestSet,
+    scores: Scores,
+    criterion: str | None = None,
+    exclude: Sequence[str] = (),
+    rated_only: bool = False,
+    bootstrap: BootstrapOptions | None = None,
+    progress: Progress | None = None,
+) -> MetaEvaluation:
+    """``evaluate``, with intervals and comparisons of metrics whatever the judgments.
+
+    With segment-level judgments under ``criterion`` it is ``evaluate`` itself (segment
+    resamples). With system-level judgments only, the correlations' intervals and the comparisons
+    come from resampling the judged systems (``resample_systems``, as `mteval correlate` does) and
+    ``rated_only`` changes nothing (no segment was rated). Without ``bootstrap``, every two metrics
+    still get Williams' test (the share of resamples is then undefined)."""
+    judgments = test_set.human
+    if judgments is None or not len(judgments):
+        return evaluate(
+            test_set, scores, criterion, exclude, bootstrap=bootstrap, progress=progress
+        )
+    criterion = criterion or default_criterion(judgments)
+    signs = orientation(scores)
+    if not has_segment_judgments(judgments, criterion):
+        evaluation = evaluate(test_set, scores, criterion, exclude)
+        if bootstrap is not None:
+            return resample_systems(evaluation, signs, bootstrap)
+    else:
+        evaluation = evaluate(
+            test_set, scores, criterion, exclude, rated_only, bootstrap, progress=progress
+        )
+    if evaluation.metric_comparisons:
+        return evaluation
+    return replace(evaluation, comparisons=_compare_without_resamples(evaluation, signs))
+
+
+def resample_systems(
+    evaluation: MetaEvaluation, signs: Mapping[str, float], bootstrap: BootstrapOptions
+) -> MetaEvaluation:
+    """``evaluation`` with every correlation's intervals from resampling its judged systems and
+    every two metrics compared on those resamples. The resamples are ``correlate_tables``' (the
+    same draws for every metric), so the two agree on the same scores; ``signs`` turn
+    lower-is-better metrics round (``stats.significance.orientation``)."""
+    if evaluation.human is None:
+        raise ValueError("there are no human scores to resample")
+    human = np.array(list(evaluation.human.scores.values()))
+    n = len(human)
+    picks = np.random.default_rng(bootstrap.seed).integers(0, n, size=(bootstrap.n_resamples, n))
+    statistics, resampled_pearson, oriented = {}, {}, {}
+    for metric, values in evaluation.metric_scores.items():
+        oriented[metric] = signs[metric] * values
+        x, y = oriented[metric][picks], human[picks]
+        statistics[metric] = with_intervals(
+            evaluation.correlations[metric], x, y, bootstrap.confidence
+        )
+        resampled_pearson[metric] = pearson_rows(x, y)
+    comparisons = compare_metrics(oriented, human[:, None], resampled_pearson)
+    return replace(
+        evaluation, correlations=statistics, system_resamples=bootstrap, comparisons=comparisons
+    )
+
+
+def _compare_without_resamples(
+    evaluation: MetaEvaluation, signs: Mapping[str, float]
+) -> tuple[MetricComparison, ...]:
+    """Williams' test of every two metrics; their share of resamples is undefined."""
+    if evaluation.human is None:
+        return ()
+    human = np.array(list(evaluation.human.scores.values()))
+    oriented = {m: signs[m] * values for m, values in evaluation.metric_scores.items()}
+    comparisons = compare_metrics(oriented, human[:, None], dict.fromkeys(oriented, np.empty(0)))
+    return tuple(
+        replace(c, undefined={**c.undefined, "share_a_better": NO_RESAMPLES})
+        if c.undefined.get("share_a_better") == NO_DEFINED_RESAMPLE
+        else c
+        for c in comparisons
+    )
+
+
+def turned(comparison: MetricComparison) -> MetricComparison:
+    """The same comparison with b as a: the share and Williams' one-sided p of the other side
+    (t changes sign when the two correlations swap, so p becomes 1 - p; ties count half in the
+    share, so it becomes 1 - share)."""
+    names = {"pearson_a": "pearson_b", "pearson_b": "pearson_a"}
+    share, williams = comparison.share_a_better, comparison.williams_p_a_better
+    return MetricComparison(
+        a=comparison.b,
+        b=comparison.a,
+        pearson_a=comparison.pearson_b,
+        pearson_b=comparison.pearson_a,
+        share_a_better=None if share is None else 1.0 - share,
+        williams_p_a_better=None if williams is None else 1.0 - williams,
+        undefined={names.get(key, key): why for key, why in comparison.undefined.items()},
+    )

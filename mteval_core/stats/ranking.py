@@ -72,12 +72,47 @@ class RankedMetric:
     interval: tuple[float, float] | None = None  # from the bootstrap, when a result is given
 
 
+@dataclass(frozen=True)
+class PairwiseP:
+    """One metric against another in a ranking: the permutation test's p-value that the one
+    ranked lower is at least as good as the one ranked higher (small: the higher one is
+    significantly better); None when either statistic is undefined (the pair was not tested)."""
+
+    metric: str
+    other: str
+    higher: str  # of the two, the one ranked higher (the better value; by name on ties)
+    p_value: float | None
+    significant: bool  # p_value at or below the ranking's significance level
+
+
 @dataclass(frozen=True, eq=False)
 class MetricRanking:
     statistic: str
     grouping: str
     metrics: tuple[RankedMetric, ...]  # best first
     p_values: np.ndarray  # [i, j], i < j: p that metric j is at least as good as metric i
+    n_permutations: int | None = None  # asked per pair (fewer after an early stop)
+
+    @property
+    def defined(self) -> tuple[str, ...]:
+        """The metrics with a value, best first: those a figure of the ranking draws."""
+        return tuple(ranked.name for ranked in self.metrics if ranked.value is not None)
+
+    def p_values_of(self, metric: str, significance: float = 0.05) -> list[PairwiseP]:
+        """``metric`` against every other metric, in the ranking's order, with the p-value of
+        the test between the two (``p_values`` holds each pair once, the higher one first)."""
+        names = [ranked.name for ranked in self.metrics]
+        tested = {ranked.name for ranked in self.metrics if ranked.value is not None}
+        i = names.index(metric)
+        found = []
+        for j, other in enumerate(names):
+            if j == i:
+                continue
+            high, low = min(i, j), max(i, j)
+            p = float(self.p_values[high, low]) if {metric, other} <= tested else None
+            significant = p is not None and p <= significance
+            found.append(PairwiseP(metric, other, names[high], p, significant))
+        return found
 
 
 def permutation_test(
@@ -235,6 +270,7 @@ def rank_metrics(
             for name, rank in zip(order, ranks)
         ),
         p_values=p_values,
+        n_permutations=params.n_permutations,
     )
 
 

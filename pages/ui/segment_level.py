@@ -1,5 +1,6 @@
 """The Correlation page's segment-level view: every statistic by grouping with its interval and
-the constant baseline, a density of the rated cells, and the metrics ranked in clusters."""
+the constant baseline, a density of the rated cells, and the metrics ranked in clusters, with the
+permutation test's p-value between a chosen metric (click its bar) and every other."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from mteval_core.comparison_tables import ranking_p_value_frame
 from mteval_core.figures import metric_ranking_figure, segment_density
 from mteval_core.scoring import Scores
 from mteval_core.stats import segment_meta
@@ -17,7 +19,11 @@ from mteval_core.testset import TestSet
 from pages.ui import cached, escape_markdown, friendly_errors, session_external_metrics
 
 STATISTICS = (*ACCURACIES[::-1], *CORRELATIONS)  # acc_eq first: WMT's segment-level statistic
-RANKING_PERMUTATIONS = 200
+PERMUTATION_CHOICES = (100, 200, 500, 1000)  # 1,000: the command line's, mt-metrics-eval's
+# 1,000 takes five times as long as 200: on WMT21 TED en-de (13 systems x 529 segments, 7 metrics)
+# acc_eq by item takes about 11 s of CPU with 1,000 permutations and 2 s with 200, Pearson by item
+# about 30 s with 200; so the page starts at 200 and says how many it used.
+DEFAULT_PERMUTATIONS = 200
 AUTOMATIC_CELLS = 5_000  # larger test sets compute the view when asked
 
 
@@ -64,19 +70,58 @@ def show_segment_level(
             segment_density(matrices.metrics[metric], matrices.human, metric, criterion),
             width="stretch",
         )
-        grouping = st.radio("Rank the metrics by grouping", GROUPINGS, index=1, horizontal=True)
-        ranking = cached(
-            ("metric ranking", *key, statistic, grouping),
-            lambda progress: segment_meta.rank_oriented_metrics(
-                matrices, statistic, grouping, RANKING_PERMUTATIONS, DEFAULT_SEED, result
-            ),
-            "Permutation tests...",
-        )
-        label = f"{statistic} ({grouping})"
-        st.plotly_chart(metric_ranking_figure(ranking, label), width="stretch")
+        _show_ranking(matrices, result, statistic, key)
+
+
+def _show_ranking(
+    matrices: segment_meta.SegmentMatrices, result: object, statistic: str, key: tuple
+) -> None:
+    """The metrics in significance clusters, and one metric's p-values against the others."""
+    left, right = st.columns(2)
+    grouping = left.radio("Rank the metrics by grouping", GROUPINGS, index=1, horizontal=True)
+    permutations = right.select_slider(
+        "Permutations per pair",
+        PERMUTATION_CHOICES,
+        value=DEFAULT_PERMUTATIONS,
+        help=_PERMUTATIONS_HELP,
+    )
+    ranking = cached(
+        ("metric ranking", *key, statistic, grouping, permutations),
+        lambda progress: segment_meta.rank_oriented_metrics(
+            matrices, statistic, grouping, permutations, DEFAULT_SEED, result
+        ),
+        "Permutation tests...",
+    )
+    ranked = list(ranking.defined)
+    clicked = st.session_state.get("ranking") or {}
+    points = clicked.get("selection", {}).get("points", [])
+    index = points[0].get("point_index", 0) if points else 0
+    selected = st.selectbox(
+        "p-values of",
+        ranked,
+        index if index < len(ranked) else 0,
+        help="Click a metric's bar, or choose it here.",
+    )
+    label = f"{statistic} ({grouping})"
+    st.plotly_chart(
+        metric_ranking_figure(ranking, label, selected),
+        width="stretch",
+        on_select="rerun",
+        selection_mode="points",
+        key="ranking",
+    )
+    st.caption(
+        "Rank 1: no metric is significantly better (mt-metrics-eval's permutation test, "
+        f"{permutations:,} permutations per pair, p < 0.05, its significance clusters). "
+        "Click a bar for its p-values."
+    )
+    if selected is not None:
+        st.dataframe(ranking_p_value_frame(ranking, selected), width="stretch")
         st.caption(
-            f"Rank 1: no metric is significantly better (mt-metrics-eval's permutation test, "
-            f"{RANKING_PERMUTATIONS} permutations, p < 0.05, its significance clusters)."
+            f"{escape_markdown(selected)} against every other metric: the p-value that the lower "
+            "ranked of the two is at least as good as the higher (small: the higher one is "
+            f"significantly better), from {permutations:,} permutations, not corrected "
+            "for multiple comparisons (as in mt-metrics-eval)."
         )
 
 
@@ -87,6 +132,12 @@ def _statistics(
     return matrices, segment_meta.segment_statistics(matrices, resamples, DEFAULT_SEED)
 
 
+_PERMUTATIONS_HELP = (
+    "How often the permutation test swaps two metrics' scores at random, for every pair of "
+    "metrics. The command line's --rank-metrics and mt-metrics-eval use 1,000; the page starts "
+    "at 200, as 1,000 take five times as long (on a 13-system WMT set, seconds for acc_eq by "
+    "item, minutes for some other statistics and groupings). Each result is kept once computed."
+)
 _STATISTIC_HELP = (
     "acc_eq: pairwise accuracy with tie calibration (Deutsch et al. 2023), WMT's segment-level "
     "statistic since 2023; acc23 at epsilon 0; Pearson, Spearman, Kendall tau-b/c; Kendall-like "
