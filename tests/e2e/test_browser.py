@@ -312,7 +312,7 @@ def test_ted_a_system_leads_to_its_bitext_grid(page, server, ted_folder_and_set)
     TIMINGS[f"bitext grid of a {lengths[segment - 1]}-token segment (s)"] = round(
         time.perf_counter() - start, 3
     )
-    expected = bitext_grid(test_set, system, segment, Options(gtm_exponent=2.0), exact=True)
+    expected = bitext_grid(test_set, system, segment, Options(), exact=True)
     blocks = [s for s in grid["layout"]["shapes"] if s["type"] == "rect"]
     assert len(blocks) == len(expected.greedy.blocks) >= 1
     assert f"F {expected.greedy.f:.3f}" in grid["layout"]["title"]["text"]
