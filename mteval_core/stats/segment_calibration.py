@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mteval_core.stats.pair_statistics import CellGroups, cell_groups, monotone_end
+from mteval_core.stats.pairs import CellGroups, cell_groups, monotone_end
 
 BAND_PAIRS = 20_000  # enumerate an interval of epsilon with at most this many pairs of runs
 # ... or with at most this many pairs per run that has one there, per split point

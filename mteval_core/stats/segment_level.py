@@ -27,7 +27,7 @@ the constant baseline), and every statistic is recomputed on the resampled data 
 test set in which a segment drawn k times occurs k times. Sums over pairs of cells are quadratic
 forms in the counts, so all resamples together cost a few matrix products rather than a re-sort
 each: in the item grouping a segment is a group, which a resample weighs; the system and none
-groupings' sums are in ``pair_statistics``. acc_eq keeps the epsilon calibrated on all segments in
+groupings' sums are in ``pairs``. acc_eq keeps the epsilon calibrated on all segments in
 every resample, as mt-metrics-eval's pairwise permutation test does, rather than re-calibrating
 per resample (calibrated once per metric and grouping; ``segment_calibration`` counts the pairs of
 the larger groupings instead of sorting them).
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mteval_core.stats.bootstrap import percentile_interval, resample_counts
-from mteval_core.stats.pair_statistics import Weights, as_weights, grouped_values
+from mteval_core.stats.pairs import Weights, as_weights, grouped_values
 from mteval_core.stats.segment_calibration import calibrate
 from mteval_core.stats.undefined import NO_DEFINED_RESAMPLE, UNDEFINED
 

@@ -376,7 +376,8 @@ def test_pair_sums_agree_on_every_path(grouping, path, monkeypatch):
     into one product or not, in chunks or not, products or cumulative sums for large systems):
     forcing the other ways changes no value; and a few resamples equal the statistic of the
     replicated data."""
-    from mteval_core.stats import pair_statistics
+    from mteval_core.stats.pairs import none_forms, system_forms, tables
+    from mteval_core.stats.pairs import weights as products
 
     metric, human = tied_scores(3, (6, 40))
     counts = np.random.default_rng(4).multinomial(40, np.full(40, 1 / 40), size=30)
@@ -384,13 +385,14 @@ def test_pair_sums_agree_on_every_path(grouping, path, monkeypatch):
     params = SegmentLevelParams(n_resamples=0, kendall_like_threshold=1.0, epsilon=0.3)
     fast = resampled_statistics(metric, human, grouping, weights, params)
     if path == "cumulative sums":
-        monkeypatch.setattr(pair_statistics, "CUMULATING_COST", 0)
+        monkeypatch.setattr(system_forms, "CUMULATING_COST", 0)
     else:
-        monkeypatch.setattr(pair_statistics, "DIRECT_PAIRS", 0)
-        monkeypatch.setattr(pair_statistics, "TABLE_BLOCK", 4)
-        monkeypatch.setattr(pair_statistics, "CHUNK_ENTRIES", 100)  # a few rows at a time
-        monkeypatch.setattr(pair_statistics, "FLOAT32_EXACT", 0.0)
-        monkeypatch.setattr(pair_statistics, "FLOAT64_EXACT", 0.0)
+        monkeypatch.setattr(none_forms, "DIRECT_PAIRS", 0)
+        monkeypatch.setattr(tables, "TABLE_BLOCK", 4)
+        monkeypatch.setattr(none_forms, "CHUNK_ENTRIES", 100)  # a few rows at a time
+        for module in (products, system_forms, none_forms):  # each imports it by name
+            monkeypatch.setattr(module, "FLOAT32_EXACT", 0.0)
+        monkeypatch.setattr(products, "FLOAT64_EXACT", 0.0)
     slow = resampled_statistics(metric, human, grouping, weights, params)
     for name, values in fast.items():
         np.testing.assert_allclose(slow[name], values, rtol=1e-12, atol=1e-14, err_msg=name)
@@ -439,7 +441,7 @@ def test_counted_tie_calibration_equals_the_enumeration(seed, grouping, monkeypa
 def test_constant_metric_closed_form_equals_the_pair_sums(grouping, monkeypatch):
     """A metric with one score per group (the constant baseline) takes a closed form: the
     values the general pair sums give."""
-    from mteval_core.stats import pair_statistics
+    from mteval_core.stats.pairs import grouped
 
     _, human = tied_scores(5, (4, 12))
     metric = np.repeat(np.arange(4.0)[:, None], 12, axis=1) if grouping == "system" else None
@@ -448,7 +450,7 @@ def test_constant_metric_closed_form_equals_the_pair_sums(grouping, monkeypatch)
     weights = np.vstack([np.ones((1, 12)), counts])
     params = SegmentLevelParams(n_resamples=0, kendall_like_threshold=1.0)
     closed = resampled_statistics(metric, human, grouping, weights, params)
-    monkeypatch.setattr(pair_statistics, "_constant_in_groups", lambda groups, x: False)
+    monkeypatch.setattr(grouped, "_constant_in_groups", lambda groups, x: False)
     general = resampled_statistics(metric, human, grouping, weights, params)
     for name, values in closed.items():
         np.testing.assert_allclose(values, general[name], rtol=1e-12, atol=1e-14, err_msg=name)
