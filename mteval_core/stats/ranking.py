@@ -192,14 +192,15 @@ def pairwise_permutation_test(
     accuracy_a, accuracy_b = weight @ outcomes[0], weight @ outcomes[1]
     delta = float(accuracy_b - accuracy_a)
     change = weight * (outcomes[0] - outcomes[1])  # what a swap moves from b's side to a's
+    # Pairs that move the same amount are interchangeable: the number of them a permutation
+    # swaps is Binomial(count, 1/2), which draws the same distribution as a coin per pair (and
+    # pairs that move nothing need no coin) at a cost independent of the number of pairs.
+    amounts, counts = np.unique(change[change != 0], return_counts=True)
     draws = []
     reached, done = 0, 0
     while done < params.n_permutations:
         block = min(params.block_size, params.n_permutations - done)
-        moved = np.zeros(block)
-        for start in range(0, len(change), PAIR_CHUNK):
-            part = change[start : start + PAIR_CHUNK]
-            moved += (rng.random((block, len(part))) < 0.5) @ part
+        moved = rng.binomial(counts, 0.5, size=(block, len(counts))) @ amounts
         side_b, side_a = accuracy_b + moved, accuracy_a - moved
         draws.append(np.column_stack([side_b, side_a]))
         reached += int(np.sum(side_b - side_a >= delta))
@@ -207,9 +208,6 @@ def pairwise_permutation_test(
         if not params.early_min <= reached / done <= params.early_max:
             break
     return PermutationResult(reached / done, delta, done, np.concatenate(draws))
-
-
-PAIR_CHUNK = 100_000  # pairs per random draw: block_size x this many floats at a time
 
 
 def _groups_with_pairs(cells: np.ndarray, grouping: str) -> int:

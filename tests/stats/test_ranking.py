@@ -139,3 +139,37 @@ def test_rank_metrics_orders_clusters_and_intervals():
     assert close.interval == result.metric("close").grouping("none").pearson.interval
     accuracy = rank_metrics(metrics, human, "acc_eq", "item", np.random.default_rng(6))
     assert accuracy.metrics[-1].name in ("noise", "flat")
+
+
+def test_pairwise_permutation_p_value_matches_the_exact_permutation_distribution():
+    """Every one of the 2^6 ways to swap the 6 pairs' outcomes, enumerated: the binomial draws
+    give the same distribution as a coin per pair."""
+    from itertools import product
+
+    from mteval_core.stats.segment_level import scored_pairs, tie_calibration
+
+    gold = np.array([1, 3, 2, 3, 3, 1], dtype=float).reshape(3, 2)
+    first = np.array([2, 4, 6, 6, 2, 6], dtype=float).reshape(3, 2)
+    second = np.array([1, 5, 4, 4, 4, 3], dtype=float).reshape(3, 2)
+    cells = np.ones(gold.shape, bool)
+    outcomes = []
+    for metric in (first, second):
+        threshold = tie_calibration(metric, gold, "item").threshold
+        right = []
+        for _, dx, dy in scored_pairs(metric, gold, cells, "item"):
+            concordant = ((dx > 0) & (dy > 0)) | ((dx < 0) & (dy < 0))
+            right.append(np.where(np.abs(dx) <= threshold, dy == 0, concordant).ravel())
+        outcomes.append(np.concatenate(right).astype(float))
+    weight = np.full(len(outcomes[0]), 1 / len(outcomes[0]))  # 3 pairs in each of 2 items
+    delta = weight @ (outcomes[1] - outcomes[0])
+    change = weight * (outcomes[0] - outcomes[1])
+    exact = np.mean(
+        [
+            delta + 2 * (np.array(swaps) @ change) >= delta - 1e-12  # side b - side a
+            for swaps in product((0, 1), repeat=len(change))
+        ]
+    )
+    params = PermutationParams(n_permutations=40_000, block_size=40_000)
+    found = pairwise_permutation_test(first, second, gold, "item", np.random.default_rng(3), params)
+    assert found.delta == pytest.approx(delta)
+    assert 0 < exact < 1 and found.p_value == pytest.approx(exact, abs=0.01)
