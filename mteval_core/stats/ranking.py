@@ -174,28 +174,65 @@ def pairwise_permutation_test(
     for each metric at its own calibrated threshold; a permutation swaps the two outcomes of a
     random half of the pairs. Pairs are enumerated within groups, as for the calibration."""
     cells = np.isfinite(human) & np.isfinite(metric_a) & np.isfinite(metric_b)
+    (outcomes_a, weight), (outcomes_b, _) = (
+        acc_eq_outcomes(metric, human, cells, grouping) for metric in (metric_a, metric_b)
+    )
+    return outcome_permutation_test(outcomes_a, outcomes_b, PairWeights(weight), rng, params)
+
+
+def acc_eq_outcomes(
+    metric: np.ndarray, human: np.ndarray, cells: np.ndarray, grouping: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """Whether each pair of ``cells`` (enumerated within groups) is right for ``metric`` at its
+    own calibrated tie threshold (booleans: millions of pairs without grouping), and each pair's
+    weight: 1 / (pairs in its group x groups). The same cells give the same pairs in the same
+    order for every metric."""
     human = np.where(cells, human, np.nan)
-    outcomes, weight = [], np.empty(0)
-    for metric in (metric_a, metric_b):
-        threshold = tie_calibration(metric, human, grouping).threshold
-        if threshold is None:
-            raise ValueError("acc_eq is undefined: no group has two scored cells")
-        right, pair_weights = [], []
-        for group_pairs, dx, dy in scored_pairs(metric, human, cells, grouping):
-            concordant = ((dx > 0) & (dy > 0)) | ((dx < 0) & (dy < 0))
-            right.append(np.where(np.abs(dx) <= threshold, dy == 0, concordant).ravel())
-            pair_weights.append(np.broadcast_to(1.0 / group_pairs, dx.shape).ravel())
-        outcomes.append(np.concatenate(right).astype(np.float64))
-        # the same pairs in the same order for both metrics: each weighs 1 / (pairs in its
-        # group x groups)
-        weight = np.concatenate(pair_weights) / _groups_with_pairs(cells, grouping)
-    accuracy_a, accuracy_b = weight @ outcomes[0], weight @ outcomes[1]
-    delta = float(accuracy_b - accuracy_a)
-    change = weight * (outcomes[0] - outcomes[1])  # what a swap moves from b's side to a's
-    # Pairs that move the same amount are interchangeable: the number of them a permutation
-    # swaps is Binomial(count, 1/2), which draws the same distribution as a coin per pair (and
-    # pairs that move nothing need no coin) at a cost independent of the number of pairs.
-    amounts, counts = np.unique(change[change != 0], return_counts=True)
+    threshold = tie_calibration(metric, human, grouping).threshold
+    if threshold is None:
+        raise ValueError("acc_eq is undefined: no group has two scored cells")
+    right, pair_weights = [], []
+    for group_pairs, dx, dy in scored_pairs(metric, human, cells, grouping):
+        concordant = ((dx > 0) & (dy > 0)) | ((dx < 0) & (dy < 0))
+        right.append(np.where(np.abs(dx) <= threshold, dy == 0, concordant).ravel())
+        pair_weights.append(np.broadcast_to(1.0 / group_pairs, dx.shape).ravel())
+    weight = np.concatenate(pair_weights) / _groups_with_pairs(cells, grouping)
+    return np.concatenate(right), weight
+
+
+class PairWeights:
+    """The pairs' weights as the few values they take (one per group size) and each pair's."""
+
+    def __init__(self, weight: np.ndarray) -> None:
+        self.weight = weight
+        self.values, self.of_pair = np.unique(weight, return_inverse=True)
+
+    def moving(self, change: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The amounts pairs move (weight x change in {-1, 0, 1}) and how many pairs move each."""
+        n = len(self.values)
+        up = np.bincount(self.of_pair[change > 0], minlength=n)
+        down = np.bincount(self.of_pair[change < 0], minlength=n)
+        amounts, counts = np.concatenate([self.values, -self.values]), np.concatenate([up, down])
+        return amounts[counts > 0], counts[counts > 0]
+
+
+def outcome_permutation_test(
+    outcomes_a: np.ndarray,
+    outcomes_b: np.ndarray,
+    weights: PairWeights,
+    rng: np.random.Generator,
+    params: PermutationParams = PermutationParams(),
+) -> PermutationResult:
+    """The permutation test of ``pairwise_permutation_test`` on the two metrics' outcomes."""
+    accuracy_a = float(weights.weight[outcomes_a].sum())
+    accuracy_b = float(weights.weight[outcomes_b].sum())
+    delta = accuracy_b - accuracy_a
+    # a swap moves weight x (a - b) from b's side to a's. Pairs that move the same amount are
+    # interchangeable: the number of them a permutation swaps is Binomial(count, 1/2), the same
+    # distribution as a coin per pair (and pairs that move nothing need no coin), at a cost
+    # independent of the number of pairs.
+    change = outcomes_a.view(np.int8) - outcomes_b.view(np.int8)
+    amounts, counts = weights.moving(change)
     draws = []
     reached, done = 0, 0
     while done < params.n_permutations:
@@ -250,15 +287,10 @@ def rank_metrics(
     order = sorted(metrics, key=lambda name: (values[name] is None, -(values[name] or 0), name))
     tested = [name for name in order if values[name] is not None]
     p_values = np.ones((len(order), len(order)))
-    function = statistic_function(statistic, grouping, human, segment_params)
+    test = _pair_test(metrics, human, statistic, grouping, params, segment_params)
     for i, better in enumerate(tested):
         for j in range(i + 1, len(tested)):
-            worse, best = metrics[tested[j]], metrics[better]
-            if statistic == "acc_eq":
-                test = pairwise_permutation_test(worse, best, human, grouping, rng, params)
-            else:
-                test = permutation_test(worse, best, human, function, rng, params)
-            p_values[i, j] = test.p_value
+            p_values[i, j] = test(tested[j], better, rng).p_value
     ranks = assign_ranks(p_values, params.significance)
     return MetricRanking(
         statistic=statistic,
@@ -270,6 +302,40 @@ def rank_metrics(
         p_values=p_values,
         n_permutations=params.n_permutations,
     )
+
+
+def _pair_test(
+    metrics: Mapping[str, np.ndarray],
+    human: np.ndarray,
+    statistic: str,
+    grouping: str,
+    params: PermutationParams,
+    segment_params: SegmentLevelParams,
+) -> Callable[[str, str, np.random.Generator], PermutationResult]:
+    """The permutation test of ``statistic`` between two named metrics (worse, better). For
+    acc_eq, each metric's pair outcomes are computed once, not once per pair of metrics, when
+    every metric scores the same cells (a metric read from a file may score fewer)."""
+    if statistic != "acc_eq":
+        function = statistic_function(statistic, grouping, human, segment_params)
+        return lambda a, b, rng: permutation_test(
+            metrics[a], metrics[b], human, function, rng, params
+        )
+    scored = [np.isfinite(human) & np.isfinite(m) for m in metrics.values()]
+    if not all(np.array_equal(scored[0], cells) for cells in scored):
+        return lambda a, b, rng: pairwise_permutation_test(
+            metrics[a], metrics[b], human, grouping, rng, params
+        )
+    outcomes: dict[str, np.ndarray] = {}
+    weights: list[PairWeights] = []
+
+    def of(name: str) -> np.ndarray:
+        if name not in outcomes:
+            outcomes[name], weight = acc_eq_outcomes(metrics[name], human, scored[0], grouping)
+            if not weights:
+                weights.append(PairWeights(weight))
+        return outcomes[name]
+
+    return lambda a, b, rng: outcome_permutation_test(of(a), of(b), weights[0], rng, params)
 
 
 def _value(
