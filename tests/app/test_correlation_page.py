@@ -179,7 +179,7 @@ def test_the_ranking_gives_a_metrics_p_values_and_its_permutations():
     test_set = load_sample().test_set
     app = open_page()
     caption = next(c.value for c in app.caption if c.value.startswith("Rank 1"))
-    assert "200 permutations per pair" in caption
+    assert "1,000 permutations per pair" in caption
     (permutations,) = [s for s in app.select_slider if s.label == "Permutations per pair"]
     assert max(int(n) for n in permutations.options) == 1000  # the command line's default
     chosen = next(s for s in app.selectbox if s.label == "p-values of")
@@ -191,7 +191,7 @@ def test_the_ranking_gives_a_metrics_p_values_and_its_permutations():
     matrices = segment_meta.segment_matrices(test_set, scores, "adequacy+fluency")
     result = segment_meta.segment_statistics(matrices, 1000, DEFAULT_SEED)
     ranking = segment_meta.rank_oriented_metrics(
-        matrices, "acc_eq", "item", 200, DEFAULT_SEED, result
+        matrices, "acc_eq", "item", 1000, DEFAULT_SEED, result
     )
     pd.testing.assert_frame_equal(frame, ranking_p_value_frame(ranking, "gtm"), check_names=False)
     bars = next(c for c in charts(app) if c["data"][0].get("orientation") == "h")["data"][0]
