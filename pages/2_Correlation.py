@@ -14,7 +14,7 @@ from mteval_core.figures import differential_scatter, reliability_figure, system
 from mteval_core.scoring import Progress, Scores
 from mteval_core.stats import meta
 from mteval_core.stats.bootstrap import BootstrapOptions
-from mteval_core.stats.reliability import ReliabilityOptions, reliability_of_test_set
+from mteval_core.stats.reliability import ReliabilityOptions, is_quick, reliability_of_test_set
 from mteval_core.tables import correlation_frame, system_segments_frame
 from pages.ui import (
     DASHBOARD_METRICS,
@@ -194,12 +194,19 @@ st.caption(
     "metric on their summed statistics against their mean human score; 300 documents per size, "
     "10 repetitions, one line per set of references."
 )
-with friendly_errors():
-    curves = cached(
-        ("reliability", test_set.content_hash, options, metric, criterion, exclude),
-        lambda progress: reliability_of_test_set(
-            test_set, metric, criterion, options, ReliabilityOptions(), exclude, progress
-        ),
-        "Drawing pseudo-documents...",
-    )
-st.plotly_chart(reliability_figure(curves, metric), width="stretch")
+if st.toggle(
+    "Draw the reliability curves",
+    value=is_quick(test_set),
+    key=f"reliability_{test_set.content_hash}",
+    help="On by itself where it takes about a second; with several references every "
+    "combination of them is scored again (several seconds on a WMT set).",
+):
+    with friendly_errors():
+        curves = cached(
+            ("reliability", test_set.content_hash, options, metric, criterion, exclude),
+            lambda progress: reliability_of_test_set(
+                test_set, metric, criterion, options, ReliabilityOptions(), exclude, progress
+            ),
+            "Drawing pseudo-documents...",
+        )
+    st.plotly_chart(reliability_figure(curves, metric), width="stretch")

@@ -139,3 +139,21 @@ def test_a_corpus_with_fewer_references_gives_the_statistics_of_scoring_them_alo
                     np.testing.assert_allclose(found, wanted, rtol=1e-14, err_msg=name)
                 else:
                     np.testing.assert_array_equal(found, wanted, name)
+
+
+def test_the_experiment_runs_unasked_only_where_it_is_quick():
+    from mteval_core.stats.reliability import is_quick
+
+    sample = load_sample().test_set  # 2 references x 4 systems x 40 segments
+    assert is_quick(sample)
+    assert not is_quick(sample.with_human(None))
+    import pandas as pd
+
+    from mteval_core.testset import HumanScores
+    from tests.helpers import make_test_set
+
+    systems = {f"s{i}": ["a"] * 1000 for i in range(5)}
+    wmt_like = make_test_set([["a"] * 1000] * 3, systems)  # 3 references: 7 combinations
+    rows = [{"system": s, "segment": k, "score": 1.0} for s in systems for k in range(1, 1001)]
+    judged = wmt_like.with_human(HumanScores(segment_rows=pd.DataFrame(rows)))
+    assert not is_quick(judged)  # 7 x 5,000 cells
