@@ -145,23 +145,31 @@ def system_segments_frame(
     test_set: TestSet, metric_scores: np.ndarray, human_scores: np.ndarray, system: str
 ) -> pd.DataFrame:
     """One system's segments with the metric's and the human score side by side, and how far
-    their ranks among the rated segments disagree (large: the metric misjudges that segment)."""
+    their ranks among the rated segments disagree (large: the metric misjudges that segment);
+    then the system's output, the source (when there is one) and every reference, so that a
+    reader can judge the segment."""
     rated = np.isfinite(human_scores)
     metric_rank = pd.Series(np.where(rated, metric_scores, np.nan)).rank(pct=True).to_numpy()
     human_rank = pd.Series(human_scores).rank(pct=True).to_numpy()
-    frame = pd.DataFrame(
-        {
-            "metric": metric_scores,
-            "human": human_scores,
-            "rank disagreement": np.abs(metric_rank - human_rank).round(3),
-            system: test_set.system(system),
-            test_set.reference_names[0]: test_set.references[0].segments,
-        },
-        index=pd.RangeIndex(1, test_set.n_segments + 1, name="segment"),
-    )
+    columns: dict[str, object] = {
+        "metric": metric_scores,
+        "human": human_scores,
+        "rank disagreement": np.abs(metric_rank - human_rank).round(3),
+    }
+    columns[_free(system, "system", columns)] = test_set.system(system)
+    if test_set.source is not None:
+        columns[_free("source", "source", columns)] = test_set.source.segments
+    for reference in test_set.references:
+        columns[_free(reference.name, "reference", columns)] = reference.segments
+    frame = pd.DataFrame(columns, index=pd.RangeIndex(1, test_set.n_segments + 1, name="segment"))
     return frame.sort_values(
         "rank disagreement", ascending=False, kind="stable", na_position="last"
     )
+
+
+def _free(name: str, role: str, taken: Mapping[str, object]) -> str:
+    """``name``, or ``name (role)`` when a column already has that name (a system named 'human')."""
+    return name if name not in taken else f"{name} ({role})"
 
 
 def scores_frame(

@@ -88,3 +88,19 @@ def test_judgments_say_how_many_systems_and_segments_were_rated() -> None:
         f"segments rated ({len(adequacy):,} rows)"
     )
     assert expected in judgments_summary(human)
+
+
+def test_segment_table_shows_the_source_and_every_reference_and_keeps_odd_names_apart():
+    from mteval_core.testset import TextColumn
+
+    test_set = make_test_set([["r1", "r2"], ["s1", "s2"]], {"human": ["h1", "h2"]})
+    test_set = test_set.__class__(
+        references=test_set.references,
+        systems=test_set.systems,
+        source=TextColumn("source", ("q1", "q2"), "src.txt"),
+    )
+    frame = system_segments_frame(test_set, np.array([1.0, 2.0]), np.array([2.0, 1.0]), "human")
+    assert list(frame.columns) == [
+        "metric", "human", "rank disagreement", "human (system)", "source", "ref1", "ref2",
+    ]  # fmt: skip
+    assert frame.loc[1, "human (system)"] == "h1" and frame.loc[2, "ref2"] == "s2"
