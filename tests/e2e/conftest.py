@@ -20,12 +20,13 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def server(request):
+def server(request, browser):
     """The dashboard on a free port; its output goes to artifacts/e2e/<module>-server.log."""
-    from tests.e2e.harness import ARTIFACTS, start_server
+    from tests.e2e.harness import ARTIFACTS, open_home_once, start_server
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     name = request.module.__name__.rsplit(".", 1)[-1].removeprefix("test_")
     running = start_server(ARTIFACTS / f"{name}-server.log")
+    open_home_once(browser, running)
     yield running
     running.stop()

@@ -21,6 +21,7 @@ from tests.e2e.harness import (  # noqa: E402  (after the skips)
     go_to,
     main_text,
     new_user,
+    open_home_once,
     open_page,
     payload,
     shot,
@@ -57,6 +58,7 @@ def test_a_repeated_word_upload_leaves_the_server_and_another_session_working(br
     server stays up, and another user's session goes on with its own data."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     server = start_server(ARTIFACTS / "sessions-repeated-word-server.log")
+    open_home_once(browser, server)
     other, attacker = new_user(browser), new_user(browser)
     try:
         open_page(other, server.url, "Data", "Use this test set")
