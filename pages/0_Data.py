@@ -106,7 +106,16 @@ st.caption(stemming_advice(languages_of(test_set)))
 left, middle, right = st.columns(3)
 lowercase = left.checkbox("Lowercase", current.lowercase)
 alpha = middle.number_input("Fmean alpha (weight of recall)", 0.0, 1.0, current.fmean_alpha, 0.05)
-exponent = right.number_input("GTM exponent", 0.1, 10.0, float(current.gtm_exponent), 0.5)
+exponent = right.number_input(
+    "GTM exponent",
+    0.1,
+    10.0,
+    float(current.gtm_exponent),
+    0.5,
+    help="GTM's reward for runs: 1 is GTM 1.4's default, where GTM with one reference equals "
+    "unigram F1 (the two columns agree); Melamed et al. use 2. Scores, Correlation and the "
+    "Bitext grid use it (the grid's own slider can override it there).",
+)
 matching = st.radio(
     "GTM matching", GTM_MATCHINGS, GTM_MATCHINGS.index(current.gtm_matching), horizontal=True
 )

@@ -9,8 +9,9 @@ systems, as `mteval correlate` does, and one line says that the segment views ne
 import streamlit as st
 
 from mteval_core.comparison_tables import metric_comparison_frame
-from mteval_core.config import STEMMER_CHOICES, Options, stemmer_choice, stemming_variants
+from mteval_core.config import STEMMER_CHOICES, Options, stemming_variants
 from mteval_core.figures import differential_scatter, reliability_figure, system_scatter
+from mteval_core.languages import languages_of, stemmer_for
 from mteval_core.scoring import Progress, Scores
 from mteval_core.stats import meta
 from mteval_core.stats.bootstrap import BootstrapOptions
@@ -56,7 +57,9 @@ resamples = middle.select_slider(
     f"{RESAMPLES_HELP}",
 )
 stemmer = right.selectbox(
-    "Stemmed columns use", STEMMER_CHOICES, STEMMER_CHOICES.index(stemmer_choice(options))
+    "Stemmed columns use",
+    STEMMER_CHOICES,
+    STEMMER_CHOICES.index(stemmer_for(options, languages_of(test_set))),
 )
 exclude = tuple(st.multiselect("Leave out systems", test_set.system_names))
 rated_only = segments and st.toggle(

@@ -232,3 +232,22 @@ def test_hostile_system_names_with_system_level_judgments(hostile):
     texts += [link.proto.label for link in app.get("page_link")]
     for text in texts:
         assert hostile not in re.sub(r"\\.", "\0", text)
+
+
+def test_stemming_defaults_to_the_target_languages_snowball():
+    """German output (every reference and system file .de) is stemmed with Snowball's German
+    stemmer unless the Data page chose a stemmer; the sample's English with Porter."""
+    sample = load_sample().test_set
+
+    def as_german(column: TextColumn) -> TextColumn:
+        return TextColumn(column.name, column.segments, column.name + ".de")
+
+    german = TestSet(
+        references=[as_german(c) for c in sample.references],
+        systems=[as_german(c) for c in sample.systems],
+        human=sample.human,
+    )
+    stemmer = next(s for s in open_page(german).selectbox if s.label == "Stemmed columns use")
+    assert stemmer.value == "snowball-german"
+    stemmer = next(s for s in open_page().selectbox if s.label == "Stemmed columns use")
+    assert stemmer.value == "porter"
