@@ -154,6 +154,7 @@ def open_page(page, url: str, path: str, ready: str) -> None:
     """A new session on ``path`` (a reload is a new session: uploads are gone)."""
     page.goto(f"{url}/{path}")
     page.wait_for_selector(f"text={ready}")
+    wait_until_idle(page)  # a file chosen while the page is still drawn can be lost
 
 
 def go_to(page, link: str) -> None:

@@ -23,7 +23,14 @@ from mteval_core.io import read_directory
 from mteval_core.loss.mqm import GOOGLE_WEIGHTS, system_error_points
 from mteval_core.scoring import score_test_set
 from mteval_core.text import tokenize_13a
-from tests.e2e.harness import ARTIFACTS, assert_no_error, new_page, shot, start_server
+from tests.e2e.harness import (
+    ARTIFACTS,
+    assert_no_error,
+    new_page,
+    shot,
+    start_server,
+    wait_until_idle,
+)
 from tests.helpers import SAMPLE_DATA as SAMPLE
 from tests.helpers import load_sample, shared_dataset
 
@@ -76,8 +83,11 @@ def wait_for_figure(page, title_start: str) -> dict:
 
 
 def open_page(page, server: str, path: str, ready: str) -> None:
+    """A new session on ``path``, once its script has finished: a file chosen while the page is
+    still being drawn can be lost when its uploader is drawn again."""
     page.goto(f"{server}/{path}")
     page.wait_for_selector(f"text={ready}")
+    wait_until_idle(page)
 
 
 def move_slider(page, label: str, presses: int) -> None:
