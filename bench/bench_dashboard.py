@@ -77,15 +77,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-VIEWPORT = {"width": 1400, "height": 1200}
+sys.path.insert(0, str(ROOT))  # the browser settings are the browser tests' own
+from tests.e2e.harness import CHROMIUM_ARGS, VIEWPORT  # noqa: E402
+
 UPLOADS = {"references": 0, "systems": 1, "source": 2, "human": 3, "segment_ids": 4, "mqm": 5}
 STEPS = {  # name: (goal in seconds, what is timed)
     "upload": (3.0, "Use this test set -> Home settled"),
