@@ -1,22 +1,29 @@
-"""Builds the one compiled module, mteval_core/gtm/_loops.pyx; pyproject.toml has the rest.
+"""Builds the compiled modules; pyproject.toml has the rest.
 
-The module is optional: without a C compiler the build still succeeds and GTM runs on the
-pure-Python loops (mteval_core/gtm/_loops_python.py: the same numbers, slower, with a note).
-An sdist ships the generated C file, so installing from it needs a compiler but not Cython.
+- mteval_core/gtm/_loops.pyx: GTM's matching loops (fallback: gtm/_loops_python.py);
+- mteval_core/text/_scan.pyx: tokenization and token ids in one pass (fallback: the Python
+  tokenizers in text/__init__.py).
+
+Both are optional: without a C compiler the build still succeeds and mteval runs on the
+pure-Python code (the same numbers, slower, with a note for GTM). An sdist ships the generated C
+files, so installing from it needs a compiler but not Cython.
 """
 
 from pathlib import Path
 
 from setuptools import Extension, setup
 
-SOURCE = Path("mteval_core") / "gtm" / "_loops.pyx"
+SOURCES = [Path("mteval_core") / "gtm" / "_loops.pyx", Path("mteval_core") / "text" / "_scan.pyx"]
 
 try:
     from Cython.Build import cythonize
 
-    extensions = cythonize([str(SOURCE)], language_level=3)
-except ImportError:  # an sdist built elsewhere: compile its generated C file
-    extensions = [Extension("mteval_core.gtm._loops", [str(SOURCE.with_suffix(".c"))])]
+    extensions = cythonize([str(source) for source in SOURCES], language_level=3)
+except ImportError:  # an sdist built elsewhere: compile its generated C files
+    extensions = [
+        Extension(".".join(source.with_suffix("").parts), [str(source.with_suffix(".c"))])
+        for source in SOURCES
+    ]
 for extension in extensions:  # cythonize() drops optional=True, so it is set on what it returns
     extension.optional = True
 

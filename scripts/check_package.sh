@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build what users install (an sdist, a wheel with the compiled GTM loops, and one built without a
 # C compiler), install each wheel into a fresh virtual environment outside the checkout, and score
-# the sample with GTM: this proves the installed artifacts work, not just the source tree.
+# the sample with BLEU and GTM: this proves the installed artifacts work, not just the source tree,
+# and that the compiled modules (GTM's loops, the tokenizer) and their Python fallbacks agree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work="$(mktemp -d)"
@@ -12,6 +13,7 @@ python3 -m venv "$work/builder"
 sdist="$(ls "$work/dist"/*.tar.gz)"
 tar -tzf "$sdist" >"$work/sdist.txt"
 grep -q "mteval_core/gtm/_loops.c" "$work/sdist.txt"  # a source install needs no Cython
+grep -q "mteval_core/text/_scan.c" "$work/sdist.txt"
 # Both wheels from the sdist, in pip's clean build folders: one compiled, one as on a machine
 # without a C compiler.
 "$work/builder/bin/python" -m pip wheel --quiet --no-deps -w "$work/dist" "$sdist" 2>/dev/null
@@ -30,6 +32,9 @@ score_sample() {  # $1: a wheel; $2: "compiled" or "python" (which GTM loops it 
     if "$venv/bin/python" -c "import mteval_core.gtm._loops" 2>/dev/null; then found=compiled
     else found=python; fi
     [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found GTM loops"; exit 1; }
+    if "$venv/bin/python" -c "import mteval_core.text._scan" 2>/dev/null; then found=compiled
+    else found=python; fi
+    [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found tokenizer"; exit 1; }
     if [ "$2" = python ]; then grep -q "pure-Python" "$work/$2.err"; fi
     if "$venv/bin/python" -c "import streamlit" 2>/dev/null; then
       echo "the library installed Streamlit"; exit 1
