@@ -20,7 +20,7 @@ import numpy as np
 
 from mteval_core.config import Options
 from mteval_core.testset import TestSet
-from mteval_core.text import stemmer, tokenize
+from mteval_core.text import stemmer, token_ids, token_table, tokenize
 
 BARRIER = -1  # GTM's reference barrier in a token stream: real token ids are >= 0
 _KEY_BASE = np.int64(1 << 32)  # bigger than any token id: (prefix + 1) * base + token is unique
@@ -34,61 +34,72 @@ class Vocabulary:
         self._id_of_form: dict[str, int] = {}
         self._id_of_word: dict[str, int] = {}
         self.words: list[str] = []  # id -> the (stemmed) word
+        self._compiled_table = token_table(self._add_form)
+
+    def encode_texts(self, texts: Sequence[str], options: Options) -> TokenStream:
+        """Tokenize and encode in one pass where the compiled tokenizer is there."""
+        if self._compiled_table is None:
+            return self.encode(tokenize(texts, options))
+        ids, lengths = token_ids(texts, options, self._compiled_table)
+        return TokenStream(ids, _offsets(lengths))
 
     def encode(self, token_lists: Sequence[Sequence[str]]) -> TokenStream:
         flat = [token for tokens in token_lists for token in tokens]
         # First-seen order, not set order: ids (and so the order of every float sum over them)
         # must not depend on PYTHONHASHSEED.
-        new_forms = dict.fromkeys(form for form in flat if form not in self._id_of_form)
-        for form in new_forms:
-            word = self._stem(form) if self._stem else form
-            if word not in self._id_of_word:
-                self._id_of_word[word] = len(self.words)
-                self.words.append(word)
-            self._id_of_form[form] = self._id_of_word[word]
-        ids = np.fromiter(map(self._id_of_form.__getitem__, flat), np.int64, len(flat))
-        lengths = np.fromiter(map(len, token_lists), np.int64, len(token_lists))
-        offsets = np.zeros(len(token_lists) + 1, np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        return TokenStream(ids, offsets)
+        for form in dict.fromkeys(form for form in flat if form not in self._id_of_form):
+            self._add_form(form)
+        ids = np.fromiter(map(self._id_of_form.__getitem__, flat), np.int32, len(flat))
+        return TokenStream(ids, _offsets(np.fromiter(map(len, token_lists), np.int64)))
+
+    def _add_form(self, form: str) -> int:
+        """The id of a form seen for the first time: its stem's id, new if the stem is new."""
+        found = self._id_of_form.get(form)
+        if found is not None:
+            return found
+        word = self._stem(form) if self._stem else form
+        if word not in self._id_of_word:
+            self._id_of_word[word] = len(self.words)
+            self.words.append(word)
+        self._id_of_form[form] = self._id_of_word[word]
+        return self._id_of_form[form]
 
     def id_of(self, word: str) -> int | None:
         return self._id_of_word.get(word)
+
+
+def _offsets(lengths: np.ndarray) -> np.ndarray:
+    offsets = np.zeros(len(lengths) + 1, np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return offsets
 
 
 @dataclass(frozen=True, eq=False)
 class TokenStream:
     """All tokens of one text column end to end, with segment boundaries."""
 
-    ids: np.ndarray  # int64 token ids
+    ids: np.ndarray  # int32 token ids (half of int64's memory; GTM's loops take an int64 copy)
     offsets: np.ndarray  # int64, n_segments + 1; segment i is ids[offsets[i]:offsets[i+1]]
 
     @property
     def lengths(self) -> np.ndarray:
         return np.diff(self.offsets)
 
-    @cached_property
-    def segment_of_token(self) -> np.ndarray:
-        return np.repeat(np.arange(len(self.offsets) - 1), self.lengths)
-
-    @cached_property
-    def segment_end(self) -> np.ndarray:
-        """For each token, the index just past the end of its segment."""
-        return np.repeat(self.offsets[1:], self.lengths)
-
-    def starts_of(self, n: int) -> np.ndarray:
-        """Indices of tokens that start an n-gram inside their segment."""
-        index = np.arange(len(self.ids))
-        return index[index + n <= self.segment_end]
+    def grams(self, n: int) -> _Grams:
+        """Where the n-grams inside segments start, and their segment. Computed when asked and
+        not kept: these per-token arrays are the largest thing a stream has."""
+        segment = np.repeat(np.arange(len(self.offsets) - 1, dtype=np.int32), self.lengths)
+        ends = np.repeat(self.offsets[1:] - n, self.lengths)  # the last start in each segment
+        starts = np.flatnonzero(np.arange(len(self.ids)) <= ends)
+        return _Grams(starts, segment[starts])
 
 
 @dataclass(frozen=True, eq=False)
 class _Grams:
-    """The n-grams of one order in one stream: where they start, their segment and their id."""
+    """The n-grams of one order in one stream: where they start and their segment."""
 
     starts: np.ndarray
     segment: np.ndarray
-    gid: np.ndarray  # id in the reference dictionary of this order, -1 when not in it
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,10 +120,10 @@ class EncodedCorpus:
         self.n_segments = test_set.n_segments
         self.vocabulary = Vocabulary(stemmer(options.stem, options.stem_language))
         self.references = [
-            self.vocabulary.encode(tokenize(ref.segments, options)) for ref in test_set.references
+            self.vocabulary.encode_texts(ref.segments, options) for ref in test_set.references
         ]
         self.systems = {
-            system.name: self.vocabulary.encode(tokenize(system.segments, options))
+            system.name: self.vocabulary.encode_texts(system.segments, options)
             for system in test_set.systems
         }
         self._cache: dict[tuple, object] = {}
@@ -132,6 +143,13 @@ class EncodedCorpus:
         reduced.systems = self.systems
         reduced._cache = {}
         return reduced
+
+    def release(self, system: str) -> None:
+        """Drop what was computed for ``system`` (its n-grams and matches, the largest tables
+        here): the scorer calls this once the system's statistics are out. Asked again, they are
+        computed again."""
+        for key in [key for key in self._cache if key[1:2] == (system,)]:
+            del self._cache[key]
 
     # ------------------------------------------------------------------ lengths
     @property
@@ -160,98 +178,41 @@ class EncodedCorpus:
             start += width
         return TokenStream(ids, offsets)
 
-    # ------------------------------------------------------------------ dictionaries
+    # ------------------------------------------------------------------ the reference index
     @cached_property
-    def _dictionaries(self) -> list[np.ndarray]:
-        """Per order: the sorted keys of the reference n-grams (built on first use)."""
-        return self._reference_index[0]
-
-    @cached_property
-    def _reference_grams(self) -> list[list[_Grams]]:
-        """Per order, per reference: the reference n-grams with their ids."""
-        return self._reference_index[1]
-
-    @cached_property
-    def _reference_index(self) -> tuple[list[np.ndarray], list[list[_Grams]]]:
-        dictionaries: list[np.ndarray] = []
-        all_grams: list[list[_Grams]] = []
-        previous: list[np.ndarray] = []  # per reference: gid of the (n-1)-gram at each token
+    def _reference_index(self) -> _ReferenceIndex:
+        """Per order: the dictionary of reference n-grams, each reference's counts per segment,
+        and the count of each n-gram over all references (NIST's weights). The n-gram arrays they
+        come from are dropped as each order is done; only the prefix ids of the last order stay,
+        to key the next."""
+        index = _ReferenceIndex([], [], [])
+        previous: list[np.ndarray | None] = [None] * len(self.references)
         for n in range(1, self.max_order + 1):
-            per_ref_keys = []
-            per_ref_starts = []
-            for r, ref in enumerate(self.references):
-                starts = ref.starts_of(n)
-                per_ref_starts.append(starts)
-                per_ref_keys.append(self._keys(ref, starts, n, previous[r] if previous else None))
-            dictionary, inverse = np.unique(np.concatenate(per_ref_keys), return_inverse=True)
-            dictionaries.append(dictionary)
-            grams = []
-            cut = np.cumsum([len(k) for k in per_ref_keys])[:-1]
-            for ref, starts, gid in zip(self.references, per_ref_starts, np.split(inverse, cut)):
-                grams.append(_Grams(starts, ref.segment_of_token[starts], gid))
-            all_grams.append(grams)
-            previous = [self._gid_by_token(ref, g) for ref, g in zip(self.references, grams)]
-        return dictionaries, all_grams
-
-    @staticmethod
-    def _keys(
-        stream: TokenStream, starts: np.ndarray, n: int, prefix_gid: np.ndarray | None
-    ) -> np.ndarray:
-        last = stream.ids[starts + n - 1]
-        if n == 1:
-            return last
-        return (prefix_gid[starts] + 1) * _KEY_BASE + last
-
-    @staticmethod
-    def _gid_by_token(stream: TokenStream, grams: _Grams) -> np.ndarray:
-        by_token = np.full(len(stream.ids), -1, np.int64)
-        by_token[grams.starts] = grams.gid
-        return by_token
-
-    def _hypothesis_grams(self, system: str, n: int) -> _Grams:
-        key = ("grams", system, n)
-        if key not in self._cache:
-            stream = self.systems[system]
-            starts = stream.starts_of(n)
-            if n == 1:
-                keys = stream.ids[starts]
-                gid = self._lookup(self._dictionaries[0], keys)
-            else:
-                prefix = self._gid_by_token(stream, self._hypothesis_grams(system, n - 1))
-                gid = np.full(len(starts), -1, np.int64)
-                known = prefix[starts] >= 0
-                keys = self._keys(stream, starts[known], n, prefix)
-                gid[known] = self._lookup(self._dictionaries[n - 1], keys)
-            self._cache[key] = _Grams(starts, stream.segment_of_token[starts], gid)
-        return self._cache[key]
-
-    @staticmethod
-    def _lookup(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
-        """Index of each key in sorted_keys, -1 where absent."""
-        if len(sorted_keys) == 0:
-            return np.full(len(keys), -1, np.int64)
-        index = np.searchsorted(sorted_keys, keys)
-        index = np.minimum(index, len(sorted_keys) - 1)
-        return np.where(sorted_keys[index] == keys, index, -1)
-
-    # ------------------------------------------------------------------ counting
-    def _segment_counts(self, grams: _Grams, n: int) -> _SegmentCounts:
-        size = np.int64(len(self._dictionaries[n - 1]))
-        found = grams.gid >= 0
-        keys, counts = np.unique(grams.segment[found] * size + grams.gid[found], return_counts=True)
-        return _SegmentCounts(keys, counts)
-
-    def _reference_counts(self, n: int) -> list[_SegmentCounts]:
-        key = ("ref-counts", n)
-        if key not in self._cache:
-            self._cache[key] = [self._segment_counts(g, n) for g in self._reference_grams[n - 1]]
-        return self._cache[key]
+            grams = [ref.grams(n) for ref in self.references]
+            keys = [
+                _keys(ref, g.starts, n, prefix)
+                for ref, g, prefix in zip(self.references, grams, previous)
+            ]
+            dictionary, inverse = np.unique(np.concatenate(keys), return_inverse=True)
+            gids = np.split(inverse, np.cumsum([len(k) for k in keys])[:-1])
+            index.dictionaries.append(dictionary)
+            index.counts.append(
+                [_segment_counts(g.segment, gid, len(dictionary)) for g, gid in zip(grams, gids)]
+            )
+            index.totals.append(np.bincount(inverse, minlength=len(dictionary)))
+            previous = [
+                _by_token(len(ref.ids), g.starts, gid)
+                for ref, g, gid in zip(self.references, grams, gids)
+            ]
+        return index
 
     def _reference_max_counts(self, n: int) -> _SegmentCounts:
         """Per segment and n-gram, the largest count over the references (BLEU's clipping)."""
+        parts = self._reference_index.counts[n - 1]
+        if len(parts) == 1:
+            return parts[0]
         key = ("ref-max", n)
         if key not in self._cache:
-            parts = self._reference_counts(n)
             keys = np.concatenate([p.keys for p in parts])
             counts = np.concatenate([p.counts for p in parts])
             order = np.lexsort((-counts, keys))  # by key, largest count first
@@ -261,36 +222,62 @@ class EncodedCorpus:
             self._cache[key] = _SegmentCounts(keys[first], counts[first])
         return self._cache[key]
 
-    def _clip(
-        self, hypothesis: _SegmentCounts, reference: _SegmentCounts
+    # ------------------------------------------------------------------ a system's matches
+    def _matches(self, system: str) -> _Matches:
+        """All of a system's match statistics in one pass over its n-gram orders; each order's
+        n-gram arrays are dropped once its per-segment sums are out."""
+        key = ("matches", system)
+        if key not in self._cache:
+            self._cache[key] = self._compute_matches(self.systems[system])
+        return self._cache[key]
+
+    def _compute_matches(self, stream: TokenStream) -> _Matches:
+        index = self._reference_index
+        matches = _Matches([], [], np.empty(0))
+        prefix: np.ndarray | None = None  # gid of the (n-1)-gram at each token
+        for n in range(1, self.max_order + 1):
+            dictionary = index.dictionaries[n - 1]
+            grams = stream.grams(n)
+            if prefix is None:
+                gid = _lookup(dictionary, stream.ids[grams.starts])
+            else:
+                gid = np.full(len(grams.starts), -1, np.int32)
+                known = prefix[grams.starts] >= 0
+                gid[known] = _lookup(dictionary, _keys(stream, grams.starts[known], n, prefix))
+            counts = _segment_counts(grams.segment, gid, len(dictionary))
+            if n == 1:
+                matches.unigrams_per_reference = np.stack(
+                    [self._clipped_sums(counts, ref, 1)[0] for ref in index.counts[0]]
+                )
+            clipped, information = self._clipped_sums(counts, self._reference_max_counts(n), n)
+            matches.clipped.append(clipped)
+            matches.information.append(information)
+            prefix = _by_token(len(stream.ids), grams.starts, gid)
+        return matches
+
+    def _clipped_sums(
+        self, hypothesis: _SegmentCounts, reference: _SegmentCounts, n: int
     ) -> tuple[np.ndarray, np.ndarray]:
-        """min(hypothesis count, reference count) per hypothesis key, and that key."""
-        index = self._lookup(reference.keys, hypothesis.keys)
-        found = index >= 0
-        ref_counts = np.zeros(len(index), np.int64)
-        ref_counts[found] = reference.counts[index[found]]
-        return np.minimum(hypothesis.counts, ref_counts), hypothesis.keys
+        """Per segment: the n-gram matches clipped by ``reference``'s counts, and the sum of
+        their NIST information weights."""
+        found = _lookup(reference.keys, hypothesis.keys)
+        ref_counts = np.zeros(len(found), np.int32)
+        ref_counts[found >= 0] = reference.counts[found[found >= 0]]
+        clipped = np.minimum(hypothesis.counts, ref_counts)
+        segment, gid = np.divmod(
+            hypothesis.keys, np.int64(len(self._reference_index.totals[n - 1]))
+        )
+        matches = np.bincount(segment, weights=clipped, minlength=self.n_segments)
+        weights = clipped * self.nist_weights(n)[gid]
+        return matches, np.bincount(segment, weights=weights, minlength=self.n_segments)
 
     def clipped_matches(self, system: str, n: int) -> np.ndarray:
         """Per segment, n-gram matches clipped by the max count over references (BLEU, NIST)."""
-        return self._clipped(system, n)[0]
+        return self._matches(system).clipped[n - 1]
 
     def nist_information(self, system: str, n: int) -> np.ndarray:
         """Per segment, the sum of information weights of the clipped n-gram matches."""
-        return self._clipped(system, n)[1]
-
-    def _clipped(self, system: str, n: int) -> tuple[np.ndarray, np.ndarray]:
-        key = ("clipped", system, n)
-        if key not in self._cache:
-            hyp = self._segment_counts(self._hypothesis_grams(system, n), n)
-            clipped, keys = self._clip(hyp, self._reference_max_counts(n))
-            size = np.int64(len(self._dictionaries[n - 1]))
-            segment, gid = np.divmod(keys, size)
-            matches = np.bincount(segment, weights=clipped, minlength=self.n_segments)
-            weights = clipped * self.nist_weights(n)[gid]
-            info = np.bincount(segment, weights=weights, minlength=self.n_segments)
-            self._cache[key] = (matches, info)
-        return self._cache[key]
+        return self._matches(system).information[n - 1]
 
     def unigram_matches_per_reference(self, system: str) -> np.ndarray:
         """(n_references, n_segments): unigram matches against each reference on its own.
@@ -298,16 +285,7 @@ class EncodedCorpus:
         This is the size of the maximum one-to-one matching of identical tokens (or stems):
         the sum over word types of min(count in hypothesis, count in that reference).
         """
-        key = ("unigram-per-ref", system)
-        if key not in self._cache:
-            hyp = self._segment_counts(self._hypothesis_grams(system, 1), 1)
-            rows = []
-            for reference in self._reference_counts(1):
-                clipped, keys = self._clip(hyp, reference)
-                segment = keys // np.int64(len(self._dictionaries[0]))
-                rows.append(np.bincount(segment, weights=clipped, minlength=self.n_segments))
-            self._cache[key] = np.stack(rows)
-        return self._cache[key]
+        return self._matches(system).unigrams_per_reference
 
     # ------------------------------------------------------------------ NIST weights
     def nist_weights(self, n: int) -> np.ndarray:
@@ -320,22 +298,66 @@ class EncodedCorpus:
         """
         key = ("nist-weights", n)
         if key not in self._cache:
+            index = self._reference_index
             total_words = float(self.reference_lengths.sum())
-            counts = self._global_reference_counts(n)
+            counts = index.totals[n - 1].astype(np.float64)
             if n == 1:
                 numerator = np.full(len(counts), total_words)
             else:
-                prefix = self._dictionaries[n - 1] // _KEY_BASE - 1
-                numerator = self._global_reference_counts(n - 1)[prefix]
+                prefix = index.dictionaries[n - 1] // _KEY_BASE - 1
+                numerator = index.totals[n - 2][prefix].astype(np.float64)
                 if n == 2:
                     zero = self.vocabulary.id_of("0")
                     if zero is not None:
-                        prefix_token = self._dictionaries[0][prefix]
+                        prefix_token = index.dictionaries[0][prefix]
                         numerator = np.where(prefix_token == zero, total_words, numerator)
             self._cache[key] = -np.log(counts / numerator) / np.log(2.0)
         return self._cache[key]
 
-    def _global_reference_counts(self, n: int) -> np.ndarray:
-        size = len(self._dictionaries[n - 1])
-        gids = np.concatenate([g.gid for g in self._reference_grams[n - 1]])
-        return np.bincount(gids, minlength=size).astype(np.float64)
+
+@dataclass(frozen=True, eq=False)
+class _ReferenceIndex:
+    """Per order (index n - 1): sorted n-gram keys, each reference's counts, total counts."""
+
+    dictionaries: list[np.ndarray]
+    counts: list[list[_SegmentCounts]]
+    totals: list[np.ndarray]  # the count of each dictionary n-gram over all references
+
+
+@dataclass(eq=False)
+class _Matches:
+    """One system's per-segment match statistics (what its metrics need, all of it small)."""
+
+    clipped: list[np.ndarray]  # per order: matches clipped by the references' max counts
+    information: list[np.ndarray]  # per order: the NIST information of those matches
+    unigrams_per_reference: np.ndarray  # (n_references, n_segments)
+
+
+def _keys(stream: TokenStream, starts: np.ndarray, n: int, prefix: np.ndarray | None) -> np.ndarray:
+    """An n-gram's key: its last token's id, keyed by its (n-1)-gram prefix's id from order 2."""
+    last = stream.ids[starts + n - 1]
+    if prefix is None:
+        return last
+    return (prefix[starts] + 1) * _KEY_BASE + last
+
+
+def _by_token(n_tokens: int, starts: np.ndarray, gid: np.ndarray) -> np.ndarray:
+    """The id of the n-gram starting at each token, -1 where none starts (or it is unknown)."""
+    by_token = np.full(n_tokens, -1, np.int32)  # dictionaries stay far below 2^31 n-grams
+    by_token[starts] = gid
+    return by_token
+
+
+def _lookup(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Index of each key in sorted_keys, -1 where absent."""
+    if len(sorted_keys) == 0:
+        return np.full(len(keys), -1, np.int64)
+    index = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return np.where(sorted_keys[index] == keys, index, -1)
+
+
+def _segment_counts(segment: np.ndarray, gid: np.ndarray, n_ids: int) -> _SegmentCounts:
+    """How often each known n-gram (gid >= 0) occurs in each segment."""
+    found = gid >= 0
+    keys, counts = np.unique(segment[found] * np.int64(n_ids) + gid[found], return_counts=True)
+    return _SegmentCounts(keys, counts.astype(np.int32))  # a count per segment fits 32 bits

@@ -125,11 +125,7 @@ def score_test_set(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Note)
         if builtin:  # external scores alone need no tokenizing
-            corpus = EncodedCorpus(test_set, options)
-            for done, metric in enumerate(builtin):
-                if progress:
-                    progress(done / len(builtin))
-                statistics[metric.name] = {s: metric.statistics(corpus, s) for s in corpus.systems}
+            statistics = _builtin_statistics(EncodedCorpus(test_set, options), builtin, progress)
     for metric in external:
         statistics[metric.name] = {s: metric.statistics_of(s) for s in test_set.system_names}
     metrics: list[Metric] = [*builtin, *external]
@@ -151,6 +147,29 @@ def score_test_set(
         statistics=statistics,
         notes=tuple(dict.fromkeys(notes)),
     )
+
+
+def _builtin_statistics(
+    corpus: EncodedCorpus, metrics: Sequence[Metric], progress: Progress | None
+) -> dict[str, dict[str, np.ndarray]]:
+    """Every metric's statistics, system by system: a system's n-gram tables are dropped as soon
+    as its statistics are out, so memory holds one system's tables, not all of them. Metrics of
+    one ``statistics_kind`` share one read-only array."""
+    statistics: dict[str, dict[str, np.ndarray]] = {metric.name: {} for metric in metrics}
+    for done, system in enumerate(corpus.systems):
+        if progress:
+            progress(done / len(corpus.systems))
+        of_kind: dict[str, np.ndarray] = {}
+        for metric in metrics:
+            kind = metric.statistics_kind
+            if kind is None or kind not in of_kind:
+                computed = metric.statistics(corpus, system)
+                computed.flags.writeable = False
+                if kind is not None:
+                    of_kind[kind] = computed
+            statistics[metric.name][system] = computed if kind is None else of_kind[kind]
+        corpus.release(system)
+    return statistics
 
 
 def _check_external(

@@ -95,7 +95,8 @@ def mean_reference_lengths(corpus: EncodedCorpus) -> np.ndarray:
 def segment_grids(corpus: EncodedCorpus, system: str) -> SegmentGrids:
     candidate, rcat = corpus.systems[system], corpus.concatenated_references
     caps = np.minimum(candidate.lengths.astype(np.float64), mean_reference_lengths(corpus))
-    return SegmentGrids(candidate.ids, candidate.offsets, rcat.ids, rcat.offsets, caps)
+    candidate_ids = candidate.ids.astype(np.int64)  # the loops take int64; streams keep int32
+    return SegmentGrids(candidate_ids, candidate.offsets, rcat.ids, rcat.offsets, caps)
 
 
 # ---------------------------------------------------------------------- GTM 1.4's greedy, bounded

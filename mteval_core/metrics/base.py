@@ -27,6 +27,9 @@ class Metric(ABC):
     # Error rates (TER) are lower-is-better; correlations and rankings negate them, as
     # mt-metrics-eval does, so that every statistic reads "higher is better".
     higher_is_better: ClassVar[bool] = True
+    # Metrics of one kind (P, R, F1 and Fmean; GTM and its P and R) compute the same statistics
+    # under the same options: a scorer computes them once and shares the array, read-only.
+    statistics_kind: ClassVar[str | None] = None
 
     def __init__(self, options: Options) -> None:
         self.options = options

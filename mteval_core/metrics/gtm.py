@@ -97,6 +97,7 @@ def precision_recall_f(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.n
 class _GTMStatistics(Metric):
     stat_names = ("size", "candidate_length", "mean_reference_length")
     scale = "0 to 1"
+    statistics_kind = "gtm matching"
 
     def statistics(self, corpus: EncodedCorpus, system: str) -> np.ndarray:
         from mteval_core.gtm.matching import mean_reference_lengths

@@ -30,6 +30,7 @@ class _UnigramMetric(Metric):
 
     stat_names = ("matches", "hypothesis_length", "reference_length")
     scale = "0 to 1"
+    statistics_kind = "unigram matches"
 
     def statistics(self, corpus: EncodedCorpus, system: str) -> np.ndarray:
         matches = corpus.unigram_matches_per_reference(system)  # (k, n)
