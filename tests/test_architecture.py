@@ -83,6 +83,18 @@ def test_the_command_line_loads_no_dashboard_library(code):
     assert loaded_after(code).isdisjoint({"streamlit", "plotly", "pandas"})
 
 
+def test_scores_and_bootstrap_do_not_import_scipy():
+    """scipy.stats costs about a second and 70 MB to import: only correlations need it."""
+    code = (
+        "import contextlib, io\nfrom mteval_core.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['score', '--refs', '{SAMPLE}/ref/ref-A.en', '--hyps', "
+        f"'{SAMPLE}/sys/neural-large.en', '{SAMPLE}/sys/phrase-based.en', "
+        "'--metrics', 'bleu,nist,precision,recall,f1,fmean,gtm', '--bootstrap', '100'])"
+    )
+    assert "scipy" not in loaded_after(code)
+
+
 LONG_FUNCTION_LINES = 60
 
 

@@ -4,16 +4,22 @@ Resampling segments with replacement is a matrix W of counts (n_resamples x n_se
 metric's resampled corpus score is ``metric.score_from_totals(W @ stats)``; a human mean is
 ``(W @ (scores * rated)) / (W @ rated)``. The same W serves every system and metric, so paired
 comparisons and correlations are computed on the same resamples (see ``stats.significance``).
+``resampled_sums`` computes all those products a block of W's rows at a time, so W is never
+held whole.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 DEFAULT_SEED = 12345  # of every resampling, on the command line and in the dashboard
 RESAMPLE_CHUNK = 64  # resamples drawn at a time: the draw's int64 buffer stays small
+# resampled_sums holds this much of the count matrix at once (int64 draw + float64 copy), so its
+# memory does not grow with resamples x segments: 1,000 x 192k segments would be 1.5 GB.
+COUNTS_BUDGET_BYTES = 64 * 2**20
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,27 @@ def resample_counts(n_items: int, n_resamples: int, rng: np.random.Generator) ->
     return counts
 
 
+def resampled_sums(
+    matrices: Sequence[np.ndarray],
+    n_resamples: int,
+    rng: np.random.Generator,
+    budget_bytes: int = COUNTS_BUDGET_BYTES,
+) -> list[np.ndarray]:
+    """``counts @ matrix`` for each (n_items, k) matrix, with the counts ``resample_counts``
+    would draw from ``rng``; drawn and applied a block of resamples at a time, so only
+    ``budget_bytes`` of counts exist at once. Each result is (n_resamples, k)."""
+    n_items = matrices[0].shape[0]
+    sums = [np.empty((n_resamples, matrix.shape[1])) for matrix in matrices]
+    rows = max(1, budget_bytes // (16 * n_items))
+    probabilities = np.full(n_items, 1.0 / n_items)
+    for start in range(0, n_resamples, rows):
+        size = min(rows, n_resamples - start)
+        counts = rng.multinomial(n_items, probabilities, size=size).astype(np.float64)
+        for matrix, target in zip(matrices, sums):
+            target[start : start + size] = counts @ matrix
+    return sums
+
+
 def percentile_interval(
     samples: np.ndarray, confidence: float = 0.95
 ) -> tuple[float, float] | None:
@@ -54,9 +81,8 @@ def percentile_interval(
     return float(low), float(high)
 
 
-def resampled_means(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Per resample, the mean of ``values`` (NaN = not rated, left out) under the counts."""
-    rated = np.isfinite(values)
-    filled = np.where(rated, values, 0.0)
+def resampled_means(score_sums: np.ndarray, rated_sums: np.ndarray) -> np.ndarray:
+    """Per resample, the mean of the rated values: ``counts @ values`` (NaN as 0) over
+    ``counts @ rated``; NaN in a resample that drew no rated item."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (counts @ filled) / (counts @ rated.astype(float))
+        return score_sums / rated_sums

@@ -22,7 +22,6 @@ from functools import partial
 from itertools import combinations
 
 import numpy as np
-from scipy import stats as scipy_stats
 
 from mteval_core.stats.bootstrap import percentile_interval
 from mteval_core.stats.undefined import NO_DEFINED_RESAMPLE, UNDEFINED
@@ -41,7 +40,9 @@ def pearson(x: np.ndarray, y: np.ndarray) -> float:
 
 def spearman(x: np.ndarray, y: np.ndarray) -> float:
     """Melamed et al.'s choice: only the ranking of the systems counts."""
-    return pearson(scipy_stats.rankdata(x), scipy_stats.rankdata(y))
+    from scipy.stats import rankdata  # scipy only where a statistic needs it (+1 s import)
+
+    return pearson(rankdata(x), rankdata(y))
 
 
 def kendall(x: np.ndarray, y: np.ndarray, variant: str = "b") -> float:
@@ -118,7 +119,9 @@ def williams_test(r12: float, r13: float, r23: float, n: int) -> float:
     denominator = np.sqrt(2 * k * (n - 1) / (n - 3) + ((r12 + r13) ** 2 / 4) * (1 - r23) ** 3)
     with np.errstate(divide="ignore"):  # 0 when people are a combination of A and B: t = +-inf
         t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23)) / denominator
-    return float(scipy_stats.t.sf(t, df=n - 3))
+    from scipy.stats import t as student_t
+
+    return float(student_t.sf(t, df=n - 3))
 
 
 def why_williams_undefined(r12: float, r13: float, r23: float, n: int) -> str | None:
@@ -154,7 +157,9 @@ def _unit_scale(deviations: np.ndarray) -> np.ndarray:
 
 
 def spearman_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return pearson_rows(scipy_stats.rankdata(x, axis=-1), scipy_stats.rankdata(y, axis=-1))
+    from scipy.stats import rankdata
+
+    return pearson_rows(rankdata(x, axis=-1), rankdata(y, axis=-1))
 
 
 def kendall_rows(x: np.ndarray, y: np.ndarray, variant: str = "b") -> np.ndarray:

@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from mteval_core.limits import MAX_RESAMPLES
 from mteval_core.scoring import Progress, Scores
 from mteval_core.stats.bootstrap import (
     BootstrapOptions,
     percentile_interval,
-    resample_counts,
     resampled_means,
+    resampled_sums,
 )
 from mteval_core.stats.correlation import (
     SystemCorrelations,
@@ -94,6 +95,38 @@ def resamples_needed(n_pairs: int = 1, level: float = SIGNIFICANCE_LEVEL) -> int
     while needed > 1 and smallest_reachable_p(needed - 1, n_pairs) < level:
         needed -= 1
     return needed
+
+
+def too_few_resamples(
+    n_resamples: int, n_pairs: int, most_offered: int, n_segments: int
+) -> str | None:
+    """What to tell a reader whose resamples are too few for any of ``n_pairs`` pairs to reach
+    p < ``SIGNIFICANCE_LEVEL`` after Holm's correction, or None when a pair can: how many
+    resamples it takes, and where to get them when that is more than a page offers for
+    ``n_segments`` segments (``most_offered``) or more than the server allows (``MAX_RESAMPLES``).
+    Plain text with no name in it; a page shows it before the figure it explains."""
+    floor = smallest_reachable_p(n_resamples, n_pairs)
+    if floor < SIGNIFICANCE_LEVEL:
+        return None
+    needed = resamples_needed(n_pairs)
+    if needed <= most_offered:
+        where = "."
+    elif needed <= MAX_RESAMPLES:
+        where = (
+            f", more than this page offers for {n_segments:,} segments ({most_offered:,}); the "
+            f"command line's --bootstrap N goes to {MAX_RESAMPLES:,}."
+        )
+    else:
+        where = (
+            f", more than the {MAX_RESAMPLES:,} this server and the command line allow: compare "
+            "fewer systems at a time."
+        )
+    return (
+        f"With {n_resamples:,} resamples and Holm's correction over {n_pairs:,} "
+        f"pair{'s' if n_pairs != 1 else ''}, the smallest p-value a pair can get is {floor:.4f}: "
+        f"no pair can reach p < {SIGNIFICANCE_LEVEL}. "
+        f"Choose at least {needed:,} resamples{where}"
+    )
 
 
 def holm(p_values: np.ndarray) -> np.ndarray:
@@ -207,18 +240,16 @@ def bootstrap_scores(
     if not scores.metrics:  # nothing to resample
         empty = {system: {} for system in scores.systems}
         return BootstrapResult(options, {}, empty, (), None, undefined)
-    first = scores.statistics[scores.metrics[0].name][scores.systems[0]]
-    counts = resample_counts(
-        first.shape[0], options.n_resamples, np.random.default_rng(options.seed)
+    products = _Products.of(scores, human, human_systems, rated_only)
+    sums = resampled_sums(
+        products.matrices, options.n_resamples, np.random.default_rng(options.seed)
     )
     corpus = scores.corpus()
     samples: dict[str, np.ndarray] = {}
     ci: dict[str, dict[str, tuple[float, float]]] = {system: {} for system in scores.systems}
     pairs: list[PairedTest] = []
     for done, metric in enumerate(scores.metrics, start=1):
-        columns = _resampled_scores(
-            metric, [scores.statistics[metric.name][s] for s in scores.systems], counts
-        )
+        columns = products.metric_scores(metric, sums)
         samples[metric.name] = np.column_stack(columns)
         for system, column in zip(scores.systems, columns):
             interval = percentile_interval(column, options.confidence)
@@ -231,15 +262,30 @@ def bootstrap_scores(
     agreement = None
     if human is not None:
         agreement = _resampled_agreement(
-            scores, samples, counts, human, human_systems, options, rated_only
+            scores,
+            samples,
+            products.human_resamples(sums),
+            human,
+            human_systems,
+            options,
+            rated_only,
         )
     return BootstrapResult(options, samples, ci, tuple(pairs), agreement, undefined)
 
 
-def _resampled_scores(
-    metric: Metric, statistics: Sequence[np.ndarray], counts: np.ndarray
-) -> list[np.ndarray]:
-    """Each system's score in every resample: ``score_from_totals(counts @ its statistics)``.
+@dataclass(frozen=True, eq=False)
+class _HumanResamples:
+    """Per resample: each rated system's human mean, and (``rated_only``) each metric's score
+    of it on its rated segments."""
+
+    means: np.ndarray  # (n_resamples, n_human_systems)
+    metric_scores: Mapping[str, np.ndarray]  # metric -> (n_resamples, n_human_systems)
+
+
+@dataclass(frozen=True, eq=False)
+class _Products:
+    """Every product ``counts @ matrix`` the bootstrap needs, listed up front, so that the counts
+    can be drawn and applied a block of resamples at a time (``stats.bootstrap.resampled_sums``).
 
     Whole-number statistics (n-gram and word counts: every metric but NIST and some GTM
     settings) are summed in one product for all systems side by side, about eight times
@@ -247,12 +293,66 @@ def _resampled_scores(
     the counts are whole numbers too, so every sum is exact and the numbers are the same bits.
     Other statistics keep one product per system, whose rounding BLAS would otherwise change.
     """
-    if not all(np.array_equal(s, np.round(s)) for s in statistics):
-        return [metric.score_from_totals(counts @ s) for s in statistics]
-    widths = [s.shape[1] for s in statistics]
-    totals = counts @ np.hstack(statistics)
-    split = np.split(totals, np.cumsum(widths)[:-1], axis=1)
-    return [metric.score_from_totals(np.ascontiguousarray(part)) for part in split]
+
+    matrices: list[np.ndarray]
+    metric_slots: Mapping[str, list[int]]  # one stacked matrix, or one per system
+    human_slot: int | None  # human scores (NaN as 0); the next slot: which segments are rated
+    rated_only_slots: Mapping[str, list[int]]  # metric -> one per human system
+    metrics: Sequence[Metric]
+    widths: Mapping[str, list[int]]  # metric -> each system's number of statistics
+
+    @classmethod
+    def of(
+        cls,
+        scores: Scores,
+        human: np.ndarray | None,
+        human_systems: Sequence[str],
+        rated_only: bool,
+    ) -> _Products:
+        matrices: list[np.ndarray] = []
+        metric_slots: dict[str, list[int]] = {}
+        widths: dict[str, list[int]] = {}
+        for metric in scores.metrics:
+            statistics = [scores.statistics[metric.name][s] for s in scores.systems]
+            widths[metric.name] = [s.shape[1] for s in statistics]
+            if all(np.array_equal(s, np.round(s)) for s in statistics):
+                statistics = [np.hstack(statistics)]
+            metric_slots[metric.name] = list(range(len(matrices), len(matrices) + len(statistics)))
+            matrices += statistics
+        human_slot, rated_only_slots = None, {}
+        if human is not None:
+            rated = np.isfinite(human)
+            human_slot = len(matrices)
+            matrices += [np.where(rated, human, 0.0).T, rated.T.astype(np.float64)]
+            if rated_only:
+                for metric in scores.metrics:
+                    start = len(matrices)
+                    matrices += [
+                        scores.statistics[metric.name][system] * rated[row][:, None]
+                        for row, system in enumerate(human_systems)
+                    ]
+                    rated_only_slots[metric.name] = list(range(start, len(matrices)))
+        return cls(matrices, metric_slots, human_slot, rated_only_slots, scores.metrics, widths)
+
+    def metric_scores(self, metric: Metric, sums: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Each system's score under ``metric`` in every resample."""
+        parts = [sums[slot] for slot in self.metric_slots[metric.name]]
+        if len(parts) == 1 and len(self.widths[metric.name]) > 1:
+            parts = np.split(parts[0], np.cumsum(self.widths[metric.name])[:-1], axis=1)
+        return [metric.score_from_totals(np.ascontiguousarray(part)) for part in parts]
+
+    def human_resamples(self, sums: Sequence[np.ndarray]) -> _HumanResamples:
+        assert self.human_slot is not None
+        means = resampled_means(sums[self.human_slot], sums[self.human_slot + 1])
+        metric_scores = {
+            metric.name: np.stack(
+                [metric.score_from_totals(sums[slot]) for slot in self.rated_only_slots[name]],
+                axis=-1,
+            )
+            for metric in self.metrics
+            if (name := metric.name) in self.rated_only_slots
+        }
+        return _HumanResamples(means, metric_scores)
 
 
 def with_segments_only(scores: Scores) -> Scores:
@@ -288,7 +388,7 @@ def _paired_tests(
 def _resampled_agreement(
     scores: Scores,
     samples: Mapping[str, np.ndarray],
-    counts: np.ndarray,
+    resampled: _HumanResamples,
     human: np.ndarray,
     human_systems: Sequence[str],
     options: BootstrapOptions,
@@ -298,13 +398,13 @@ def _resampled_agreement(
     and the comparison of every two metrics."""
     observed = metric_scores_for_human(scores, human, human_systems, rated_only)
     statistics, resampled_pearson = _system_level_correlations(
-        scores, samples, counts, human, human_systems, observed, options, rated_only
+        scores, samples, resampled, human, human_systems, observed, options, rated_only
     )
     human_ci: dict[str, tuple[float, float] | None] = {}
     human_undefined: dict[str, str] = {}
-    for system, row in zip(human_systems, human):
+    for system, column in zip(human_systems, resampled.means.T):
         # None when no resample drew a segment this system was rated on
-        human_ci[system] = percentile_interval(resampled_means(row, counts), options.confidence)
+        human_ci[system] = percentile_interval(column, options.confidence)
         if human_ci[system] is None:
             human_undefined[system] = "no rated segment in any resample"
     signs = orientation(scores)
@@ -316,7 +416,7 @@ def _resampled_agreement(
 def _system_level_correlations(
     scores: Scores,
     samples: Mapping[str, np.ndarray],
-    counts: np.ndarray,
+    resampled: _HumanResamples,
     human: np.ndarray,
     human_systems: Sequence[str],
     observed: Mapping[str, np.ndarray],
@@ -326,9 +426,9 @@ def _system_level_correlations(
     """Every metric's system-level correlations with the human scores, with intervals from the
     segment resamples, and its Pearson correlation in each resample."""
     human_observed = np.array([np.nanmean(row) for row in human])
-    human_samples = np.column_stack([resampled_means(row, counts) for row in human])
+    human_samples = resampled.means
     if rated_only:
-        resampled_scores = metric_scores_for_human(scores, human, human_systems, True, counts)
+        resampled_scores = resampled.metric_scores
     else:
         columns = [scores.systems.index(s) for s in human_systems]
         resampled_scores = {m: samples[m][:, columns] for m in scores.metric_names}
@@ -357,19 +457,16 @@ def metric_scores_for_human(
     human: np.ndarray,
     human_systems: Sequence[str],
     rated_only: bool = False,
-    counts: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """metric -> score of each human-rated system: on all segments, or (``rated_only``) on the
-    segments that system was rated on; per resample (rows) when ``counts`` are given."""
+    segments that system was rated on."""
     rated = np.isfinite(human)
     result = {}
     for metric in scores.metrics:
         columns = []
         for row, system in enumerate(human_systems):
             stats = scores.statistics[metric.name][system]
-            weights = np.ones(stats.shape[0]) if counts is None else counts
-            if rated_only:
-                weights = weights * rated[row]
+            weights = rated[row].astype(np.float64) if rated_only else np.ones(stats.shape[0])
             columns.append(metric.score_from_totals(weights @ stats))
         result[metric.name] = np.stack(columns, axis=-1)
     return result
@@ -397,8 +494,8 @@ def compare_metrics(
             r[side] = None if reason else pearson(values[metric], human_scores)
             if reason:
                 undefined[f"pearson_{side}"] = reason
-                undefined["share_a_better"] = undefined["williams_p_a_better"] = (
-                    f"the Pearson correlation of {metric} is undefined ({reason})"
+                undefined["share_a_better"] = undefined["williams_p_a_better"] = undefined_pearson(
+                    metric, reason
                 )
         share = williams = None
         if r["a"] is not None and r["b"] is not None:
@@ -412,6 +509,13 @@ def compare_metrics(
                 undefined["williams_p_a_better"] = reason
         comparisons.append(MetricComparison(a, b, r["a"], r["b"], share, williams, undefined))
     return tuple(comparisons)
+
+
+def undefined_pearson(metric: str, reason: str) -> str:
+    """Why a comparison with ``metric`` has neither a share nor Williams' test: its Pearson
+    correlation has no value. One wording for the JSON (the metric's name) and the dashboard's
+    tables (its label)."""
+    return f"the Pearson correlation of {metric} is undefined ({reason})"
 
 
 def _share_of_resamples_first_higher(first: np.ndarray, second: np.ndarray) -> float | None:

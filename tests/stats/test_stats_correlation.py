@@ -8,7 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
-from mteval_core.stats.bootstrap import percentile_interval, resample_counts, resampled_means
+from mteval_core.stats.bootstrap import (
+    percentile_interval,
+    resample_counts,
+    resampled_means,
+    resampled_sums,
+)
 from mteval_core.stats.correlation import (
     differential_correlation,
     kendall,
@@ -101,9 +106,24 @@ def test_bootstrap_is_reproducible_under_a_seed():
 
 
 def test_resampled_means_skip_unrated_segments():
-    counts = np.array([[1, 1, 1], [3, 0, 0], [0, 0, 3]])
+    counts = np.array([[1, 1, 1], [3, 0, 0], [0, 0, 3], [0, 3, 0]], dtype=float)
     values = np.array([1.0, np.nan, 3.0])
-    np.testing.assert_allclose(resampled_means(values, counts), [2.0, 1.0, 3.0])
+    rated = np.isfinite(values)
+    means = resampled_means(counts @ np.where(rated, values, 0.0), counts @ rated)
+    np.testing.assert_allclose(means, [2.0, 1.0, 3.0, np.nan])  # the last drew no rated segment
+
+
+@pytest.mark.parametrize("budget_bytes", [1, 16 * 30 * 7, 16 * 30 * 64, 2**30])
+def test_resampled_sums_equal_the_whole_count_matrix(budget_bytes):
+    """Blocks of 1, 7, 64 or all resamples: the same counts, so the same sums, bit for bit on
+    whole numbers and to rounding on floats."""
+    rng = np.random.default_rng(3)
+    whole = rng.integers(0, 9, (30, 4)).astype(float)
+    real = rng.random((30, 2))
+    counts = resample_counts(30, 200, np.random.default_rng(11))
+    sums = resampled_sums([whole, real], 200, np.random.default_rng(11), budget_bytes)
+    assert np.array_equal(sums[0], counts @ whole)
+    np.testing.assert_allclose(sums[1], counts @ real, rtol=1e-13)
 
 
 def test_paired_p_values_separate_clear_differences():

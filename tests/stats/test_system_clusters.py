@@ -283,9 +283,12 @@ def test_resampled_scores_are_those_of_one_product_per_system_on_wmt21():
     test_set = read_directory(shared_dataset("wmt21-newstest2021-ende")).test_set
     scores = score_test_set(test_set, ["bleu", "nist", "fmean"], Options())
     options = BootstrapOptions(n_resamples=5000)  # 190 pairs need 3,800 to reach p < 0.05
-    resampled = bootstrap_scores(scores, options)
+    resampled = bootstrap_scores(scores, options)  # 5,000 x 1,002 counts: in two blocks
     for name, expected in per_system_samples(scores, options).items():
-        assert np.array_equal(resampled.samples[name], expected), name
+        if name == "nist":  # float statistics: BLAS rounds a block of rows its own way
+            np.testing.assert_allclose(resampled.samples[name], expected, rtol=1e-12)
+        else:  # whole numbers: every sum exact, the same bits
+            assert np.array_equal(resampled.samples[name], expected), name
     # and the clusters of its 20 systems keep the rule's promises on real p-values
     corpus = scores.corpus()
     bleu = {system: corpus[system]["bleu"] for system in scores.systems}
