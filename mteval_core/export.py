@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,7 @@ from mteval_core.stats.undefined import UNDEFINED
 
 if TYPE_CHECKING:
     from mteval_core.loss.average import Costs
+    from mteval_core.metrics.base import Metric
     from mteval_core.stats.correlation import SystemCorrelations
     from mteval_core.stats.meta import MetaEvaluation
 
@@ -31,15 +33,33 @@ def _fmt(metric: str, value: float) -> str:
     return f"{value:.{_DECIMALS.get(metric, _DEFAULT_DECIMALS)}f}"
 
 
+def metric_labels(metrics: Sequence[Metric]) -> dict[str, str]:
+    """metric name -> the label people read ("bleu" -> "BLEU"), one per metric on every page,
+    figure, table and download; the names stay the keys of the JSON reports, which programs read.
+
+    A label two metrics share (an uploaded metric named "P" beside unigram precision's "P") is
+    followed by each one's name, so that no two columns get the same header.
+    """
+    shared = Counter(metric.label for metric in metrics)
+    return {m.name: m.label if shared[m.label] == 1 else f"{m.label} ({m.name})" for m in metrics}
+
+
 def to_json(
     scores: Scores,
     segments: bool = False,
     documents: Sequence[str] | None = None,
     extra: dict | None = None,
+    labelled: bool = False,
 ) -> str:
     """{"signature", "scores": {system: {metric: x}}, "segments": {system: {metric: [x...]}}},
-    and "documents": {system: {metric: {document: x}}} when document ids are given."""
+    and "documents": {system: {metric: {document: x}}} when document ids are given.
+
+    ``labelled`` (the dashboard's download) adds "metric_labels": {metric: label}, so that a
+    reader can show the labels the dashboard showed; the keys stay the metric names either way.
+    """
     out: dict[str, object] = {"signature": scores.signature, "scores": scores.corpus()}
+    if labelled:
+        out["metric_labels"] = metric_labels(scores.metrics)
     if segments:
         out["segments"] = {
             system: {metric: values.tolist() for metric, values in by_metric.items()}
@@ -60,26 +80,34 @@ def to_csv(
     segments: bool = False,
     documents: Sequence[str] | None = None,
     ci: Intervals | None = None,
+    labelled: bool = False,
 ) -> str:
     """One row per system (or per system and segment, or per system and document); the
     signature in its own, last column.
 
     ``ci`` adds ``<metric>_low`` and ``<metric>_high`` columns to the system table, after the
     score columns, so readers that go by column name (or by the first columns) keep working.
+    ``labelled`` (the dashboard's download) heads the columns as the dashboard's table does:
+    the metrics' labels, ``<label> low`` and ``<label> high``, instead of the command line's names.
     """
     if ci and (segments or documents is not None):
         raise ValueError("intervals belong to corpus scores, not to segments or documents")
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     metrics = scores.metric_names
+    if labelled:
+        headers, separator = metric_labels(scores.metrics), " "
+    else:
+        headers, separator = {m: m for m in metrics}, "_"
+    named = [headers[m] for m in metrics]
     if documents is not None:
-        writer.writerow(["system", "document", *metrics, "signature"])
+        writer.writerow(["system", "document", *named, "signature"])
         for system, by_metric in scores.documents(documents).items():
             for document in by_metric[metrics[0]]:
                 values = [repr(by_metric[m][document]) for m in metrics]
                 writer.writerow([system, document, *values, scores.signature])
     elif segments:
-        writer.writerow(["system", "segment", *metrics, "signature"])
+        writer.writerow(["system", "segment", *named, "signature"])
         for system, by_metric in scores.segments().items():
             columns = [by_metric[m] for m in metrics]
             for index, values in enumerate(zip(*columns, strict=True), start=1):
@@ -87,8 +115,9 @@ def to_csv(
                     [system, index, *(repr(float(v)) for v in values), scores.signature]
                 )
     else:
-        bounds = [f"{m}_{end}" for m in metrics for end in ("low", "high")] if ci else []
-        writer.writerow(["system", *metrics, *bounds, "signature"])
+        ends = ("low", "high") if ci else ()
+        bounds = [f"{headers[m]}{separator}{end}" for m in metrics for end in ends]
+        writer.writerow(["system", *named, *bounds, "signature"])
         for system, by_metric in scores.corpus().items():
             values = [repr(by_metric[m]) for m in metrics]
             if ci:
@@ -100,7 +129,7 @@ def to_csv(
 def to_text(scores: Scores, segments: bool = False) -> str:
     """An aligned table for people, systems in input order, then the signature."""
     metrics = scores.metric_names
-    labels = [m.label for m in scores.metrics]
+    labels = list(metric_labels(scores.metrics).values())
     rows = [
         [system, *(_fmt(m, by_metric[m]) for m in metrics)]
         for system, by_metric in scores.corpus().items()
@@ -157,6 +186,7 @@ def to_latex(scores: Scores, ci: Intervals | None = None) -> str:
     package, and a "±" would wrongly suggest that bootstrap intervals are symmetric.
     """
     metrics = scores.metric_names
+    labels = metric_labels(scores.metrics)
     corpus = scores.corpus()
     best = {m: max(by_metric[m] for by_metric in corpus.values()) for m in metrics}
     lines = [
@@ -164,7 +194,7 @@ def to_latex(scores: Scores, ci: Intervals | None = None) -> str:
         r"\centering",
         r"\begin{tabular}{l" + "r" * len(metrics) + "}",
         r"\toprule",
-        "System & " + " & ".join(latex_escape(m.label) for m in scores.metrics) + r" \\",
+        "System & " + " & ".join(latex_escape(labels[m]) for m in metrics) + r" \\",
         r"\midrule",
     ]
     for system, by_metric in corpus.items():

@@ -1,6 +1,8 @@
 """Tables for people: a test set at a glance, a preview of its segments, scores as a DataFrame.
 
-The dashboard shows these as they are; the command line has its own writers in ``export``.
+The dashboard shows these as they are; the command line has its own writers in ``export``. Every
+metric is called by its label (``export.metric_labels``), as on the Scores page, never by the
+registry name that the JSON reports use as a key.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from pathlib import PurePath
 import numpy as np
 import pandas as pd
 
+from mteval_core.export import metric_labels
 from mteval_core.languages import languages_of
 from mteval_core.loss.annotations import MqmAnnotations
 from mteval_core.scoring import Scores
@@ -18,6 +21,9 @@ from mteval_core.stats.undefined import format_statistic
 from mteval_core.testset import HumanScores, TestSet
 
 SHOWN_NAMES = 5  # names listed before "and N more": a list of 23 systems is read as a count
+# A wide table shows every column up to this many (they fit a dashboard's width without
+# scrolling); beyond, only its primary columns until the reader chooses more.
+SHOWN_COLUMNS = 8
 
 
 def overview(test_set: TestSet) -> dict[str, str]:
@@ -107,9 +113,31 @@ CORRELATION_COLUMNS = {
     "differential_pearson": "pairwise differences r",
     "pairwise_accuracy": "pairwise accuracy",
 }
+# Shown first in a wide correlation table: Pearson (with its interval), the correlation WMT
+# reported for years, and pairwise accuracy, its system-level statistic since 2021.
+PRIMARY_CORRELATIONS = ("pearson", "pairwise_accuracy")
 
 
-def correlation_frame(variants: dict[str, dict[str, dict]]) -> pd.DataFrame:
+def shown_columns(columns: Sequence[str], primary: Sequence[str]) -> list[str]:
+    """The columns a table shows until the reader chooses: every one up to ``SHOWN_COLUMNS``,
+    else those in ``primary`` (in the table's order), so that a table of 21 columns opens on the
+    7 scores rather than on a scroll bar."""
+    if len(columns) <= SHOWN_COLUMNS:
+        return list(columns)
+    wanted = set(primary)
+    return [column for column in columns if column in wanted]
+
+
+def primary_correlation_columns(columns: Sequence[str]) -> list[str]:
+    """The columns of a ``correlation_frame`` that ``shown_columns`` keeps in a wide one: the
+    number of systems and every variant's ``PRIMARY_CORRELATIONS`` (with their intervals)."""
+    starts = tuple(f"{CORRELATION_COLUMNS[key]} " for key in PRIMARY_CORRELATIONS)
+    return [column for column in columns if column == "n" or column.startswith(starts)]
+
+
+def correlation_frame(
+    variants: dict[str, dict[str, dict]], labels: Mapping[str, str]
+) -> pd.DataFrame:
     """One row per metric; for each statistic one column per variant (e.g. unstemmed and
     stemmed) side by side, numbers kept numeric so the table sorts, Pearson's interval as text.
 
@@ -117,7 +145,7 @@ def correlation_frame(variants: dict[str, dict[str, dict]]) -> pd.DataFrame:
     column is then text throughout (numbers to 3 decimals), since a column holds one type.
 
     ``variants``: variant label -> metric -> the statistics of ``stats.meta.correlations`` (with
-    ``pearson_ci`` when bootstrapped)."""
+    ``pearson_ci`` when bootstrapped); ``labels``: metric -> its row's label."""
     first = next(iter(variants.values()))
     rows: dict[str, dict[str, object]] = {}
     for metric in first:
@@ -131,7 +159,7 @@ def correlation_frame(variants: dict[str, dict[str, dict]]) -> pd.DataFrame:
                 )
                 if key == "pearson" and "pearson_ci" in statistics:
                     row[f"{label} 95% CI ({variant})"] = format_statistic(statistics, "pearson_ci")
-        rows[metric] = row
+        rows[labels[metric]] = row
     frame = pd.DataFrame.from_dict(rows, orient="index")
     for column in frame.columns:
         if frame[column].map(lambda cell: isinstance(cell, str)).any():
@@ -175,30 +203,34 @@ def _free(name: str, role: str, taken: Mapping[str, object]) -> str:
 def scores_frame(
     scores: Scores, ci: Mapping[str, Mapping[str, Sequence[float]]] | None = None
 ) -> pd.DataFrame:
-    """Systems x metrics corpus scores, columns labelled as the metrics print themselves.
+    """Systems x metrics corpus scores, columns headed by the metrics' labels.
 
     With ``ci`` (system -> metric -> [low, high]) every metric's column is followed by
     "<label> low" and "<label> high": plain numbers, so a table sorts by any of them.
     """
     corpus = scores.corpus()
     columns: dict[str, list[float]] = {}
-    for metric in scores.metrics:
-        columns[metric.label] = [corpus[s][metric.name] for s in scores.systems]
+    for name, label in metric_labels(scores.metrics).items():
+        columns[label] = [corpus[s][name] for s in scores.systems]
         if ci:
-            columns[f"{metric.label} low"] = [ci[s][metric.name][0] for s in scores.systems]
-            columns[f"{metric.label} high"] = [ci[s][metric.name][1] for s in scores.systems]
+            columns[f"{label} low"] = [ci[s][name][0] for s in scores.systems]
+            columns[f"{label} high"] = [ci[s][name][1] for s in scores.systems]
     return pd.DataFrame(columns, index=pd.Index(scores.systems, name="system"))
 
 
 def segment_level_frame(
-    correlations: Mapping[str, Mapping], statistic: str, groupings: Sequence[str]
+    correlations: Mapping[str, Mapping],
+    statistic: str,
+    groupings: Sequence[str],
+    labels: Mapping[str, str],
 ) -> pd.DataFrame:
-    """Metrics x groupings for one segment-level statistic (``segment_meta.segment_correlations``
-    records), each cell the value and its interval when resampled, and the constant metric's
-    score as the last row for the accuracies (the baseline every metric must beat)."""
+    """Metrics (rows by their ``labels``) x groupings for one segment-level statistic
+    (``segment_meta.segment_correlations`` records), each cell the value and its interval when
+    resampled, and the constant metric's score as the last row for the accuracies (the baseline
+    every metric must beat)."""
     rows = {}
     for metric, record in correlations.items():
-        rows[metric] = {g: _with_interval(record, f"{statistic}_{g}") for g in groupings}
+        rows[labels[metric]] = {g: _with_interval(record, f"{statistic}_{g}") for g in groupings}
     if statistic in ("acc23", "acc_eq") and correlations:
         record = next(iter(correlations.values()))
         rows["constant baseline"] = {

@@ -4,19 +4,20 @@ significance clusters, or every pair in a heat map), ready to export."""
 
 import streamlit as st
 
-from mteval_core.export import to_csv, to_json, to_latex
+from mteval_core.export import metric_labels, to_csv, to_json, to_latex
 from mteval_core.figures import (
     significance_clusters_figure,
     significance_heatmap,
     system_scores_bar,
 )
-from mteval_core.limits import MAX_RESAMPLED_CELLS, MAX_RESAMPLES
+from mteval_core.limits import MAX_RESAMPLED_CELLS
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.significance import (
     SIGNIFICANCE_LEVEL,
     bootstrap_scores,
     resamples_needed,
     smallest_reachable_p,
+    too_few_resamples,
 )
 from mteval_core.stats.system_clusters import cluster_systems
 from mteval_core.tables import scores_frame
@@ -32,6 +33,7 @@ from pages.ui import (
     session_options,
     session_test_set,
 )
+from pages.ui.tables import chosen_columns
 
 # 20,000 (MAX_RESAMPLES): enough for Holm over 999 pairs (45 systems). 20 systems x 2,000
 # segments, seven metrics: about 10 s of CPU and 0.8 GB at the peak.
@@ -82,25 +84,27 @@ with friendly_errors():
         )
     ci = resampled.ci if resampled else None
 
+    labels = metric_labels(scores.metrics)
     table = scores_frame(scores, ci)
+    shown = chosen_columns(st, table, list(labels.values()))  # the scores, without intervals
     st.dataframe(
-        table,
+        shown,
         width="stretch",
-        column_config={column: st.column_config.NumberColumn(format="%.4f") for column in table},
+        column_config={column: st.column_config.NumberColumn(format="%.4f") for column in shown},
     )
     if resampled:
         st.caption(
             f"low, high: {bootstrap.confidence:.0%} percentile bootstrap interval over segments "
-            f"({resamples:,} resamples, seed {bootstrap.seed}). Click a column header to sort."
+            f"({resamples:,} resamples, seed {bootstrap.seed}). Click a column header to sort; "
+            "the downloads below hold every column."
         )
     else:
         st.caption("Click a column header to sort. Choose resamples above for intervals.")
     for note in scores.notes:  # e.g. GTM segments too large for the grid, left out
         st.warning(escape_markdown(note))
 
-    labels = {metric.label: metric for metric in scores.metrics}
-    label = st.selectbox("Metric for the charts", list(labels))
-    metric = labels[label].name
+    metric = st.selectbox("Metric for the charts", list(labels), format_func=labels.__getitem__)
+    label = labels[metric]
     by_system = table[label].to_dict()
     # None without resamples, or for a metric with system scores only (nothing to resample)
     intervals = (
@@ -111,22 +115,9 @@ with friendly_errors():
         st.subheader("Significant differences")
         floor = smallest_reachable_p(resamples, n_pairs)
         needed = resamples_needed(n_pairs)
-        if floor >= SIGNIFICANCE_LEVEL:  # said first, above the figure it explains
-            st.warning(
-                f"With {resamples:,} resamples and Holm's correction over {n_pairs} "
-                f"pairs, the smallest p-value a pair can get is {floor:.4f}: no pair can reach "
-                f"p < {SIGNIFICANCE_LEVEL}. Choose at least {needed:,} resamples"
-                + (
-                    "."
-                    if needed <= choices[-1]
-                    else f", more than this page offers for {test_set.n_segments:,} segments "
-                    f"({choices[-1]:,}); the command line's --bootstrap N goes to "
-                    f"{MAX_RESAMPLES:,}."
-                    if needed <= MAX_RESAMPLES
-                    else f", more than the {MAX_RESAMPLES:,} this server and the command line "
-                    "allow: compare fewer systems at a time."
-                )
-            )
+        warning = too_few_resamples(resamples, n_pairs, choices[-1], test_set.n_segments)
+        if warning:  # said first, above the figure it explains
+            st.warning(escape_markdown(warning))
         st.caption(
             "p: the paired bootstrap p-value (computed as sacreBLEU does, on the resamples of "
             f"the intervals), Holm-corrected over this metric's {n_pairs} system pairs. A pair "
@@ -149,8 +140,9 @@ with friendly_errors():
                 significance_heatmap(by_system, resampled.pairs, metric, label), width="stretch"
             )
         else:
+            higher_is_better = scores.metrics[scores.metric_names.index(metric)].higher_is_better
             ranking = cluster_systems(
-                by_system, resampled.pairs, metric, labels[label].higher_is_better, intervals
+                by_system, resampled.pairs, metric, higher_is_better, intervals
             )
             st.caption(
                 "Systems best first. A system opens a new cluster when a system of the current "
@@ -171,8 +163,13 @@ with friendly_errors():
     for column, (button, text, name, mime) in zip(
         downloads,
         [
-            ("Download CSV", to_csv(scores, ci=ci), "scores.csv", "text/csv"),
-            ("Download JSON", to_json(scores, extra=extra), "scores.json", "application/json"),
+            ("Download CSV", to_csv(scores, ci=ci, labelled=True), "scores.csv", "text/csv"),
+            (
+                "Download JSON",
+                to_json(scores, extra=extra, labelled=True),
+                "scores.json",
+                "application/json",
+            ),
             ("Download LaTeX", to_latex(scores, ci), "scores.tex", "text/x-tex"),
         ],
     ):

@@ -10,13 +10,18 @@ import streamlit as st
 
 from mteval_core.comparison_tables import metric_comparison_frame
 from mteval_core.config import STEMMER_CHOICES, Options, stemming_variants
+from mteval_core.export import metric_labels
 from mteval_core.figures import differential_scatter, reliability_figure, system_scatter
 from mteval_core.languages import languages_of, stemmer_for
 from mteval_core.scoring import Progress, Scores
 from mteval_core.stats import meta
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.reliability import ReliabilityOptions, is_quick, reliability_of_test_set
-from mteval_core.tables import correlation_frame, system_segments_frame
+from mteval_core.tables import (
+    correlation_frame,
+    primary_correlation_columns,
+    system_segments_frame,
+)
 from pages.ui import (
     DASHBOARD_METRICS,
     RESAMPLES_HELP,
@@ -30,7 +35,7 @@ from pages.ui import (
     session_test_set,
 )
 from pages.ui.segment_level import show_segment_level
-from pages.ui.tables import static_table
+from pages.ui.tables import chosen_columns, static_table
 
 st.set_page_config(page_title="mteval: correlation", layout="wide")
 
@@ -104,9 +109,13 @@ with friendly_errors():
         name: meta_evaluation(variant)[1].correlations_as_dicts()
         for name, variant in stemming_variants(options, stemmer).items()
     }
+labels = metric_labels(scores.metrics)
 
 st.subheader("Every metric against the human scores")
-st.dataframe(correlation_frame(by_variant), width="stretch")
+table = correlation_frame(by_variant, labels)
+st.dataframe(
+    chosen_columns(st, table, primary_correlation_columns(list(table.columns))), width="stretch"
+)
 st.caption(
     f"Stemmed: {stemmer}. {interval_note(result)} "
     + ("Metric scores on the rated segments only. " if rated_only else "")
@@ -115,7 +124,8 @@ st.caption(
 )
 
 left, right = st.columns(2)
-metric = left.selectbox("Metric", scores.metric_names)
+metric = left.selectbox("Metric", scores.metric_names, format_func=labels.__getitem__)
+label = labels[metric]
 view = result.against_human(metric)
 clicked = st.session_state.get("scatter") or {}
 points = [  # the systems' trace only
@@ -131,9 +141,9 @@ system = right.selectbox(
 
 comparisons = result.compared_with(metric)
 if comparisons:
-    static_table(st, metric_comparison_frame(comparisons))
+    static_table(st, metric_comparison_frame(comparisons, labels))
     st.caption(
-        f"{escape_markdown(metric)} (selected) against every other metric: the other's Pearson "
+        f"{escape_markdown(label)} (selected) against every other metric: the other's Pearson "
         "r; Williams' test (Graham & Baldwin 2014), the one-sided p that one correlates better "
         "than the other; the share of the bootstrap resamples in which the selected metric's r "
         "is the higher."
@@ -141,7 +151,7 @@ if comparisons:
 
 left, right = st.columns(2)
 left.plotly_chart(
-    system_scatter(view, criterion, system),
+    system_scatter(view, label, criterion, system),
     width="stretch",
     on_select="rerun",
     selection_mode="points",
@@ -152,7 +162,7 @@ right.plotly_chart(
         view.pair_labels,
         view.metric_differences,
         view.human_differences,
-        metric,
+        label,
         view.correlations.differential_pearson,
         view.correlations.reason("differential_pearson"),
         view.pairs_with(system),
@@ -172,7 +182,7 @@ if (
     frame = system_segments_frame(test_set, *segment_scores, system)
     st.dataframe(frame.head(50), width="stretch")
     st.caption(
-        f"{escape_markdown(system)}'s rated segments, those where {escape_markdown(metric)} and "
+        f"{escape_markdown(system)}'s rated segments, those where {escape_markdown(label)} and "
         "people disagree most first."
     )
 st.page_link(
@@ -189,7 +199,7 @@ if not segments:
     )
     st.stop()
 
-show_segment_level(test_set, scores, criterion, exclude, min(resamples, 1000))
+show_segment_level(test_set, scores, labels, criterion, exclude, min(resamples, 1000))
 
 st.subheader("Reliability against test size")
 st.caption(
@@ -212,4 +222,4 @@ if st.toggle(
             ),
             "Drawing pseudo-documents...",
         )
-    st.plotly_chart(reliability_figure(curves, metric), width="stretch")
+    st.plotly_chart(reliability_figure(curves, label), width="stretch")

@@ -46,17 +46,23 @@ def test_metric_comparisons_read_as_text_with_a_verdict():
             },
         ),
     ]
-    frame = metric_comparison_frame(comparisons)
+    labels = {"bleu": "BLEU", "chrf": "chrF", "ter": "TER", "nist": "NIST"}
+    labels |= {"flat": "Flat", "twin": "twin"}
+    frame = metric_comparison_frame(comparisons, labels)
     assert list(frame.columns) == list(COMPARISON_COLUMNS)
-    assert list(frame.index) == ["chrf", "ter", "nist", "flat", "twin"]
+    assert list(frame.index) == ["chrF", "TER", "NIST", "Flat", "twin"]
     verdict = frame[COMPARISON_COLUMNS[-1]]
-    assert verdict["chrf"] == "selected better" and verdict["ter"] == "other better"
-    assert verdict["nist"] == "no significant difference"
-    assert frame.loc["chrf", "Williams p: selected better"] == "0.010"
-    assert frame.loc["chrf", "Williams p: other better"] == "0.990"
-    assert frame.loc["chrf", "resamples with selected higher"] == "97.0%"
-    assert frame.loc["flat", "Pearson r"] == "undefined (constant metric scores)"
-    assert verdict["flat"].startswith("undefined (the Pearson correlation of flat")
+    assert verdict["chrF"] == "selected better" and verdict["TER"] == "other better"
+    assert verdict["NIST"] == "no significant difference"
+    assert frame.loc["chrF", "Williams p: selected better"] == "0.010"
+    assert frame.loc["chrF", "Williams p: other better"] == "0.990"
+    assert frame.loc["chrF", "resamples with selected higher"] == "97.0%"
+    assert frame.loc["Flat", "Pearson r"] == "undefined (constant metric scores)"
+    # the reason names the metric as the table does, by its label
+    assert verdict["Flat"] == (
+        "undefined (the Pearson correlation of Flat is undefined (constant metric scores))"
+    )
+    assert frame.loc["Flat", "resamples with selected higher"] == verdict["Flat"]
     assert (
         frame.loc["twin", "resamples with selected higher"] == "undefined (no resamples were drawn)"
     )
@@ -83,12 +89,13 @@ def test_ranking_p_values_of_one_metric():
         p_values,
         n_permutations=500,
     )
-    frame = ranking_p_value_frame(ranking, "bleu")
-    assert list(frame.index) == ["chrf", "ter", "broken"]
+    labels = {"chrf": "chrF", "bleu": "BLEU", "ter": "TER", "broken": "broken"}
+    frame = ranking_p_value_frame(ranking, "bleu", labels)
+    assert list(frame.index) == ["chrF", "TER", "broken"]
     assert list(frame.columns) == ["rank", "acc_eq", "p-value", "result"]
-    assert frame.loc["chrf", "p-value"] == "0.300"
-    assert frame.loc["chrf", "result"] == "no significant difference"
-    assert frame.loc["ter", "p-value"] == "0.040" and frame.loc["ter", "result"] == "bleu better"
+    assert frame.loc["chrF", "p-value"] == "0.300"
+    assert frame.loc["chrF", "result"] == "no significant difference"
+    assert frame.loc["TER", "p-value"] == "0.040" and frame.loc["TER", "result"] == "BLEU better"
     assert frame.loc["broken", "acc_eq"] == "undefined"
     assert frame.loc["broken", "p-value"].startswith("not tested")
-    assert ranking_p_value_frame(ranking, "ter").loc["chrf", "result"] == "chrf better"
+    assert ranking_p_value_frame(ranking, "ter", labels).loc["chrF", "result"] == "chrF better"

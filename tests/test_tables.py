@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from mteval_core.tables import correlation_frame, system_segments_frame
+from mteval_core.tables import (
+    SHOWN_COLUMNS,
+    correlation_frame,
+    primary_correlation_columns,
+    segment_level_frame,
+    shown_columns,
+    system_segments_frame,
+)
 from tests.helpers import make_test_set
 
 
@@ -33,9 +40,11 @@ def test_correlation_table_puts_variants_side_by_side():
         {
             "unstemmed": {"bleu": statistics | {"pearson_ci": [0.5, 0.99]}},
             "stemmed": {"bleu": statistics | {"pearson": 0.95}},
-        }
+        },
+        {"bleu": "BLEU"},
     )
-    row = frame.loc["bleu"]
+    assert list(frame.index) == ["BLEU"]  # the label, as on the Scores page
+    row = frame.loc["BLEU"]
     assert row["Pearson (unstemmed)"] == 0.912 and row["Pearson (stemmed)"] == 0.95
     assert row["Pearson 95% CI (unstemmed)"] == "[0.500, 0.990]"
     assert "Pearson 95% CI (stemmed)" not in frame.columns
@@ -57,9 +66,11 @@ def test_correlation_table_says_why_a_statistic_is_undefined():
     flat["undefined"] = {
         key: "constant metric scores" for key, value in flat.items() if value is None
     }
-    frame = correlation_frame({"unstemmed": {"bleu": defined, "flat": flat}})
+    frame = correlation_frame(
+        {"unstemmed": {"bleu": defined, "flat": flat}}, {"bleu": "BLEU", "flat": "flat"}
+    )
     assert frame.loc["flat", "Pearson (unstemmed)"] == "undefined (constant metric scores)"
-    assert frame.loc["bleu", "Pearson (unstemmed)"] == "0.912"  # the column is text throughout
+    assert frame.loc["BLEU", "Pearson (unstemmed)"] == "0.912"  # the column is text throughout
     assert frame.loc["flat", "Pearson 95% CI (unstemmed)"] == "undefined (constant metric scores)"
     assert frame.loc["flat", "pairwise accuracy (unstemmed)"] == 0.0  # a defined column: numbers
     assert frame["pairwise accuracy (unstemmed)"].dtype == float
@@ -104,3 +115,45 @@ def test_segment_table_shows_the_source_and_every_reference_and_keeps_odd_names_
         "metric", "human", "rank disagreement", "human (system)", "source", "ref1", "ref2",
     ]  # fmt: skip
     assert frame.loc[1, "human (system)"] == "h1" and frame.loc[2, "ref2"] == "s2"
+
+
+def test_a_table_of_up_to_eight_columns_shows_them_all():
+    columns = [f"c{k}" for k in range(SHOWN_COLUMNS)]
+    assert SHOWN_COLUMNS == 8
+    assert shown_columns(columns, primary=["c1"]) == columns
+    assert shown_columns([], primary=[]) == []
+
+
+def test_a_wider_table_shows_its_primary_columns_in_its_own_order():
+    scores = ["BLEU", "NIST", "P", "R", "F1", "Fmean", "GTM"]
+    columns = [f"{m}{end}" for m in scores for end in ("", " low", " high")]  # 21, as on Scores
+    assert shown_columns(columns, primary=scores[::-1]) == scores
+    assert shown_columns(columns, primary=["no such column"]) == []
+
+
+def test_a_wide_correlation_table_shows_pearson_and_pairwise_accuracy():
+    columns = ["n"]
+    for statistic in ("Pearson", "Pearson 95% CI", "Spearman", "Kendall"):
+        columns += [f"{statistic} (unstemmed)", f"{statistic} (stemmed)"]
+    columns += ["pairwise differences r (unstemmed)", "pairwise differences r (stemmed)"]
+    columns += ["pairwise accuracy (unstemmed)", "pairwise accuracy (stemmed)"]
+    primary = primary_correlation_columns(columns)
+    assert primary == [
+        "n",
+        "Pearson (unstemmed)",
+        "Pearson (stemmed)",
+        "Pearson 95% CI (unstemmed)",
+        "Pearson 95% CI (stemmed)",
+        "pairwise accuracy (unstemmed)",
+        "pairwise accuracy (stemmed)",
+    ]
+    assert shown_columns(columns, primary) == primary  # 13 columns: 7 shown first
+
+
+def test_segment_level_rows_are_the_metrics_labels_then_the_baseline():
+    record = {"acc_eq_item": 0.5, "constant_baseline_acc_eq_item": 0.25}
+    frame = segment_level_frame(
+        {"bleu": record, "f1": record}, "acc_eq", ["item"], {"bleu": "BLEU", "f1": "F1"}
+    )
+    assert list(frame.index) == ["BLEU", "F1", "constant baseline"]
+    assert frame.loc["F1", "item"] == "0.500" and frame.loc["constant baseline", "item"] == "0.250"

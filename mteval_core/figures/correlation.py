@@ -153,16 +153,17 @@ def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 
 
 def system_scatter(
-    view: MetricAgainstHuman, human_label: str, highlight: str | None = None
+    view: MetricAgainstHuman, metric_label: str, human_label: str, highlight: str | None = None
 ) -> go.Figure:
     """``metric_human_scatter`` of one metric's view (``stats.meta.MetaEvaluation.against_human``)
-    with ``highlight``'s point marked and labelled, and the other points faded."""
+    with ``highlight``'s point marked and labelled, and the other points faded. The view knows
+    its metric by name; ``metric_label`` is what people read (``export.metric_labels``)."""
     statistics = view.correlations
     figure = metric_human_scatter(
         view.systems,
         view.metric_scores,
         view.human_scores,
-        view.metric,
+        metric_label,
         human_label,
         statistics.pearson,
         statistics.pearson_ci,

@@ -6,6 +6,8 @@ one blot, so the scatter is a 2-D histogram whose colour is the number of cells 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -79,13 +81,17 @@ def _count_ticks() -> list[str]:
 
 
 def metric_ranking_figure(
-    ranking: MetricRanking, statistic_label: str, selected: str | None = None
+    ranking: MetricRanking,
+    statistic_label: str,
+    labels: Mapping[str, str],
+    selected: str | None = None,
 ) -> go.Figure:
-    """One bar per metric, best at the top, with its bootstrap interval; the text is its
-    significance cluster (rank 1 = no metric is significantly better). The ``selected`` metric's
-    bar is outlined, and the hover of every other bar gives its p-value against it."""
+    """One bar per metric (by its label in ``labels``), best at the top, with its bootstrap
+    interval; the text is its significance cluster (rank 1 = no metric is significantly better).
+    The ``selected`` metric's bar is outlined, and the hover of every other bar gives its p-value
+    against it."""
     ranked = [metric for metric in ranking.metrics if metric.value is not None]
-    names = escape_all(metric.name for metric in ranked)
+    names = escape_all(labels[metric.name] for metric in ranked)
     values = [metric.value for metric in ranked]
     lower = [m.value - m.interval[0] if m.interval else 0.0 for m in ranked]
     upper = [m.interval[1] - m.value if m.interval else 0.0 for m in ranked]
@@ -105,7 +111,9 @@ def metric_ranking_figure(
                     "width": [3 if metric.name == selected else 0 for metric in ranked],
                 },
             },
-            customdata=_p_value_notes(ranking, selected, [metric.name for metric in ranked]),
+            customdata=_p_value_notes(
+                ranking, selected, [metric.name for metric in ranked], labels
+            ),
             hovertemplate="%{y}: %{x:.4f}<br>%{text}%{customdata}<extra></extra>",
         )
     )
@@ -123,12 +131,14 @@ _CLUSTER_COLOURS = ("#1f77b4", "#7fb2dc", "#b8d3ea", "#dde9f4")
 SELECTED_OUTLINE = "#d62728"
 
 
-def _p_value_notes(ranking: MetricRanking, selected: str | None, names: list[str]) -> list[str]:
+def _p_value_notes(
+    ranking: MetricRanking, selected: str | None, names: list[str], labels: Mapping[str, str]
+) -> list[str]:
     """Per drawn bar, the hover's line with its p-value against ``selected`` ("" for none)."""
     if selected not in {metric.name for metric in ranking.metrics}:
         return [""] * len(names)
     p_values = {pair.other: pair.p_value for pair in ranking.p_values_of(selected)}
-    label = escape_plotly(selected)
+    label = escape_plotly(labels[selected])
     return [
         f"<br>p against {label}: {p_values[name]:.3f}" if p_values.get(name) is not None else ""
         for name in names

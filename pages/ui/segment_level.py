@@ -4,7 +4,7 @@ permutation test's p-value between a chosen metric (click its bar) and every oth
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
@@ -32,10 +32,12 @@ AUTOMATIC_CELLS = 5_000  # larger test sets compute the view when asked
 def show_segment_level(
     test_set: TestSet,
     scores: Scores,
+    labels: Mapping[str, str],
     criterion: str,
     exclude: Sequence[str],
     resamples: int,
 ) -> None:
+    """The view, every metric called by its label in ``labels`` (name -> label)."""
     st.subheader("Segment level")
     if not len(test_set.human.segment_rows):
         st.info("The judgments are system-level only: segment-level statistics need scores of "
@@ -60,23 +62,32 @@ def show_segment_level(
         correlations = segment_meta.segment_correlations(matrices, result)
         left, right = st.columns(2)
         statistic = left.selectbox("Statistic", STATISTICS, help=_STATISTIC_HELP)
-        metric = right.selectbox("Metric for the density", list(matrices.metrics))
-        st.dataframe(segment_level_frame(correlations, statistic, GROUPINGS), width="stretch")
+        metric = right.selectbox(
+            "Metric for the density", list(matrices.metrics), format_func=labels.__getitem__
+        )
+        st.dataframe(
+            segment_level_frame(correlations, statistic, GROUPINGS, labels), width="stretch"
+        )
+        negated = ", ".join(labels[name] for name in matrices.negated) or "no metric"
         st.caption(
-            f"{result.n_cells:,} rated cells of {len(matrices.systems)} systems; "
-            f"{escape_markdown(matrices.oriented)}. Groupings: none = all cells together, item = "
+            f"{result.n_cells:,} rated cells of {len(matrices.systems)} systems; higher is better: "
+            f"{escape_markdown(negated)} negated. Groupings: none = all cells together, item = "
             "across systems within a segment, system = across segments within a system "
             f"(mt-metrics-eval's). Intervals: {resamples:,} segment resamples."
         )
         st.plotly_chart(
-            segment_density(matrices.metrics[metric], matrices.human, metric, criterion),
+            segment_density(matrices.metrics[metric], matrices.human, labels[metric], criterion),
             width="stretch",
         )
-        _show_ranking(matrices, result, statistic, key)
+        _show_ranking(matrices, result, statistic, key, labels)
 
 
 def _show_ranking(
-    matrices: segment_meta.SegmentMatrices, result: object, statistic: str, key: tuple
+    matrices: segment_meta.SegmentMatrices,
+    result: object,
+    statistic: str,
+    key: tuple,
+    labels: Mapping[str, str],
 ) -> None:
     """The metrics in significance clusters, and one metric's p-values against the others."""
     left, right = st.columns(2)
@@ -103,11 +114,12 @@ def _show_ranking(
         "p-values of",
         ranked,
         index if index < len(ranked) else 0,
+        format_func=labels.__getitem__,
         help="Click a metric's bar, or choose it here.",
     )
     label = f"{statistic} ({grouping})"
     st.plotly_chart(
-        metric_ranking_figure(ranking, label, selected),
+        metric_ranking_figure(ranking, label, labels, selected),
         width="stretch",
         on_select="rerun",
         selection_mode="points",
@@ -119,11 +131,11 @@ def _show_ranking(
         "Click a bar for its p-values."
     )
     if selected is not None:
-        st.dataframe(ranking_p_value_frame(ranking, selected), width="stretch")
+        st.dataframe(ranking_p_value_frame(ranking, selected, labels), width="stretch")
         st.caption(
-            f"{escape_markdown(selected)} against every other metric: the p-value that the lower "
-            "ranked of the two is at least as good as the higher (small: the higher one is "
-            f"significantly better), from {permutations:,} permutations, not corrected "
+            f"{escape_markdown(labels[selected])} against every other metric: the p-value that "
+            "the lower ranked of the two is at least as good as the higher (small: the higher "
+            f"one is significantly better), from {permutations:,} permutations, not corrected "
             "for multiple comparisons (as in mt-metrics-eval)."
         )
 

@@ -1,4 +1,5 @@
-"""Small static tables (st.table), shown as written.
+"""Tables: small static ones (st.table) shown as written, and wide ones with their columns
+chosen in plain sight.
 
 st.table renders every cell, index entry and header as Markdown, unlike st.dataframe; so each one
 goes through ``escape_markdown`` first, and a name such as ``[x](javascript:...)`` stays text.
@@ -6,9 +7,12 @@ goes through ``escape_markdown`` first, and a name such as ``[x](javascript:...)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 from streamlit.delta_generator import DeltaGenerator
 
+from mteval_core.tables import shown_columns
 from pages.ui.text import escape_markdown
 
 
@@ -25,3 +29,22 @@ def as_plain_text(frame: pd.DataFrame) -> pd.DataFrame:
 def static_table(container: DeltaGenerator, frame: pd.DataFrame) -> None:
     """``frame`` as a static table in ``container``, its text shown as written."""
     container.table(as_plain_text(frame))
+
+
+def chosen_columns(
+    container: DeltaGenerator, frame: pd.DataFrame, primary: Sequence[str]
+) -> pd.DataFrame:
+    """``frame`` with the columns chosen in a "Columns shown" box above it, ``shown_columns`` at
+    first: Streamlit's own column picker hides in a toolbar that appears on hover, and a table of
+    20 columns needs one in sight. The columns keep the table's order (an interval beside its
+    score, whenever it was chosen); downloads take the whole table, not this choice."""
+    columns = list(frame.columns)
+    chosen = set(
+        container.multiselect(
+            "Columns shown",
+            columns,
+            default=shown_columns(columns, primary),
+            help="The columns of the table below; the others stay one choice away.",
+        )
+    )
+    return frame[[column for column in columns if column in chosen]]

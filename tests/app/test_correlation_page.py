@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from mteval_core.comparison_tables import metric_comparison_frame, ranking_p_value_frame
 from mteval_core.config import Options
+from mteval_core.export import metric_labels
 from mteval_core.figures.correlation import HIGHLIGHT_COLOUR
 from mteval_core.io.human import read_human_for
 from mteval_core.scoring import score_test_set
@@ -65,7 +66,7 @@ def charts(app: AppTest) -> list[dict]:
 def test_system_level_judgments_get_system_resamples_and_no_segment_views():
     app = open_page(with_da(load_sample().test_set))
     table = app.dataframe[0].value
-    assert table.loc["bleu", "Pearson 95% CI (unstemmed)"].startswith("[")
+    assert table.loc["BLEU", "Pearson 95% CI (unstemmed)"].startswith("[")
     assert "bootstrap resamples of the systems" in captions(app)
     assert "`mteval correlate`" in captions(app)
     (note,) = [info.value for info in app.info]  # one line for everything left out
@@ -86,7 +87,7 @@ def test_system_level_judgments_get_system_resamples_and_no_segment_views():
 def test_system_level_intervals_and_comparisons_follow_the_resamples():
     app = open_page(with_da(load_sample().test_set))
     (comparisons,) = app.table
-    assert list(comparisons.value.index) == ["nist", "precision", "recall", "f1", "fmean", "gtm"]
+    assert list(comparisons.value.index) == ["NIST", "P", "R", "F1", "Fmean", "GTM"]
     assert comparisons.value.iloc[0, 3].endswith("%")  # the share of resamples
     app.select_slider[0].set_value(0).run()
     assert_fine(app)
@@ -152,7 +153,8 @@ def test_the_rated_segments_only_switch():
     after = app.dataframe[0].value["Pearson (unstemmed)"]
     scores = score_test_set(test_set, DASHBOARD_METRICS, Options())
     expected = evaluate(test_set, scores, "adequacy+fluency", rated_only=True).correlations
-    assert after.to_dict() == {m: round(r.pearson, 3) for m, r in expected.items()}
+    labels = metric_labels(scores.metrics)
+    assert after.to_dict() == {labels[m]: round(r.pearson, 3) for m, r in expected.items()}
     assert (after != before).any()
     assert "rated segments only" in captions(app)
 
@@ -167,12 +169,13 @@ def test_one_metric_against_every_other():
     result = evaluate_and_compare(
         test_set, scores, "adequacy+fluency", (), False, BootstrapOptions()
     )
-    expected = as_plain_text(metric_comparison_frame(result.compared_with("bleu")))
+    labels = metric_labels(scores.metrics)
+    expected = as_plain_text(metric_comparison_frame(result.compared_with("bleu"), labels))
     pd.testing.assert_frame_equal(table.value, expected, check_names=False)
     next(s for s in app.selectbox if s.label == "Metric").set_value("gtm").run()
     assert_fine(app)
-    assert "gtm" not in app.table[0].value.index and "bleu" in app.table[0].value.index
-    assert "gtm (selected) against every other metric" in captions(app)
+    assert "GTM" not in app.table[0].value.index and "BLEU" in app.table[0].value.index
+    assert "GTM (selected) against every other metric" in captions(app)
 
 
 def test_the_ranking_gives_a_metrics_p_values_and_its_permutations():
@@ -186,17 +189,18 @@ def test_the_ranking_gives_a_metrics_p_values_and_its_permutations():
     chosen.set_value("gtm").run()
     assert_fine(app)
     frame = next(f.value for f in app.dataframe if "p-value" in f.value.columns)
-    assert "gtm" not in frame.index and len(frame) == 6
+    assert "GTM" not in frame.index and len(frame) == 6
     scores = score_test_set(test_set, DASHBOARD_METRICS, Options())
     matrices = segment_meta.segment_matrices(test_set, scores, "adequacy+fluency")
     result = segment_meta.segment_statistics(matrices, 1000, DEFAULT_SEED)
     ranking = segment_meta.rank_oriented_metrics(
         matrices, "acc_eq", "item", 1000, DEFAULT_SEED, result
     )
-    pd.testing.assert_frame_equal(frame, ranking_p_value_frame(ranking, "gtm"), check_names=False)
+    expected = ranking_p_value_frame(ranking, "gtm", metric_labels(scores.metrics))
+    pd.testing.assert_frame_equal(frame, expected, check_names=False)
     bars = next(c for c in charts(app) if c["data"][0].get("orientation") == "h")["data"][0]
     outlined = [y for y, w in zip(bars["y"], bars["marker"]["line"]["width"]) if w]
-    assert outlined == ["gtm"]
+    assert outlined == ["GTM"]
     permutations.set_value(500).run()
     assert_fine(app)
     caption = next(c.value for c in app.caption if c.value.startswith("Rank 1"))

@@ -44,22 +44,23 @@ def page_via_home(page: str) -> AppTest:
 def test_correlation_page_scatter_and_table():
     app = page_via_home("pages/2_Correlation.py")
     table = app.dataframe[0].value
-    assert list(table.index) == ["bleu", "nist", "precision", "recall", "f1", "fmean", "gtm"]
+    assert list(table.index) == ["BLEU", "NIST", "P", "R", "F1", "Fmean", "GTM"]
     assert {"Pearson (unstemmed)", "Pearson (stemmed)", "Pearson 95% CI (stemmed)"} <= set(
         table.columns
     )
     charts = [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
     scatter, differences, reliability = charts[0], charts[1], charts[-1]
     assert len(scatter["data"][0]["x"]) == 4  # one point per system
-    assert scatter["layout"]["title"]["text"].startswith("bleu against adequacy+fluency")
+    assert scatter["layout"]["title"]["text"].startswith("BLEU against adequacy+fluency")
     assert len(differences["data"][0]["x"]) == 6  # one point per pair of systems
     lines = [t["name"] for t in reliability["data"] if t.get("mode") == "lines+markers"]
     assert lines == ["ref-A", "ref-B", "ref-A + ref-B"]  # every set of the two references
     app.multiselect[0].set_value(["word-by-word"]).run()
-    assert app.dataframe[0].value.loc["bleu", "n"] == 3
+    assert app.dataframe[0].value.loc["BLEU", "n"] == 3
 
 
 def test_correlation_page_puts_stemmed_and_unstemmed_side_by_side():
+    from mteval_core.export import metric_labels
     from mteval_core.metrics import DEFAULT_METRICS
     from mteval_core.scoring import score_test_set
     from mteval_core.stats.meta import evaluate
@@ -72,7 +73,10 @@ def test_correlation_page_puts_stemmed_and_unstemmed_side_by_side():
     for stem, column in (("none", "Pearson (unstemmed)"), ("porter", "Pearson (stemmed)")):
         scores = score_test_set(test_set, (*DEFAULT_METRICS, "gtm"), Options(stem=stem))
         expected = evaluate(test_set, scores, "adequacy+fluency").correlations
-        assert table[column].to_dict() == {m: round(r.pearson, 3) for m, r in expected.items()}
+        labels = metric_labels(scores.metrics)
+        assert table[column].to_dict() == {
+            labels[m]: round(r.pearson, 3) for m, r in expected.items()
+        }
     assert (table["Pearson (stemmed)"] != table["Pearson (unstemmed)"]).any()
 
 
@@ -175,8 +179,8 @@ def test_correlation_page_segment_level_view():
     tables = [frame.value for frame in app.dataframe]
     table = next(t for t in tables if list(t.columns) == ["none", "item", "system"])
     assert table.index[-1] == "constant baseline"
-    assert set(table.index[:-1]) == {"bleu", "nist", "precision", "recall", "f1", "fmean", "gtm"}
-    assert table.loc["bleu", "item"].count("[") == 1  # the value and its interval
+    assert set(table.index[:-1]) == {"BLEU", "NIST", "P", "R", "F1", "Fmean", "GTM"}
+    assert table.loc["BLEU", "item"].count("[") == 1  # the value and its interval
     charts = [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
     density = next(c for c in charts if c["data"][0]["type"] == "heatmap")
     assert sum(map(sum, density["data"][0]["customdata"])) == 4 * 40  # every rated cell once

@@ -17,10 +17,11 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.config import Options
+from mteval_core.export import metric_labels
 from mteval_core.scoring import Scores, score_test_set
 from mteval_core.stats.bootstrap import BootstrapOptions
-from mteval_core.stats.significance import BootstrapResult, bootstrap_scores
-from pages.ui import DASHBOARD_METRICS
+from mteval_core.stats.significance import BootstrapResult, bootstrap_scores, too_few_resamples
+from pages.ui import DASHBOARD_METRICS, escape_markdown
 from tests.helpers import load_sample, make_test_set
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages/1_Scores.py")
@@ -44,6 +45,13 @@ def expected(stem: str = "none") -> tuple[Scores, BootstrapResult]:
 
 def charts(app: AppTest) -> list[dict]:
     return [json.loads(chart.proto.spec) for chart in app.get("plotly_chart")]
+
+
+def every_column(app: AppTest) -> AppTest:
+    """The page with every column of the scores table chosen."""
+    (chooser,) = app.multiselect
+    chooser.set_value(list(chooser.options))
+    return run(app)
 
 
 @pytest.fixture
@@ -71,7 +79,7 @@ def downloads(monkeypatch) -> Callable[[AppTest], dict[str, str]]:
 
 
 def test_table_ranks_the_systems_with_their_bootstrap_intervals():
-    app = run()
+    app = every_column(run())
     table = app.dataframe[0].value
     scores, resampled = expected()
     assert list(table.index) == SYSTEMS
@@ -95,14 +103,14 @@ def test_no_resamples_means_scores_only(downloads):
     (bars,) = charts(app)  # no heat map
     assert "error_x" not in bars["data"][0]
     files = downloads(app)
-    assert next(csv.reader(io.StringIO(files["Download CSV"])))[-2:] == ["gtm", "signature"]
-    assert set(json.loads(files["Download JSON"])) == {"signature", "scores"}
+    assert next(csv.reader(io.StringIO(files["Download CSV"])))[-2:] == ["GTM", "signature"]
+    assert set(json.loads(files["Download JSON"])) == {"signature", "scores", "metric_labels"}
 
 
 @pytest.mark.parametrize("label, metric", [("BLEU", "bleu"), ("Fmean", "fmean")])
 def test_bar_chart_error_bars_are_the_intervals(label, metric):
     app = run()
-    app.selectbox[0].set_value(label)
+    app.selectbox[0].set_value(metric)
     run(app)
     bars = charts(app)[0]
     assert bars["layout"]["title"]["text"] == f"{label} by system"
@@ -120,7 +128,7 @@ def test_bar_chart_error_bars_are_the_intervals(label, metric):
 @pytest.mark.parametrize("label, metric", [("BLEU", "bleu"), ("NIST", "nist")])
 def test_heat_map_shows_every_pair_with_its_holm_corrected_p(label, metric):
     app = run()
-    app.selectbox[0].set_value(label)
+    app.selectbox[0].set_value(metric)
     run(app)
     heat_map = charts(app)[1]
     assert heat_map["layout"]["title"]["text"] == f"{label}: paired bootstrap significance"
@@ -143,8 +151,7 @@ def test_options_of_the_data_page_reach_scores_and_intervals():
     app = run()
     before = app.dataframe[0].value
     app.session_state["options"] = Options(stem="porter")
-    run(app)
-    after = app.dataframe[0].value
+    after = every_column(run(app)).dataframe[0].value
     assert "stem:porter-nltk" in app.caption[-1].value
     assert (after["R"] >= before["R"]).all() and (after["R"] > before["R"]).any()
     _, stemmed = expected("porter")  # not the unstemmed intervals from the cache
@@ -159,10 +166,12 @@ def test_downloads_carry_the_signature_intervals_and_pairs(downloads):
     rows = list(csv.DictReader(io.StringIO(files["Download CSV"])))
     assert [row["system"] for row in rows] == SYSTEMS
     assert list(rows[0])[-1] == "signature" and rows[0]["signature"] == scores.signature
-    assert float(rows[2]["bleu_low"]) == resampled.ci["phrase-based"]["bleu"][0]
-    assert float(rows[2]["bleu_high"]) == resampled.ci["phrase-based"]["bleu"][1]
+    assert float(rows[2]["BLEU low"]) == resampled.ci["phrase-based"]["bleu"][0]
+    assert float(rows[2]["BLEU high"]) == resampled.ci["phrase-based"]["bleu"][1]
     document = json.loads(files["Download JSON"])
     assert document["signature"] == scores.signature
+    assert document["metric_labels"] == metric_labels(scores.metrics)  # the keys stay names
+    assert set(document["scores"]["phrase-based"]) == set(scores.metric_names)
     assert (
         document["ci"] == resampled.to_dict()["ci"]
         and document["pairs"] == resampled.to_dict()["pairs"]
@@ -184,7 +193,10 @@ def test_too_few_resamples_for_the_pairs_is_said_plainly():
     run(app)
     app.select_slider[0].set_value(200)
     run(app)
-    assert "no pair can reach p < 0.05" in app.warning[0].value
+    (warning,) = app.warning
+    expected = too_few_resamples(200, 55, 20000, 2)  # every count is offered for 2 segments
+    assert warning.value == escape_markdown(expected)  # text, shown as written
+    assert "no pair can reach p < 0.05" in expected
     app.select_slider[0].set_value(2000)
     run(app)
     assert not app.warning
@@ -198,3 +210,21 @@ def test_the_bootstrap_reports_progress_after_each_metric():
     bootstrap_scores(scores, BootstrapOptions(n_resamples=10), progress=shares.append)
     n = len(scores.metrics)
     assert shares == [k / n for k in range(1, n + 1)]
+
+
+def test_wide_tables_open_on_the_scores_with_every_column_a_choice_away(downloads):
+    """With intervals the table has 21 columns: it opens on the seven scores, the chooser in
+    sight above it offers the rest, and the download holds every column whatever is chosen."""
+    app = run()
+    scores, _ = expected()
+    labels = [metric.label for metric in scores.metrics]
+    (chooser,) = app.multiselect
+    assert chooser.label == "Columns shown"
+    assert len(chooser.options) == 21 and chooser.value == labels
+    assert list(app.dataframe[0].value.columns) == labels
+    chooser.set_value(["BLEU high", "NIST", "BLEU"])
+    run(app)  # shown in the table's order
+    assert list(app.dataframe[0].value.columns) == ["BLEU", "BLEU high", "NIST"]
+    header = next(csv.reader(io.StringIO(downloads(app)["Download CSV"])))
+    assert len(header) == 1 + 21 + 1 and header[:3] == ["system", "BLEU", "NIST"]
+    assert "BLEU low" in header and "GTM high" in header

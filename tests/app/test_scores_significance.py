@@ -11,7 +11,9 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.limits import MAX_RESAMPLES
+from mteval_core.stats.significance import too_few_resamples
 from mteval_core.testset import TestSet
+from pages.ui import escape_markdown
 from tests.helpers import make_test_set
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages/1_Scores.py")
@@ -100,8 +102,11 @@ def test_the_resamples_needed_are_said_above_the_figure_with_the_warning_first()
     figure = next(i for i, (k, t) in enumerate(order) if k == "plotly_chart" and "clusters" in t)
     said = next(i for i, (k, t) in enumerate(order) if k == "caption" and "3,799 resamples" in t)
     assert warning < said < kinds.index("toggle") < figure
-    text = order[warning][1]
-    assert "no pair can reach p < 0.05" in text and "Choose at least 3,799 resamples" in text
+    expected = too_few_resamples(1000, 190, MAX_RESAMPLES, 30)  # every count for 30 segments
+    assert order[warning][1] == escape_markdown(expected)  # shown as text, never as Markdown
+    assert (
+        "no pair can reach p < 0.05" in expected and "Choose at least 3,799 resamples" in expected
+    )
     assert "Holm-corrected over this metric's 190 system pairs" in order[said][1]
     clusters = charts(app)[1]
     assert [a["text"] for a in clusters["layout"]["annotations"]] == ["cluster 1"]  # no pair can

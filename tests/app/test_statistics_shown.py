@@ -32,7 +32,7 @@ def test_correlations_over_constant_human_scores_are_undefined_with_the_reason()
     app.switch_page("pages/2_Correlation.py").run()
     assert not app.exception, [e.message for e in app.exception]
     table = app.dataframe[0].value
-    assert table.loc["bleu", "Pearson (unstemmed)"] == "undefined (constant human scores)"
+    assert table.loc["BLEU", "Pearson (unstemmed)"] == "undefined (constant human scores)"
     cells = " ".join(str(cell) for cell in table.to_numpy().ravel())
     assert "None" not in cells and "nan" not in cells.lower()
     scatter, differences = (json.loads(c.proto.spec) for c in app.get("plotly_chart"))

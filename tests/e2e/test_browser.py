@@ -123,7 +123,7 @@ def test_home_opens_on_the_sample(page, server):
     [
         ("Data", "Options for every page", None),
         ("Scores", "Download CSV", "BLEU: paired bootstrap significance"),
-        ("Correlation", "Every metric against the human scores", "Reliability of bleu"),
+        ("Correlation", "Every metric against the human scores", "Reliability of BLEU"),
         ("Bitext_grid", "Search segments", "neural-large, segment 1"),
         ("Loss", "Ranking: MT2 > MT3 > MT1", "Ranking by cost"),
     ],
@@ -292,14 +292,14 @@ def test_ted_upload_gives_a_scatter_with_13_points(page, server, ted_folder_and_
     page.get_by_role("button", name="Use this test set").click()
     page.wait_for_selector("text=Loaded.")
     page.get_by_role("link", name="Correlation").first.click()
-    scatter = wait_for_figure(page, "bleu against MQM")
+    scatter = wait_for_figure(page, "BLEU against MQM")
     TIMINGS["upload to scatter, TED en-de, 13 systems x 529 segments, 7 metrics (s)"] = round(
         time.perf_counter() - start, 2
     )
     assert len(scatter["data"][0]["x"]) == 13
     assert sorted(scatter["data"][0]["text"]) == sorted(test_set.system_names)
     assert re.search(r"Pearson r = 0\.620 \[0\.\d+, 0\.\d+\]", scatter["layout"]["title"]["text"])
-    wait_for_figure(page, "Reliability of bleu")
+    wait_for_figure(page, "Reliability of BLEU")
     assert_no_error(page)
     shot(page, "ted-correlation")
 
@@ -341,7 +341,7 @@ def test_ted_scores_heat_map_and_csv_download(page, server, ted_folder_and_set, 
     download.value.save_as(path)
     rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
     assert sorted(row["system"] for row in rows) == sorted(test_set.system_names)
-    assert rows[0]["signature"].startswith("nrefs:1|") and "bleu_low" in rows[0]
+    assert rows[0]["signature"].startswith("nrefs:1|") and "BLEU low" in rows[0]
     assert_no_error(page)
     shot(page, "ted-scores")
 

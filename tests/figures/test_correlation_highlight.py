@@ -30,9 +30,15 @@ def view_of(n: int) -> MetricAgainstHuman:
     return MetricAgainstHuman("bleu", systems, x, y, labels, dx, dy, correlations(x, y))
 
 
+def test_the_scatter_calls_its_metric_by_the_label_given():
+    layout = system_scatter(view_of(4), "<b>BLEU</b>", "DA").layout
+    assert layout.title.text.startswith("&lt;b>BLEU&lt;/b> against DA")  # not "bleu", the name
+    assert layout.xaxis.title.text == "&lt;b>BLEU&lt;/b>"
+
+
 def test_up_to_fifteen_systems_every_point_is_labelled():
     view = view_of(LABELLED_SYSTEMS)
-    points = system_scatter(view, "DA").data[0]
+    points = system_scatter(view, "BLEU", "DA").data[0]
     assert all(points.text) and points.text[3] == "&lt;b>system 3&lt;/b>"
     assert list(points.hovertext) == list(points.text)
 
@@ -45,7 +51,7 @@ def test_at_twenty_three_systems_only_the_extremes_carry_their_names():
         order = np.argsort(values)
         expected |= {*order[:EXTREMES], *order[-EXTREMES:]}
     assert set(np.flatnonzero(labelled)) == expected and len(expected) <= 4 * EXTREMES
-    points = system_scatter(view, "DA").data[0]
+    points = system_scatter(view, "BLEU", "DA").data[0]
     assert sum(bool(text) for text in points.text) == len(expected)
     assert len(points.hovertext) == 23 and all(points.hovertext)  # every name on hover
     assert "%{hovertext}" in points.hovertemplate
@@ -58,14 +64,14 @@ def test_the_highlighted_system_is_marked_and_named():
         for k, shown in enumerate(labelled_points(view.metric_scores, view.human_scores))
         if not shown
     )
-    figure = system_scatter(view, "DA", view.systems[unlabelled])
+    figure = system_scatter(view, "BLEU", "DA", view.systems[unlabelled])
     points = figure.data[0]
     assert points.marker.color[unlabelled] == HIGHLIGHT_COLOUR
     assert sum(colour == HIGHLIGHT_COLOUR for colour in points.marker.color) == 1
     assert points.text[unlabelled] == view.systems[unlabelled]
     assert len(points.x) == 23  # still one trace with every system (clicks give its index)
-    plain = system_scatter(view, "DA", "no such system").data[0]
-    assert plain.marker.color == system_scatter(view, "DA").data[0].marker.color
+    plain = system_scatter(view, "BLEU", "DA", "no such system").data[0]
+    assert plain.marker.color == system_scatter(view, "BLEU", "DA").data[0].marker.color
 
 
 def test_the_pairs_of_the_highlighted_system_are_drawn_on_top():
@@ -91,12 +97,14 @@ def test_the_selected_metric_is_outlined_with_p_values_on_hover():
         (RankedMetric("chrf", 0.6, 1), RankedMetric("<i>x</i>", 0.5, 1), RankedMetric("t", 0.1, 2)),
         p_values,
     )
-    bars = metric_ranking_figure(ranking, "acc_eq (item)", "chrf").data[0]
+    labels = {"chrf": "chrF", "<i>x</i>": "<i>x</i>", "t": "TER"}
+    bars = metric_ranking_figure(ranking, "acc_eq (item)", labels, "chrf").data[0]
+    assert list(bars.y) == ["chrF", "&lt;i>x&lt;/i>", "TER"]
     assert list(bars.marker.line.width) == [3, 0, 0]
-    assert list(bars.customdata) == ["", "<br>p against chrf: 0.200", "<br>p against chrf: 0.004"]
-    hover = metric_ranking_figure(ranking, "acc_eq (item)", "<i>x</i>").data[0].customdata
+    assert list(bars.customdata) == ["", "<br>p against chrF: 0.200", "<br>p against chrF: 0.004"]
+    hover = metric_ranking_figure(ranking, "acc_eq (item)", labels, "<i>x</i>").data[0].customdata
     assert hover[0] == "<br>p against &lt;i>x&lt;/i>: 0.200"
-    none = metric_ranking_figure(ranking, "acc_eq (item)").data[0]
+    none = metric_ranking_figure(ranking, "acc_eq (item)", labels).data[0]
     assert list(none.customdata) == ["", "", ""] and list(none.marker.line.width) == [0, 0, 0]
 
 

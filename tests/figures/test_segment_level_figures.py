@@ -39,9 +39,10 @@ def test_ranking_bars_best_first_with_intervals_and_escaped_names():
         ),
         p_values=np.ones((3, 3)),
     )
-    figure = metric_ranking_figure(ranking, "acc_eq (item)")
+    labels = {"chrf": "chrF", "<b>bleu</b>": "<b>bleu</b>", "broken": "broken"}
+    figure = metric_ranking_figure(ranking, "acc_eq (item)", labels)
     bars = figure.data[0]
-    assert list(bars.y) == ["chrf", "&lt;b>bleu&lt;/b>"]  # undefined values are not drawn
+    assert list(bars.y) == ["chrF", "&lt;b>bleu&lt;/b>"]  # undefined values are not drawn
     assert list(bars.text) == ["rank 1", "rank 2"]
     np.testing.assert_allclose(bars.error_x.arrayminus, [0.02, 0.02])
     np.testing.assert_allclose(bars.error_x.array, [0.03, 0.02])
