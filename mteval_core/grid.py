@@ -2,7 +2,8 @@
 
 ``bitext_grid`` rebuilds one segment's grid on demand (a 100 x 100 grid takes about a millisecond)
 with the same compiled code that scores GTM, so the picture and the numbers cannot disagree.
-``compare_matchings`` says how the two matchings of that segment stand to each other.
+``compare_matchings`` says how the two matchings of that segment stand to each other, and
+``one_reference`` cuts one reference's columns out of a grid of several.
 ``matching_gaps`` scores a whole system both ways and says, per segment, how far GTM 1.4's greedy
 falls short of the exact maximum matching; ``segment_table`` turns that into the sortable list of
 segments the viewer picks from, and ``segments_matching`` searches it.
@@ -130,6 +131,35 @@ def bitext_grid(  # long: tokens, hits, runs and both matchings of one grid, in 
         exponent=e,
         greedy=numbers(blocks, weight, "greedy"),
         exact=exact_result,
+    )
+
+
+def one_reference(grid: BitextGrid, index: int) -> BitextGrid:
+    """The columns of ``grid``'s reference ``index`` (and its barrier) with the hits, runs and
+    blocks that fall there, so the viewer can show one of several references at a readable size.
+
+    Blocks never cross a barrier, so each lies wholly in one reference. The matchings' numbers
+    stay those of the whole grid: GTM matches against all references at once.
+    """
+    start, end = grid.reference_spans[index]
+
+    def inside(cells: np.ndarray) -> np.ndarray:  # rows (i, j, ...) with start <= j < end
+        kept = cells[(cells[:, 1] >= start) & (cells[:, 1] < end)].copy()
+        kept[:, 1] -= start
+        return kept
+
+    def part(matching: GridMatching) -> GridMatching:
+        return replace(matching, blocks=inside(matching.blocks))
+
+    return replace(
+        grid,
+        columns=grid.columns[start : end + 1],
+        reference_names=[grid.reference_names[index]],
+        reference_spans=[(0, end - start)],
+        hits=inside(grid.hits),
+        runs=inside(grid.runs),
+        greedy=part(grid.greedy),
+        exact=None if grid.exact is None else part(grid.exact),
     )
 
 

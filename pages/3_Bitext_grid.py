@@ -2,15 +2,17 @@
 
 A system's segments are listed with their GTM F both ways, so the segments where GTM 1.4's greedy
 falls short can be sorted to the top and opened with a click. The URL carries ?system=NAME and
-?segment=N both ways, so another page can link to a system's segments.
+?segment=N both ways, so another page can link to a system's segments. With several references
+the grid shows all of them side by side (scrolling sideways where they need more than the page)
+or one at a time.
 """
 
 from functools import partial
 
 import streamlit as st
 
-from mteval_core.figures import bitext_grid_figure
 from mteval_core.grid import (
+    BitextGrid,
     bitext_grid,
     exact_table_is_quick,
     segment_table,
@@ -20,12 +22,12 @@ from mteval_core.grid import (
 )
 from pages.ui import cached, escape_markdown, friendly_errors, session_options, session_test_set
 from pages.ui.bitext import (
-    GRID_WIDTH,
     MATCHINGS,
     TABLE_COLUMNS,
+    choose_reference,
     open_clicked_segment,
     preselect_from_url,
-    show_numbers,
+    show_grids,
 )
 
 st.set_page_config(page_title="mteval: bitext grid", layout="wide")
@@ -64,8 +66,9 @@ if exponent != data_exponent:
         f"This page uses e = {exponent:g}; Scores and Correlation use e = {data_exponent:g} "
         "from the Data page, so their GTM differs from the F shown here."
     )
-left, right = st.columns([1, 2])
+left, middle, right = st.columns([4, 4, 3])
 matching = left.radio("Matching", MATCHINGS, horizontal=True, key="bitext_matching")
+reference = choose_reference(middle, test_set.reference_names)
 exact_for_all = right.toggle(
     "Exact F for every segment",
     value=exact_table_is_quick(test_set),
@@ -106,21 +109,12 @@ st.caption(
 )
 
 systems = [system] if compare is None else [system, compare]
-for place, name in zip(st.columns(len(systems)), systems):
-    with place:
-        with friendly_errors():
-            grid = cached(
-                ("bitext grid", test_set.content_hash, name, segment, options),
-                lambda progress, name=name: bitext_grid(
-                    test_set, name, segment, options, exact=True
-                ),
-                "Matching the segment...",
-            )
-        if compare is not None:
-            st.subheader(escape_markdown(name))
-        show_numbers(grid)
-        drawn = grid.exact if matching == MATCHINGS[1] else grid.greedy
-        figure = bitext_grid_figure(
-            grid, drawn, f"{name}, segment {segment}", GRID_WIDTH[len(systems)]
+grids: dict[str, BitextGrid] = {}
+for name in systems:
+    with friendly_errors():
+        grids[name] = cached(
+            ("bitext grid", test_set.content_hash, name, segment, options),
+            lambda progress, name=name: bitext_grid(test_set, name, segment, options, exact=True),
+            "Matching the segment...",
         )
-        st.plotly_chart(figure, width="content")
+show_grids(grids, matching == MATCHINGS[1], reference, segment)

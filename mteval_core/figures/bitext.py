@@ -3,9 +3,11 @@
 The whole grid is a single heatmap trace, so a 100 x 200 grid is one trace and hovering any cell
 shows both words (and, in a matched cell, its block's length and selection order). Hits are grey,
 cells of the matching coloured, the matching's aligned blocks outlined as squares (cut where GTM's
-cap bites), each reference barrier shaded with a dotted line, the reference names written under
-their column spans. Cells stay square and labels stay apart: the cell size follows the token
-counts and the width available, tick labels shrink and then thin out.
+cap bites), each reference barrier shaded with a dotted line, each reference's name centred over
+its columns with a bracket as wide as they are. Cells stay square and readable: the cell size
+follows the token counts and the width available, but never falls below MIN_CELL, where every
+token keeps its label; a grid that needs more room than it is given (several long references) is
+wider than asked, for the page to scroll, and Plotly's zoom keeps the cells square.
 """
 
 from __future__ import annotations
@@ -22,18 +24,22 @@ from mteval_core.grid import BitextGrid, GridMatching
 BLOCK_COLOURS = ("#1f77b4", "#d62728")  # greedy, exact
 EMPTY, BARRIER, HIT, MATCHED = range(4)  # what a cell shows
 CELL_COLOURS = ("#ffffff", "#e8e8e8", "#a6a6a6")  # empty, barrier, hit; matched: block colour
-MAX_CELL, MIN_CELL = 22, 3  # pixels; below MIN_CELL a grid is wider than asked, zoom to read
-MAX_GRID_HEIGHT = 2200  # pixels: a long candidate gets smaller cells rather than a taller page
+MAX_CELL, MIN_CELL = 22, 11  # pixels; at MIN_CELL every token keeps an 8-px label
+MAX_GRID_HEIGHT = 2200  # pixels: a long candidate gets smaller cells (down to MIN_CELL)
+MAX_GRID_SIDE = 16_000  # pixels: browsers refuse larger canvases; past it, cells shrink, zoom in
 MAX_FONT, MIN_FONT = 12, 8  # tick label sizes
 LABEL_CHARS = 16  # longer tokens are cut on the axes; hover shows them whole
-TITLE_HEIGHT, BOTTOM_MARGIN, RIGHT_MARGIN = 64, 40, 10  # pixels: title lines; reference names
-MIN_WIDTH = 480  # pixels: room for the title and the tool bar above a short segment's grid
+TITLE_HEIGHT, NAME_HEIGHT = 64, 24  # pixels: the title's two lines; a reference name and bracket
+BOTTOM_MARGIN, RIGHT_MARGIN = 10, 10  # pixels
+NAME_FONT = 12  # the reference names' size, cut to their columns' width (hover shows them whole)
+MIN_WIDTH = 440  # pixels: room for the title and the tool bar; half the page holds two
 
 
 def bitext_grid_figure(  # long: one figure's layers, drawn bottom to top
     grid: BitextGrid, matching: GridMatching, title: str = "", max_width: int = 1150
 ) -> go.Figure:
-    """The grid with ``matching`` drawn, sized to fit ``max_width`` pixels with square cells."""
+    """The grid with ``matching`` drawn in square cells sized to fit ``max_width`` pixels, or
+    wider where cells that fit would be too small to read: the page scrolls it sideways."""
     rows, cols = len(grid.candidate), len(grid.columns)
     column_tokens = [token if token is not None else "‖" for token in grid.columns]
     layout = _fit(rows, cols, grid.candidate, column_tokens, max_width)
@@ -81,18 +87,7 @@ def bitext_grid_figure(  # long: one figure's layers, drawn bottom to top
         }
         for name, (_, end) in zip(grid.reference_names, grid.reference_spans)
     ]
-    reference_names = [
-        {
-            "x": (start + end - 1) / 2,
-            "y": 0,
-            "yref": "paper",
-            "yanchor": "top",
-            "yshift": -4,
-            "text": f"<b>{escape_plotly(name)}</b>",
-            "showarrow": False,
-        }
-        for name, (start, end) in zip(grid.reference_names, grid.reference_spans)
-    ]
+    names, brackets = _reference_labels(grid, layout)
     numbers = (
         f"{matching.method}: sum of len^e {matching.weight:.4g}, size {matching.size:.4g}, "
         f"P {matching.precision:.3f}, R {matching.recall:.3f}, F {matching.f:.3f}"
@@ -133,8 +128,8 @@ def bitext_grid_figure(  # long: one figure's layers, drawn bottom to top
                 "scaleratio": 1,
                 "constraintoward": "top",
             },
-            "shapes": blocks + barriers,
-            "annotations": reference_names,
+            "shapes": blocks + barriers + brackets,
+            "annotations": names,
             "width": layout.width,
             "height": layout.height,
             "showlegend": False,
@@ -151,6 +146,7 @@ class _Layout:
     cell: float
     font: int
     step: int  # every step-th token is labelled on the axes
+    labels: int  # the column labels' height, between the grid and the reference names
     left: int
     top: int
     width: int
@@ -164,19 +160,21 @@ class _Layout:
 def _fit(
     rows: int, cols: int, row_labels: list[str], column_labels: list[str], max_width: int
 ) -> _Layout:
-    """Square cells as large as ``max_width`` and MAX_GRID_HEIGHT allow, within bounds, and
-    labels that do not overlap."""
+    """Square cells as large as ``max_width`` and MAX_GRID_HEIGHT allow up to MAX_CELL, and
+    labels that do not overlap. Cells never shrink below MIN_CELL to fit: the figure is wider
+    than ``max_width`` instead (several long references), unless that passes MAX_GRID_SIDE."""
     rows, cols = max(rows, 1), max(cols, 1)
     across = max_width - _label_extent(row_labels, MAX_FONT) - RIGHT_MARGIN
     room = min(across / cols, MAX_GRID_HEIGHT / rows)
-    cell = min(MAX_CELL, max(MIN_CELL, room))
+    cell = min(MAX_CELL, max(MIN_CELL, room), MAX_GRID_SIDE / max(rows, cols))
     font = min(MAX_FONT, max(MIN_FONT, math.floor(cell * 0.75)))
     step = math.ceil(1.3 * font / cell)  # a label needs about 1.3 font sizes of room
     left = _label_extent(row_labels, font)
-    top = TITLE_HEIGHT + _label_extent(column_labels, font)
+    labels = _label_extent(column_labels, font)
+    top = TITLE_HEIGHT + NAME_HEIGHT + labels
     width = max(MIN_WIDTH, round(left + RIGHT_MARGIN + cols * cell))
     height = round(top + BOTTOM_MARGIN + rows * cell)
-    return _Layout(cell, font, step, left, top, width, height)
+    return _Layout(cell, font, step, labels, left, top, width, height)
 
 
 def _label_extent(labels: list[str], font: int) -> int:
@@ -185,8 +183,44 @@ def _label_extent(labels: list[str], font: int) -> int:
     return math.ceil(longest * 0.62 * font) + 12
 
 
-def _cut(label: str) -> str:
-    return escape_plotly(label if len(label) <= LABEL_CHARS else label[: LABEL_CHARS - 1] + "…")
+def _cut(label: str, chars: int = LABEL_CHARS) -> str:
+    return escape_plotly(label if len(label) <= chars else label[: chars - 1] + "…")
+
+
+def _reference_labels(grid: BitextGrid, layout: _Layout) -> tuple[list[dict], list[dict]]:
+    """Each reference's name centred over its columns, above their labels, and a bracket as wide
+    as the columns under it. Both hang from the grid's top edge ("y domain"), in pixels, so they
+    stay with their columns however Plotly fits the grid into the figure or zooms it."""
+    names, brackets = [], []
+    above = layout.labels + 4  # pixels from the grid's top edge to the bracket
+    for name, (start, end) in zip(grid.reference_names, grid.reference_spans):
+        chars = max(4, math.floor((end - start) * layout.cell / (0.68 * NAME_FONT)))
+        names.append(
+            {
+                "x": (start + end - 1) / 2,
+                "xref": "x",
+                "y": 1,
+                "yref": "y domain",
+                "yanchor": "bottom",
+                "yshift": above + 2,
+                "text": f"<b>{_cut(name, chars)}</b>",
+                "hovertext": escape_plotly(name),
+                "font": {"size": NAME_FONT},
+                "showarrow": False,
+            }
+        )
+        brackets.append(
+            {
+                "type": "path",
+                "path": f"M {start - 0.5},{above - 5} V {above} H {end - 0.5} V {above - 5}",
+                "yref": "y domain",
+                "ysizemode": "pixel",
+                "yanchor": 1,
+                "line": {"color": "#888", "width": 1},
+                "name": f"columns of {escape_plotly(name)}",
+            }
+        )
+    return names, brackets
 
 
 def _cell_names(grid: BitextGrid) -> tuple[list[str], list[str]]:

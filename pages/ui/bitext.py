@@ -1,15 +1,32 @@
 """What the Bitext grid page shows besides its widgets: the segment list's columns, the link's
-first values, and a grid's numbers; the matching itself comes from mteval_core.grid."""
+first values, the reference chooser, and each system's numbers and grid; the matching itself comes
+from mteval_core.grid, the figure from mteval_core.figures."""
 
 from __future__ import annotations
 
+import plotly.graph_objects as go
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
-from mteval_core.grid import BitextGrid, compare_matchings, segment_number
+from mteval_core.figures import bitext_grid_figure
+from mteval_core.grid import BitextGrid, compare_matchings, one_reference, segment_number
 from pages.ui.text import escape_markdown
 
 MATCHINGS = ("greedy (GTM 1.4)", "exact (maximum)")
-GRID_WIDTH = {1: 1150, 2: 560}  # pixels a grid may take, alone or beside another
+# Pixels a grid may take before its row scrolls, alone or beside another: the page's column in a
+# 1,400-px window beside the sidebar. Wider grids (several long references) keep their width.
+GRID_WIDTH = {1: 940, 2: 460}
+# Streamlit shrinks every element to its container's width: Plotly then squeezes a wide grid's
+# square cells into a strip and leaves the space under it empty. In the grids' rows (keyed
+# bitext_grid_N, horizontal rows that scroll instead of wrapping) a figure keeps its own width.
+WIDE_GRIDS_CSS = (
+    "<style>[class*='st-key-bitext_grid_'] [data-testid='stElementContainer']"
+    " {max-width: none}</style>"
+)
+SCROLL_HINT = (
+    "A grid wider than the page scrolls sideways (Shift + mouse wheel, or its scroll bar). Drag "
+    "a box to zoom in, double-click to zoom out; hover a cell to read both tokens."
+)
 QUANTITIES = (  # label, GridMatching attribute, format
     ("P", "precision", "{:.3f}"),
     ("R", "recall", "{:.3f}"),
@@ -96,3 +113,67 @@ def show_numbers(grid: BitextGrid) -> None:
             "The exact matching counts whole cells only; GTM 1.4's greedy may take a fraction "
             "of its last cell where the length cap is fractional."
         )
+
+
+def choose_reference(place: DeltaGenerator, names: list[str]) -> int | None:
+    """The reference whose columns the grids show, None for all; asked only with several, where
+    all of them side by side make a grid several screens wide."""
+    if len(names) < 2:
+        return None
+    options = [None, *range(len(names))]
+    if st.session_state.get("bitext_reference") not in options:
+        st.session_state.pop("bitext_reference", None)  # left from a test set with more
+    return place.radio(
+        "References",
+        options,
+        format_func=lambda k: f"all {len(names)}" if k is None else escape_markdown(names[k]),
+        horizontal=True,
+        key="bitext_reference",
+        help="One reference's columns fit the page with larger cells; all of them side by side "
+        "may need scrolling. GTM matches against all references at once either way.",
+    )
+
+
+def show_grids(
+    grids: dict[str, BitextGrid], exact: bool, reference: int | None, segment: int
+) -> None:
+    """Each system's numbers and grid: side by side where every grid fits half the page with
+    readable cells, else one above the other at the page's width, in rows that scroll sideways
+    where a grid is wider still."""
+    st.html(WIDE_GRIDS_CSS)
+    figures = _figures(grids, exact, reference, segment, GRID_WIDTH[len(grids)])
+    if len(grids) > 1 and max(figure.layout.width for figure in figures) > GRID_WIDTH[2]:
+        figures = _figures(grids, exact, reference, segment, GRID_WIDTH[1])
+        places = [st.container() for _ in grids]
+    else:
+        places = st.columns(len(grids))
+    for number, (place, (name, grid), figure) in enumerate(zip(places, grids.items(), figures)):
+        with place:
+            if len(grids) > 1:
+                st.subheader(escape_markdown(name))
+            show_numbers(grid)
+            with st.container(horizontal=True, wrap=False, key=f"bitext_grid_{number}"):
+                st.plotly_chart(figure, width="content")
+    if reference is not None:
+        name = escape_markdown(next(iter(grids.values())).reference_names[reference])
+        st.caption(
+            f"The grid shows the columns of {name}, and the matching's blocks there, numbered "
+            "among themselves; P, R and F count the matching against all references."
+        )
+    if max(figure.layout.width for figure in figures) > GRID_WIDTH[1]:
+        st.caption(SCROLL_HINT)
+
+
+def _figures(
+    grids: dict[str, BitextGrid], exact: bool, reference: int | None, segment: int, width: int
+) -> list[go.Figure]:
+    """One figure per system at ``width`` pixels; with ``reference``, of its columns only."""
+    figures = []
+    for name, grid in grids.items():
+        shown, title = grid, f"{name}, segment {segment}"
+        if reference is not None:
+            shown = one_reference(grid, reference)
+            title += f", {grid.reference_names[reference]} only"
+        drawn = shown.exact if exact and shown.exact is not None else shown.greedy
+        figures.append(bitext_grid_figure(shown, drawn, title, width))
+    return figures

@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.config import Options
+from mteval_core.figures.bitext import MIN_CELL
 from mteval_core.grid import bitext_grid, segment_table, segments_matching
-from tests.helpers import load_sample, make_test_set
+from mteval_core.testset import TestSet, TextColumn
+from pages.ui.bitext import GRID_WIDTH, SCROLL_HINT
+from tests.helpers import load_sample, make_test_set, read_lines, shared_dataset
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "3_Bitext_grid.py")
 SAMPLE = load_sample().test_set
@@ -40,6 +44,19 @@ def title(app: AppTest, index: int = 0) -> str:
 
 def metrics(app: AppTest) -> dict[str, str]:
     return {metric.label: metric.value for metric in app.metric}
+
+
+def cell_pixels(figure: dict) -> tuple[float, float]:
+    """The room per cell across and down, as the figure's layout gives it."""
+    layout = figure["layout"]
+    rows, cols = len(figure["data"][0]["y"]), len(figure["data"][0]["x"])
+    across = (layout["width"] - layout["margin"]["l"] - layout["margin"]["r"]) / cols
+    down = (layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]) / rows
+    return across, down
+
+
+def names_over_columns(figure: dict) -> list[tuple[str, float]]:
+    return [(note["text"], note["x"]) for note in figure["layout"]["annotations"]]
 
 
 def test_bitext_grid_page_draws_blocks_and_barriers():
@@ -138,7 +155,9 @@ def test_compare_draws_both_systems_with_their_numbers():
     f_values = [metric.value for metric in app.metric if metric.label == "F"]
     grids = [bitext_grid(SAMPLE, name, 3, AT_E2) for name in ("neural-large", "word-by-word")]
     assert f_values == [f"{grid.greedy.f:.3f}" for grid in grids]
-    assert all(figure["layout"]["width"] <= 560 for figure in figures(app))
+    for figure in figures(app):  # 44 columns: too many for half the page, so one above the other
+        assert GRID_WIDTH[2] < figure["layout"]["width"] <= GRID_WIDTH[1]
+        assert min(cell_pixels(figure)) >= MIN_CELL
     app.selectbox(key="bitext_system").set_value("word-by-word")  # the other one: compare ends
     run(app)
     assert len(figures(app)) == 1 and app.selectbox(key="bitext_compare").value is None
@@ -208,3 +227,124 @@ def test_exact_f_for_every_segment_waits_for_the_switch_on_large_multi_reference
     run(app)
     expected = segment_table(test_set, "s", AT_E2)
     pd.testing.assert_frame_equal(app.dataframe[0].value, expected)
+
+
+def test_a_short_segment_of_two_systems_is_drawn_side_by_side():
+    test_set = make_test_set(["a b c d", "x"], {"s": ["a b c d", "x"], "t": ["a c b d", "x"]})
+    app = AppTest.from_file(PAGE, default_timeout=60)
+    app.session_state["test_set"] = test_set
+    app.session_state["options"] = Options(tokenize="none")
+    run(app)
+    app.selectbox(key="bitext_compare").set_value("t")
+    run(app)
+    assert all(figure["layout"]["width"] <= GRID_WIDTH[2] for figure in figures(app))
+    assert len([column for column in app.columns if column.get("plotly_chart")]) == 2
+    assert not [radio for radio in app.radio if radio.key == "bitext_reference"]  # one reference
+
+
+def three_references() -> TestSet:
+    """Two segments of 60 tokens, 3 references; each shares a 15-token run with system "s"."""
+    rng = np.random.default_rng(5)
+    words = [f"w{i}" for i in range(40)]
+    candidates, references = [], [[], [], []]
+    for _ in range(2):
+        candidate = list(rng.choice(words, 60))
+        candidates.append(" ".join(candidate))
+        for k, segments in enumerate(references):
+            reference = list(rng.choice(words, 60))
+            reference[:15] = candidate[15 * k : 15 * k + 15]
+            segments.append(" ".join(reference))
+    return TestSet(
+        references=[
+            TextColumn(name, tuple(segments), name)
+            for name, segments in zip(("ref-A", "ref-C", "ref-D"), references)
+        ],
+        systems=[
+            TextColumn("s", tuple(candidates), "s"),
+            TextColumn("t", tuple(reversed(candidates)), "t"),
+        ],
+    )
+
+
+def wmt21_news_ende() -> TestSet:
+    """WMT21 newstest2021 en-de: its 3 references and 2 of its 20 systems (skips where absent)."""
+    folder = shared_dataset("wmt21-newstest2021-ende")
+    return TestSet(
+        references=[
+            TextColumn(path.stem, tuple(read_lines(path)), path.name)
+            for path in sorted((folder / "ref").iterdir())
+        ],
+        systems=[
+            TextColumn(name, tuple(read_lines(folder / "sys" / f"{name}.de")), f"{name}.de")
+            for name in ("Facebook-AI", "Online-W")
+        ],
+    )
+
+
+def check_three_reference_grids(
+    test_set: TestSet, options: Options, system: str, other: str, segment: int
+) -> AppTest:
+    """What a user of a 3-reference set sees: readable cells in a grid wider than the page,
+    each reference named over its columns, one reference at a time on request, and a second
+    system's grid under the first's rather than beside it."""
+    app = AppTest.from_file(PAGE, default_timeout=60)
+    app.session_state["test_set"] = test_set
+    app.session_state["options"] = options
+    app.query_params.update({"system": system, "segment": str(segment)})
+    run(app)
+    grid = bitext_grid(test_set, system, segment, options, exact=True)
+    (figure,) = figures(app)
+    assert len(figure["data"][0]["y"]) == len(grid.candidate) >= 60
+    assert figure["layout"]["width"] > GRID_WIDTH[1] and min(cell_pixels(figure)) >= MIN_CELL
+    assert names_over_columns(figure) == [
+        (f"<b>{name}</b>", (start + end - 1) / 2)
+        for name, (start, end) in zip(grid.reference_names, grid.reference_spans)
+    ]
+    for note in figure["layout"]["annotations"]:  # hung from the grid's top edge, not below it
+        assert (note["y"], note["yref"], note["yanchor"]) == (1, "y domain", "bottom")
+    assert "max-width: none" in app.get("html")[0].proto.body  # the grid's row scrolls instead
+    assert SCROLL_HINT in [caption.value for caption in app.caption]
+
+    choice = app.radio(key="bitext_reference")
+    assert choice.options == ["all 3", *grid.reference_names] and choice.value is None
+    choice.set_value(1)
+    run(app)
+    (figure,) = figures(app)
+    start, end = grid.reference_spans[1]
+    title = figure["layout"]["title"]["text"]
+    assert title.startswith(f"{system}, segment {segment}, ref-C only<br>")
+    assert names_over_columns(figure) == [("<b>ref-C</b>", (end - start - 1) / 2)]
+    assert figure["layout"]["width"] <= GRID_WIDTH[1] and min(cell_pixels(figure)) > MIN_CELL
+    assert f"F {grid.greedy.f:.3f}" in title  # the F of the matching against all references
+    assert SCROLL_HINT not in [caption.value for caption in app.caption]
+
+    app.radio(key="bitext_reference").set_value(None)
+    app.selectbox(key="bitext_compare").set_value(other)
+    run(app)
+    both = figures(app)
+    assert [header.value for header in app.subheader] == [system, other]
+    assert [len(figure["layout"]["annotations"]) for figure in both] == [3, 3]
+    assert all(figure["layout"]["width"] > GRID_WIDTH[1] for figure in both)
+    assert all(min(cell_pixels(figure)) >= MIN_CELL for figure in both)
+    assert not any(column.get("plotly_chart") for column in app.columns)  # one under the other
+    return app
+
+
+def test_three_references_of_sixty_tokens_are_readable():
+    app = check_three_reference_grids(three_references(), Options(tokenize="none"), "s", "t", 1)
+    app.radio(key="bitext_reference").set_value(2)
+    run(app)
+    assert [figure["layout"]["annotations"][0]["text"] for figure in figures(app)] == [
+        "<b>ref-D</b>",
+        "<b>ref-D</b>",
+    ]
+    app.session_state["test_set"] = make_test_set([["a b"], ["a c"]], {"s": ["a b"]})
+    run(app)  # a set with 2 references: the choice of the third is dropped, not an error
+    choice = app.radio(key="bitext_reference")
+    assert choice.options == ["all 2", "ref1", "ref2"] and choice.value is None
+    assert len(figures(app)[0]["layout"]["annotations"]) == 2
+
+
+def test_wmt21_news_ende_with_its_three_references():
+    # segment 954: 61 tokens of Facebook-AI against 63, 66 and 61 of ref-A, ref-C and ref-D
+    check_three_reference_grids(wmt21_news_ende(), AT_E2, "Facebook-AI", "Online-W", 954)

@@ -111,7 +111,10 @@ def test_bitext_figure_of_a_hundred_tokens_stays_readable(n_references):
     assert len(big.data) == 1 and len(big.to_json()) < 300_000
     assert np.array(big.data[0].z).shape == (100, 101 * n_references)
     assert big.layout.height > small.layout.height  # the figure grows with the tokens...
-    assert big.layout.width <= 1150  # ...within the width it is given
+    if n_references == 1:
+        assert big.layout.width <= 1150  # ...within the width it is given...
+    else:
+        assert big.layout.width > 1150  # ...or wider, for the page to scroll
     assert _cell_pixels(big)[0] == pytest.approx(_cell_pixels(big)[1], rel=0.02)  # square
     for figure in (small, big):
         width, height = _cell_pixels(figure)
@@ -122,10 +125,7 @@ def test_bitext_figure_of_a_hundred_tokens_stays_readable(n_references):
             assert spacing >= 1.3 * axis.tickfont.size  # neighbouring labels do not overlap
     assert small.layout.xaxis.tickfont.size == 12 and big.layout.xaxis.tickfont.size == 8
     labelled = len(big.layout.xaxis.tickvals)
-    if n_references == 1:
-        assert labelled == 101  # every token of a 100 x 100 grid keeps its label
-    else:
-        assert labelled < 202  # thinned out
+    assert labelled == 101 * n_references  # every token keeps its label
     (run,) = [s for s in big.layout.shapes if s.type == "rect" and s.x1 - s.x0 == 60]
     assert (run.x0, run.y0) == (-0.5, -0.5)  # the shared 60-token run is one square block
 

@@ -1,14 +1,22 @@
-"""What the bitext-grid viewer decides from a grid: how its two matchings compare, a segment
-number from a link, and the options its results are cached under."""
+"""What the bitext-grid viewer decides from a grid: how its two matchings compare, one
+reference's part of it, a segment number from a link, and the options its results are cached
+under."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from mteval_core.config import Options
-from mteval_core.grid import bitext_grid, compare_matchings, segment_number, viewer_options
+from mteval_core.grid import (
+    bitext_grid,
+    compare_matchings,
+    one_reference,
+    segment_number,
+    viewer_options,
+)
 from tests.helpers import make_test_set
 
 AT_E2 = Options(tokenize="none", gtm_exponent=2.0)
@@ -44,6 +52,26 @@ def test_an_exact_matching_not_found_in_time_is_named():
     assert not comparison.differ and comparison.finding == "exact not found"
     without = compare_matchings(replace(grid, exact=None))
     assert not without.differ and without.finding is None
+
+
+def test_one_reference_keeps_its_columns_hits_and_blocks_and_the_whole_numbers():
+    # "x a b c" against ref1 "a b c" (columns 0-2), ref2 "q x a" (4-6) and ref3 "z y w v" (8-11),
+    # each followed by its barrier; the cap is 10 / 3 tokens.
+    grid = grid_of([["a b c"], ["q x a"], ["z y w v"]], ["x a b c"])
+    assert grid.greedy.blocks.tolist() == [[1, 0, 3], [0, 5, pytest.approx(1 / 3)]]
+    assert grid.exact.blocks.tolist() == [[1, 0, 3]]
+    second = one_reference(grid, 1)
+    assert second.columns == ["q", "x", "a", None] and second.reference_names == ["ref2"]
+    assert second.reference_spans == [(0, 3)] and second.candidate == grid.candidate
+    assert second.hits.tolist() == [[0, 1], [1, 2]]  # counted from ref2's first column
+    assert second.runs.tolist() == [[0, 1, 2]]
+    assert second.greedy.blocks.tolist() == [[0, 1, pytest.approx(1 / 3)]]  # the cut block
+    assert second.exact.blocks.shape == (0, 3)
+    assert (second.greedy.f, second.exact.f) == (grid.greedy.f, grid.exact.f)  # all references
+    first = one_reference(grid, 0)
+    assert np.array_equal(first.exact.blocks, grid.exact.blocks)
+    third = one_reference(grid, 2)
+    assert third.columns == ["z", "y", "w", "v", None] and len(third.hits) == 0
 
 
 @pytest.mark.parametrize(
