@@ -97,3 +97,21 @@ def test_viewer_options_take_the_exponent_and_one_matching():
     chosen = Options(stem="porter", gtm_exponent=1.0, gtm_matching="exact")
     assert viewer_options(chosen, 2.5) == Options(stem="porter", gtm_exponent=2.5)
     assert viewer_options(Options(stem="porter"), 2.5) == viewer_options(chosen, 2.5)
+
+
+@pytest.mark.parametrize(
+    "n_segments, n_references, quick",
+    [(22, 2, True), (529, 1, True), (1_000, 1, True), (3_004, 1, False), (334, 3, False)],
+)
+def test_exact_f_for_every_segment_waits_on_wmt_sized_sets(n_segments, n_references, quick):
+    """WMT17's 3,004 segments took 2 s per exponent change with exact F for all (integer
+    programs): above 1,000 segments x references the viewer asks first."""
+    from mteval_core.grid import exact_table_is_quick
+    from mteval_core.testset import TestSet, TextColumn
+
+    lines = tuple(f"segment {k}" for k in range(n_segments))
+    test_set = TestSet(
+        references=[TextColumn(f"ref-{r}", lines, "ref") for r in range(n_references)],
+        systems=[TextColumn("system", lines, "system")],
+    )
+    assert exact_table_is_quick(test_set) is quick
