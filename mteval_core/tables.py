@@ -39,7 +39,7 @@ def overview(test_set: TestSet) -> dict[str, str]:
     if test_set.documents is not None:
         facts["Documents"] = f"{len(dict.fromkeys(test_set.documents)):,}"
     if test_set.human is not None and len(test_set.human):
-        facts["Human judgments"] = judgments_summary(test_set.human)
+        facts["Human judgments"] = judgments_summary(test_set.human, test_set.reference_names)
     return facts
 
 
@@ -52,19 +52,32 @@ def files_summary(test_set: TestSet) -> str:
     return f"{len(names):,} file{'s' if len(names) != 1 else ''}: {_first_names(names)}"
 
 
-def judgments_summary(human: HumanScores) -> str:
-    """'MQM: 8 systems, 527 segments rated (5,850 rows)' per criterion; system-level ones say so."""
+def judgments_summary(human: HumanScores, references: Sequence[str] = ()) -> str:
+    """'MQM: 8 systems, 527 segments rated (5,850 rows)' per criterion; system-level ones say so.
+    Judged references (WMT rates its human translations too) are named: the correlations leave
+    them out, so the count a user compares with the Correlation page's n is the other one."""
     parts = []
     for criterion in human.criteria:
         rows = human.segment_rows[human.segment_rows["criterion"] == criterion]
-        if len(rows):
-            parts.append(
-                f"{criterion}: {rows['system'].nunique():,} systems, "
-                f"{rows['segment'].nunique():,} segments rated ({len(rows):,} rows)"
+        level = ""
+        if not len(rows):
+            rows = human.system_rows[human.system_rows["criterion"] == criterion]
+            level = ", system-level"
+        judged = list(dict.fromkeys(rows["system"]))
+        counted = f"{criterion}: {len(judged):,} systems"
+        judged_references = [name for name in judged if name in set(references)]
+        if judged_references:
+            kind = "reference" if len(judged_references) == 1 else "references"
+            counted += (
+                f" ({len(judged) - len(judged_references):,} outputs and the {kind} "
+                f"{', '.join(judged_references)}, which correlations leave out)"
             )
+        if level:
+            parts.append(counted + level)
         else:
-            systems = human.system_rows[human.system_rows["criterion"] == criterion]
-            parts.append(f"{criterion}: {systems['system'].nunique():,} systems, system-level")
+            parts.append(
+                f"{counted}, {rows['segment'].nunique():,} segments rated ({len(rows):,} rows)"
+            )
     return "; ".join(parts)
 
 

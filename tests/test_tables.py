@@ -101,6 +101,32 @@ def test_judgments_say_how_many_systems_and_segments_were_rated() -> None:
     assert expected in judgments_summary(human)
 
 
+def test_judged_references_are_named_apart_from_the_outputs() -> None:
+    """WMT21 en-de's MQM rates 8 outputs and the references ref-A, ref-C and ref-D: the
+    Correlation page's n is 8, so the summary must not just say 11."""
+    import pandas as pd
+
+    from mteval_core.tables import judgments_summary
+    from mteval_core.testset import HumanScores
+
+    names = ["sys-1", "ref-A", "sys-2"]
+    rows = pd.DataFrame(
+        {
+            "system": names * 2,
+            "segment": [0, 0, 0, 1, 1, 1],
+            "score": [1.0] * 6,
+            "criterion": ["MQM"] * 6,
+        }
+    )
+    human = HumanScores(rows)
+    summary = judgments_summary(human, ["ref-A", "ref-B"])
+    assert summary == (
+        "MQM: 3 systems (2 outputs and the reference ref-A, which correlations leave out), "
+        "2 segments rated (6 rows)"
+    )
+    assert judgments_summary(human) == "MQM: 3 systems, 2 segments rated (6 rows)"
+
+
 def test_segment_table_shows_the_source_and_every_reference_and_keeps_odd_names_apart():
     from mteval_core.testset import TextColumn
 
