@@ -11,9 +11,6 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-import streamlit.testing.v1.app_test as app_test
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.metrics import REGISTRY
@@ -73,27 +70,7 @@ def test_the_check_finds_a_raw_name():
     assert raw_names(["BLEU", "gtm-e:1", "F1 better", "Fmean", "acc_eq (item)"]) == []
 
 
-@pytest.fixture
-def csv_download(monkeypatch):
-    """The text of the page's CSV download (AppTest keeps files for one run)."""
-    stores: list[MemoryMediaFileStorage] = []
-
-    class RecordedStorage(MemoryMediaFileStorage):
-        def __init__(self, endpoint: str) -> None:
-            super().__init__(endpoint)
-            stores.append(self)
-
-    monkeypatch.setattr(app_test, "MemoryMediaFileStorage", RecordedStorage)
-
-    def text(app: AppTest) -> str:
-        (button,) = [b for b in app.get("download_button") if b.proto.label == "Download CSV"]
-        file = stores[-1].get_file(button.proto.url.rsplit("/", 1)[1])
-        return file.content.decode("utf-8")
-
-    return text
-
-
-def test_the_scores_page_shows_labels_only(csv_download):
+def test_the_scores_page_shows_labels_only(downloads):
     app = open_page("pages/1_Scores.py")
     assert app.selectbox[0].options == LABELS and app.selectbox[0].value == "bleu"
     texts = shown_texts(app)
@@ -101,7 +78,7 @@ def test_the_scores_page_shows_labels_only(csv_download):
     texts += shown_texts(app)
     assert raw_names(texts) == []
     assert {"BLEU: paired bootstrap significance", "GTM"} <= set(texts)
-    header = next(csv.reader(io.StringIO(csv_download(app))))
+    header = next(csv.reader(io.StringIO(downloads(app)["Download CSV"])))
     assert raw_names(header) == [] and {*LABELS, "BLEU low", "GTM high"} <= set(header)
 
 
