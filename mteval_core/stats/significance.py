@@ -292,6 +292,7 @@ class _Products:
     faster than one thin product per system at 20 systems x 2,000 segments x 20,000 resamples:
     the counts are whole numbers too, so every sum is exact and the numbers are the same bits.
     Other statistics keep one product per system, whose rounding BLAS would otherwise change.
+    Metrics that share their statistics (P, R, F1 and Fmean; see ``scoring``) share products.
     """
 
     matrices: list[np.ndarray]
@@ -312,13 +313,17 @@ class _Products:
         matrices: list[np.ndarray] = []
         metric_slots: dict[str, list[int]] = {}
         widths: dict[str, list[int]] = {}
+        slots_of: dict[tuple[int, ...], list[int]] = {}  # metrics sharing statistics (P, R)
         for metric in scores.metrics:
             statistics = [scores.statistics[metric.name][s] for s in scores.systems]
             widths[metric.name] = [s.shape[1] for s in statistics]
-            if all(np.array_equal(s, np.round(s)) for s in statistics):
-                statistics = [np.hstack(statistics)]
-            metric_slots[metric.name] = list(range(len(matrices), len(matrices) + len(statistics)))
-            matrices += statistics
+            shared = tuple(map(id, statistics))
+            if shared not in slots_of:
+                if all(np.array_equal(s, np.round(s)) for s in statistics):
+                    statistics = [np.hstack(statistics)]
+                slots_of[shared] = list(range(len(matrices), len(matrices) + len(statistics)))
+                matrices += statistics
+            metric_slots[metric.name] = slots_of[shared]
         human_slot, rated_only_slots = None, {}
         if human is not None:
             rated = np.isfinite(human)
