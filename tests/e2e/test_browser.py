@@ -173,6 +173,7 @@ def test_a_bad_upload_is_named_and_the_loaded_set_stays(page, server, tmp_path):
     page.wait_for_selector("text=What to do")
     assert page.get_by_text("Current test set: sample_data").count() == 1  # nothing lost
     shot(page, "sample-data-bad-upload")
+    wait_until_idle(page)
     uploads.nth(1).set_input_files([str(huge)])
     page.wait_for_selector("text=/must be 50(\\.0)? ?MB or smaller/i")  # refused in the browser
     assert_no_error(page)
@@ -251,6 +252,7 @@ def test_judgments_as_wmt_ships_them_and_an_external_metric(page, server, tmp_pa
     page.get_by_role("button", name="Use this test set").click()
     page.wait_for_selector("text=Loaded.")
     page.wait_for_selector("text=ref-B")  # the note names the rows set aside
+    wait_until_idle(page)  # a file chosen while the page is still drawn can be lost
     inputs.nth(6).set_input_files([str(comet)])
     page.wait_for_selector("text=comet.tsv")
     page.get_by_label("Metric name").fill("comet")
