@@ -116,12 +116,8 @@ def token_ids(
     return _scan.scan(*_compiled_arguments(texts, options), table)
 
 
-_SCHEMES = {
-    "none": 0,
-    "13a": 1,
-    "mteval": 1,
-    "intl": 2,
-}  # _scan's WHITESPACE, RULES_13A, RULES_INTL
+# Which of _scan's schemes runs each tokenizer: WHITESPACE (0), RULES_13A (1) or RULES_INTL (2).
+_SCHEMES = {"none": 0, "13a": 1, "mteval": 1, "intl": 2}
 
 
 def _compiled_arguments(texts: Sequence[str], options: Options) -> tuple[list[str], int, bytes]:
