@@ -89,8 +89,9 @@ class TokenStream:
         """Where the n-grams inside segments start, and their segment. Computed when asked and
         not kept: these per-token arrays are the largest thing a stream has."""
         segment = np.repeat(np.arange(len(self.offsets) - 1, dtype=np.int32), self.lengths)
-        ends = np.repeat(self.offsets[1:] - n, self.lengths)  # the last start in each segment
-        starts = np.flatnonzero(np.arange(len(self.ids)) <= ends)
+        index = np.int32 if len(self.ids) < 2**31 else np.int64
+        ends = np.repeat((self.offsets[1:] - n).astype(index), self.lengths)  # last start
+        starts = np.flatnonzero(np.arange(len(self.ids), dtype=index) <= ends)
         return _Grams(starts, segment[starts])
 
 
@@ -214,7 +215,7 @@ class EncodedCorpus:
         key = ("ref-max", n)
         if key not in self._cache:
             keys = np.concatenate([p.keys for p in parts])
-            counts = np.concatenate([p.counts for p in parts])
+            counts = np.concatenate([p.counts for p in parts]).astype(np.int32)  # negated below
             order = np.lexsort((-counts, keys))  # by key, largest count first
             keys, counts = keys[order], counts[order]
             first = np.ones(len(keys), bool)
@@ -360,4 +361,6 @@ def _segment_counts(segment: np.ndarray, gid: np.ndarray, n_ids: int) -> _Segmen
     """How often each known n-gram (gid >= 0) occurs in each segment."""
     found = gid >= 0
     keys, counts = np.unique(segment[found] * np.int64(n_ids) + gid[found], return_counts=True)
-    return _SegmentCounts(keys, counts.astype(np.int32))  # a count per segment fits 32 bits
+    # nearly every count is small: one byte each, unless a segment repeats an n-gram 256 times
+    small = len(counts) == 0 or counts.max() <= np.iinfo(np.uint8).max
+    return _SegmentCounts(keys, counts.astype(np.uint8 if small else np.int32))
