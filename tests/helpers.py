@@ -50,3 +50,13 @@ def make_test_set(
 def load_sample() -> DirectoryRead:
     """The dashboard's sample test set (sample_data/), read once per test run."""
     return read_directory(SAMPLE_DATA)
+
+
+def cell_pixels(figure) -> tuple[float, float]:
+    """The room per cell of a bitext grid figure, across and down (a short grid may get more
+    across: its figure keeps a minimum width)."""
+    layout, (cells,) = figure.layout, figure.data
+    rows, columns = len(cells.z), len(cells.z[0])
+    width = (layout.width - layout.margin.l - layout.margin.r) / columns
+    height = (layout.height - layout.margin.t - layout.margin.b) / rows
+    return width, height

@@ -19,7 +19,7 @@ from mteval_core.figures.bitext import (
 )
 from mteval_core.grid import bitext_grid, one_reference
 from mteval_core.testset import TestSet, TextColumn
-from tests.helpers import make_test_set
+from tests.helpers import cell_pixels, make_test_set
 
 PAGE_WIDTH = 940  # the page's column in a 1,400-px window beside the sidebar
 AT_E2 = Options(tokenize="none", gtm_exponent=2.0)
@@ -46,15 +46,6 @@ def long_grid(n_references: int, tokens: int = 60, names: tuple[str, ...] = ("A"
         references[name] = " ".join(reference)
     test_set = named_test_set(references, " ".join(candidate))
     return bitext_grid(test_set, "s", 1, AT_E2, exact=True)
-
-
-def cell_pixels(figure) -> tuple[float, float]:
-    """The room per cell across and down."""
-    layout, (cells,) = figure.layout, figure.data
-    rows, cols = np.array(cells.z).shape
-    width = (layout.width - layout.margin.l - layout.margin.r) / cols
-    height = (layout.height - layout.margin.t - layout.margin.b) / rows
-    return width, height
 
 
 def test_three_references_of_sixty_tokens_keep_readable_square_cells():

@@ -20,7 +20,7 @@ from mteval_core.grid import bitext_grid
 from mteval_core.scoring import score_test_set
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.significance import bootstrap_scores
-from tests.helpers import make_test_set
+from tests.helpers import cell_pixels, make_test_set
 
 
 def test_scatter_has_points_regression_line_and_interval_in_title():
@@ -89,15 +89,6 @@ def _hundred_token_grid(n_references: int):
     return bitext_grid(test_set, "s", 1, Options(tokenize="none", gtm_exponent=2.0), exact=True)
 
 
-def _cell_pixels(figure) -> tuple[float, float]:
-    """The room per cell across and down (across is more where a short grid gets MIN_WIDTH)."""
-    layout, (cells,) = figure.layout, figure.data
-    rows, cols = np.array(cells.z).shape
-    width = (layout.width - layout.margin.l - layout.margin.r) / cols
-    height = (layout.height - layout.margin.t - layout.margin.b) / rows
-    return width, height
-
-
 @pytest.mark.parametrize("n_references", [1, 2])
 def test_bitext_figure_of_a_hundred_tokens_stays_readable(n_references):
     small_grid = bitext_grid(
@@ -115,9 +106,9 @@ def test_bitext_figure_of_a_hundred_tokens_stays_readable(n_references):
         assert big.layout.width <= 1150  # ...within the width it is given...
     else:
         assert big.layout.width > 1150  # ...or wider, for the page to scroll
-    assert _cell_pixels(big)[0] == pytest.approx(_cell_pixels(big)[1], rel=0.02)  # square
+    assert cell_pixels(big)[0] == pytest.approx(cell_pixels(big)[1], rel=0.02)  # square
     for figure in (small, big):
-        width, height = _cell_pixels(figure)
+        width, height = cell_pixels(figure)
         assert width >= 0.98 * height  # room for square cells: plotly keeps them square
         assert figure.layout.yaxis.scaleanchor == "x"
         for axis in (figure.layout.xaxis, figure.layout.yaxis):
