@@ -159,15 +159,13 @@ def _builtin_statistics(
     for done, system in enumerate(corpus.systems):
         if progress:
             progress(done / len(corpus.systems))
-        of_kind: dict[str, np.ndarray] = {}
+        computed: dict[str, np.ndarray] = {}  # statistics kind (or metric name) -> array
         for metric in metrics:
-            kind = metric.statistics_kind
-            if kind is None or kind not in of_kind:
-                computed = metric.statistics(corpus, system)
-                computed.flags.writeable = False
-                if kind is not None:
-                    of_kind[kind] = computed
-            statistics[metric.name][system] = computed if kind is None else of_kind[kind]
+            kind = metric.statistics_kind or metric.name
+            if kind not in computed:
+                computed[kind] = metric.statistics(corpus, system)
+                computed[kind].flags.writeable = False
+            statistics[metric.name][system] = computed[kind]
         corpus.release(system)
     return statistics
 

@@ -10,7 +10,7 @@ held whole.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,15 +33,11 @@ def resample_counts(n_items: int, n_resamples: int, rng: np.random.Generator) ->
     """(n_resamples, n_items) counts: how often each item is drawn in each resample.
 
     Float64, because every use multiplies them with float statistics (an int64 matrix would be
-    copied to float64 inside each product: twice the memory, the same numbers), and drawn a chunk
-    of resamples at a time into that one array: the generator draws resample after resample
-    either way, so the counts are those of a single draw of all of them.
+    copied to float64 inside each product: twice the memory, the same numbers).
     """
     counts = np.empty((n_resamples, n_items))
-    probabilities = np.full(n_items, 1.0 / n_items)
-    for start in range(0, n_resamples, RESAMPLE_CHUNK):
-        size = min(RESAMPLE_CHUNK, n_resamples - start)
-        counts[start : start + size] = rng.multinomial(n_items, probabilities, size=size)
+    for start, block in count_blocks(n_items, n_resamples, rng, RESAMPLE_CHUNK):
+        counts[start : start + len(block)] = block
     return counts
 
 
@@ -56,14 +52,22 @@ def resampled_sums(
     ``budget_bytes`` of counts exist at once. Each result is (n_resamples, k)."""
     n_items = matrices[0].shape[0]
     sums = [np.empty((n_resamples, matrix.shape[1])) for matrix in matrices]
-    rows = max(1, budget_bytes // (16 * n_items))
+    rows = max(1, budget_bytes // (16 * n_items))  # the int64 draw and its float64 copy
+    for start, block in count_blocks(n_items, n_resamples, rng, rows):
+        for matrix, target in zip(matrices, sums):
+            target[start : start + len(block)] = block @ matrix
+    return sums
+
+
+def count_blocks(
+    n_items: int, n_resamples: int, rng: np.random.Generator, rows: int
+) -> Iterator[tuple[int, np.ndarray]]:
+    """The resample counts, ``rows`` resamples at a time, as (first row, float64 block). The
+    generator draws resample after resample, so the counts do not depend on ``rows``."""
     probabilities = np.full(n_items, 1.0 / n_items)
     for start in range(0, n_resamples, rows):
         size = min(rows, n_resamples - start)
-        counts = rng.multinomial(n_items, probabilities, size=size).astype(np.float64)
-        for matrix, target in zip(matrices, sums):
-            target[start : start + size] = counts @ matrix
-    return sums
+        yield start, rng.multinomial(n_items, probabilities, size=size).astype(np.float64)
 
 
 def percentile_interval(

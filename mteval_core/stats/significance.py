@@ -351,11 +351,11 @@ class _Products:
         means = resampled_means(sums[self.human_slot], sums[self.human_slot + 1])
         metric_scores = {
             metric.name: np.stack(
-                [metric.score_from_totals(sums[slot]) for slot in self.rated_only_slots[name]],
+                [metric.score_from_totals(sums[s]) for s in self.rated_only_slots[metric.name]],
                 axis=-1,
             )
             for metric in self.metrics
-            if (name := metric.name) in self.rated_only_slots
+            if metric.name in self.rated_only_slots
         }
         return _HumanResamples(means, metric_scores)
 
