@@ -109,6 +109,7 @@ class _SegmentCounts:
 
     keys: np.ndarray
     counts: np.ndarray
+    n_ids: np.int64  # the size of the order's dictionary
 
 
 class EncodedCorpus:
@@ -220,7 +221,7 @@ class EncodedCorpus:
             keys, counts = keys[order], counts[order]
             first = np.ones(len(keys), bool)
             first[1:] = keys[1:] != keys[:-1]
-            self._cache[key] = _SegmentCounts(keys[first], counts[first])
+            self._cache[key] = _SegmentCounts(keys[first], counts[first], parts[0].n_ids)
         return self._cache[key]
 
     # ------------------------------------------------------------------ a system's matches
@@ -234,7 +235,7 @@ class EncodedCorpus:
 
     def _compute_matches(self, stream: TokenStream) -> _Matches:
         index = self._reference_index
-        matches = _Matches([], [], np.empty(0))
+        clipped, information = [], []
         prefix: np.ndarray | None = None  # gid of the (n-1)-gram at each token
         for n in range(1, self.max_order + 1):
             dictionary = index.dictionaries[n - 1]
@@ -246,31 +247,17 @@ class EncodedCorpus:
                 known = prefix[grams.starts] >= 0
                 gid[known] = _lookup(dictionary, _keys(stream, grams.starts[known], n, prefix))
             counts = _segment_counts(grams.segment, gid, len(dictionary))
-            if n == 1:
-                matches.unigrams_per_reference = np.stack(
-                    [self._clipped_sums(counts, ref, 1)[0] for ref in index.counts[0]]
-                )
-            clipped, information = self._clipped_sums(counts, self._reference_max_counts(n), n)
-            matches.clipped.append(clipped)
-            matches.information.append(information)
+            if n == 1:  # P, R, F1 and Fmean match each reference on its own
+                per_reference = [_clip(counts, reference) for reference in index.counts[0]]
+                unigrams = np.stack([self._per_segment(m, seg) for m, seg, _ in per_reference])
+            matches, segment, ngram = _clip(counts, self._reference_max_counts(n))
+            clipped.append(self._per_segment(matches, segment))
+            information.append(self._per_segment(matches * self.nist_weights(n)[ngram], segment))
             prefix = _by_token(len(stream.ids), grams.starts, gid)
-        return matches
+        return _Matches(clipped, information, unigrams)
 
-    def _clipped_sums(
-        self, hypothesis: _SegmentCounts, reference: _SegmentCounts, n: int
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Per segment: the n-gram matches clipped by ``reference``'s counts, and the sum of
-        their NIST information weights."""
-        found = _lookup(reference.keys, hypothesis.keys)
-        ref_counts = np.zeros(len(found), np.int32)
-        ref_counts[found >= 0] = reference.counts[found[found >= 0]]
-        clipped = np.minimum(hypothesis.counts, ref_counts)
-        segment, gid = np.divmod(
-            hypothesis.keys, np.int64(len(self._reference_index.totals[n - 1]))
-        )
-        matches = np.bincount(segment, weights=clipped, minlength=self.n_segments)
-        weights = clipped * self.nist_weights(n)[gid]
-        return matches, np.bincount(segment, weights=weights, minlength=self.n_segments)
+    def _per_segment(self, values: np.ndarray, segment: np.ndarray) -> np.ndarray:
+        return np.bincount(segment, weights=values, minlength=self.n_segments)
 
     def clipped_matches(self, system: str, n: int) -> np.ndarray:
         """Per segment, n-gram matches clipped by the max count over references (BLEU, NIST)."""
@@ -325,7 +312,7 @@ class _ReferenceIndex:
     totals: list[np.ndarray]  # the count of each dictionary n-gram over all references
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, eq=False)
 class _Matches:
     """One system's per-segment match statistics (what its metrics need, all of it small)."""
 
@@ -363,4 +350,16 @@ def _segment_counts(segment: np.ndarray, gid: np.ndarray, n_ids: int) -> _Segmen
     keys, counts = np.unique(segment[found] * np.int64(n_ids) + gid[found], return_counts=True)
     # nearly every count is small: one byte each, unless a segment repeats an n-gram 256 times
     small = len(counts) == 0 or counts.max() <= np.iinfo(np.uint8).max
-    return _SegmentCounts(keys, counts.astype(np.uint8 if small else np.int32))
+    return _SegmentCounts(keys, counts.astype(np.uint8 if small else np.int32), np.int64(n_ids))
+
+
+def _clip(
+    hypothesis: _SegmentCounts, reference: _SegmentCounts
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each (segment, n-gram) of ``hypothesis``: its count clipped by ``reference``'s,
+    its segment and its n-gram's id (the keys are segment * n_ids + id)."""
+    found = _lookup(reference.keys, hypothesis.keys)
+    ref_counts = np.zeros(len(found), np.int32)
+    ref_counts[found >= 0] = reference.counts[found[found >= 0]]
+    segment, ngram = np.divmod(hypothesis.keys, hypothesis.n_ids)
+    return np.minimum(hypothesis.counts, ref_counts), segment, ngram
