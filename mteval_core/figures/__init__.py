@@ -4,7 +4,7 @@ Pages import every builder from here; the modules group them by subject.
 """
 
 from mteval_core.figures.bars import ranked_bars
-from mteval_core.figures.bitext import bitext_grid_figure
+from mteval_core.figures.bitext import bitext_grid_figure, bitext_grid_width
 from mteval_core.figures.correlation import (
     differential_scatter,
     metric_human_scatter,
@@ -21,6 +21,7 @@ from mteval_core.figures.segment_level import metric_ranking_figure, segment_den
 
 __all__ = [
     "bitext_grid_figure",
+    "bitext_grid_width",
     "differential_scatter",
     "loss_bar_chart",
     "metric_human_scatter",

@@ -40,9 +40,9 @@ def bitext_grid_figure(  # long: one figure's layers, drawn bottom to top
 ) -> go.Figure:
     """The grid with ``matching`` drawn in square cells sized to fit ``max_width`` pixels, or
     wider where cells that fit would be too small to read: the page scrolls it sideways."""
+    layout = _grid_layout(grid, max_width)
     rows, cols = len(grid.candidate), len(grid.columns)
-    column_tokens = [token if token is not None else "‖" for token in grid.columns]
-    layout = _fit(rows, cols, grid.candidate, column_tokens, max_width)
+    column_tokens = _column_tokens(grid)
     colour = BLOCK_COLOURS[0] if matching.method == "greedy" else BLOCK_COLOURS[1]
     row_names, column_names = _cell_names(grid)
     states, notes = _cells(grid, matching)
@@ -155,6 +155,22 @@ class _Layout:
     @property
     def gap(self) -> int:
         return 1 if self.cell >= 8 else 0  # white lines between cells while there is room
+
+
+def bitext_grid_width(grid: BitextGrid, max_width: int = 1150) -> int:
+    """The width in pixels ``bitext_grid_figure`` gives this grid: over ``max_width`` where
+    cells that fit would be too small to read. A page chooses its layout from it."""
+    return _grid_layout(grid, max_width).width
+
+
+def _grid_layout(grid: BitextGrid, max_width: int) -> _Layout:
+    columns = _column_tokens(grid)
+    return _fit(len(grid.candidate), len(grid.columns), grid.candidate, columns, max_width)
+
+
+def _column_tokens(grid: BitextGrid) -> list[str]:
+    """The column labels: the references' tokens, a barrier drawn as ‖."""
+    return [token if token is not None else "‖" for token in grid.columns]
 
 
 def _fit(

@@ -4,11 +4,10 @@ from mteval_core.grid, the figure from mteval_core.figures."""
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from mteval_core.figures import bitext_grid_figure
+from mteval_core.figures import bitext_grid_figure, bitext_grid_width
 from mteval_core.grid import BitextGrid, compare_matchings, one_reference, segment_number
 from pages.ui.text import escape_markdown
 
@@ -141,13 +140,21 @@ def show_grids(
     readable cells, else one above the other at the page's width, in rows that scroll sideways
     where a grid is wider still."""
     st.html(WIDE_GRIDS_CSS)
-    figures = _figures(grids, exact, reference, segment, GRID_WIDTH[len(grids)])
-    if len(grids) > 1 and max(figure.layout.width for figure in figures) > GRID_WIDTH[2]:
-        figures = _figures(grids, exact, reference, segment, GRID_WIDTH[1])
-        places = [st.container() for _ in grids]
-    else:
-        places = st.columns(len(grids))
-    for number, (place, (name, grid), figure) in enumerate(zip(places, grids.items(), figures)):
+    shown = {name: _shown(grid, reference) for name, grid in grids.items()}
+    side_by_side = len(grids) > 1 and all(
+        bitext_grid_width(grid, GRID_WIDTH[2]) <= GRID_WIDTH[2] for grid in shown.values()
+    )
+    width = GRID_WIDTH[2] if side_by_side else GRID_WIDTH[1]
+    places = st.columns(len(grids)) if side_by_side else [st.container() for _ in grids]
+    widest = 0
+    for number, (place, (name, grid)) in enumerate(zip(places, grids.items())):
+        title = f"{name}, segment {segment}"
+        if reference is not None:
+            title += f", {grid.reference_names[reference]} only"
+        part = shown[name]
+        drawn = part.exact if exact and part.exact is not None else part.greedy
+        figure = bitext_grid_figure(part, drawn, title, width)
+        widest = max(widest, figure.layout.width)
         with place:
             if len(grids) > 1:
                 st.subheader(escape_markdown(name))
@@ -160,20 +167,10 @@ def show_grids(
             f"The grid shows the columns of {name}, and the matching's blocks there, numbered "
             "among themselves; P, R and F count the matching against all references."
         )
-    if max(figure.layout.width for figure in figures) > GRID_WIDTH[1]:
+    if widest > GRID_WIDTH[1]:
         st.caption(SCROLL_HINT)
 
 
-def _figures(
-    grids: dict[str, BitextGrid], exact: bool, reference: int | None, segment: int, width: int
-) -> list[go.Figure]:
-    """One figure per system at ``width`` pixels; with ``reference``, of its columns only."""
-    figures = []
-    for name, grid in grids.items():
-        shown, title = grid, f"{name}, segment {segment}"
-        if reference is not None:
-            shown = one_reference(grid, reference)
-            title += f", {grid.reference_names[reference]} only"
-        drawn = shown.exact if exact and shown.exact is not None else shown.greedy
-        figures.append(bitext_grid_figure(shown, drawn, title, width))
-    return figures
+def _shown(grid: BitextGrid, reference: int | None) -> BitextGrid:
+    """The grid, or with ``reference`` only that reference's columns."""
+    return grid if reference is None else one_reference(grid, reference)

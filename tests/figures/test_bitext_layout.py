@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mteval_core.config import Options
-from mteval_core.figures import bitext_grid_figure
+from mteval_core.figures import bitext_grid_figure, bitext_grid_width
 from mteval_core.figures.bitext import (
     MAX_CELL,
     MAX_GRID_SIDE,
@@ -139,3 +139,11 @@ def test_one_reference_of_three_fits_the_page_with_its_blocks():
     assert len(blocks) == len(shown.exact.blocks) >= 1
     run = next(block for block in blocks if (block.x0, block.y0) == (4.5, 19.5))
     assert run.x1 - run.x0 >= 20  # candidate tokens 21 to 40 against ref-C's 6th on
+
+
+@pytest.mark.parametrize("n_references, max_width", [(1, 940), (3, 940), (3, 460), (1, 460)])
+def test_the_width_a_page_plans_with_is_the_figure_s(n_references, max_width):
+    """The Bitext page chooses side by side or stacked from bitext_grid_width, before drawing."""
+    grid = long_grid(n_references)
+    figure = bitext_grid_figure(grid, grid.greedy, "title", max_width)
+    assert bitext_grid_width(grid, max_width) == figure.layout.width
