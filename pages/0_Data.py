@@ -6,7 +6,7 @@ from mteval_core.config import GTM_MATCHINGS, SNOWBALL_LANGUAGES, STEMMERS, TOKE
 from mteval_core.errors import InputError
 from mteval_core.io.mqm import read_mqm
 from mteval_core.io.uploads import check_upload_sizes, read_uploaded_metric, test_set_from_uploads
-from mteval_core.languages import Languages, languages_of, snowball_language, stemming_advice
+from mteval_core.languages import languages_of, stemming_advice
 from mteval_core.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
 from mteval_core.tables import files_summary, mqm_overview, segment_preview
 from pages.ui import (
@@ -15,6 +15,7 @@ from pages.ui import (
     session_external_metrics,
     session_mqm,
     session_options,
+    session_stem_language,
     session_test_set,
     show_overview,
 )
@@ -94,14 +95,6 @@ if (annotations := session_mqm()) is not None:
     st.markdown("**MQM annotations:** " + escape_markdown(mqm_overview(annotations)))
 st.dataframe(segment_preview(test_set, rows=5), width="stretch")
 
-
-def suggested_stem_language(languages: Languages, current: Options) -> str:
-    """The target language's Snowball stemmer until the user picks one (then theirs)."""
-    if st.session_state.get("stem_language_chosen"):
-        return current.stem_language
-    return snowball_language(languages.target) or current.stem_language
-
-
 st.subheader("Options for every page")
 current = session_options()
 left, middle, right = st.columns(3)
@@ -111,7 +104,7 @@ languages = languages_of(test_set)
 language = right.selectbox(
     "Snowball language",
     SNOWBALL_LANGUAGES,
-    SNOWBALL_LANGUAGES.index(suggested_stem_language(languages, current)),
+    SNOWBALL_LANGUAGES.index(session_stem_language(languages.target)),
     on_change=lambda: st.session_state.update(stem_language_chosen=True),
 )
 st.caption(stemming_advice(languages))

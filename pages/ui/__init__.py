@@ -19,6 +19,7 @@ import streamlit as st
 from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.io.mqm import MqmAnnotations
+from mteval_core.languages import snowball_language
 from mteval_core.limits import MAX_RESAMPLES
 from mteval_core.metrics import DEFAULT_METRICS
 from mteval_core.metrics.external import ExternalMetric
@@ -64,6 +65,15 @@ def session_test_set() -> TestSet:
 def session_options() -> Options:
     """The preprocessing options chosen on the Data page, else the defaults."""
     return st.session_state.get("options", Options())
+
+
+def session_stem_language(target: str | None) -> str:
+    """The Snowball language the Data page offers: the user's choice once made (the page marks
+    it with ``stem_language_chosen``), before that the target language's when Snowball has it."""
+    current = session_options().stem_language
+    if st.session_state.get("stem_language_chosen"):
+        return current
+    return snowball_language(target) or current
 
 
 def session_mqm() -> MqmAnnotations | None:
