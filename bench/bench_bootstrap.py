@@ -14,11 +14,9 @@ statistics of the same scoring, median of several runs.
 
 from __future__ import annotations
 
-import statistics
-import time
 from pathlib import Path
 
-from bench_score import DATA, arguments, compare, executable, wmt17_files
+from bench_score import DATA, arguments, compare, executable, median_seconds, wmt17_files
 
 METRICS = "bleu,nist,precision,recall,f1,fmean,gtm"
 
@@ -39,12 +37,9 @@ def bootstrap_step_seconds(runs: int) -> float:
         systems=[column(p) for p in sorted((DATA / "sys").iterdir())],
     )
     scores = score_test_set(test_set, METRICS.split(","), Options())
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        bootstrap_scores(scores, BootstrapOptions(n_resamples=1000, seed=1))
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return median_seconds(
+        lambda: bootstrap_scores(scores, BootstrapOptions(n_resamples=1000, seed=1)), runs
+    )
 
 
 def main() -> int:

@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +36,16 @@ def run(command: list[str]) -> tuple[float, float]:
     if status != 0:
         raise SystemExit(f"failed: {' '.join(command)}\n{process.stderr.read().decode()}")
     return elapsed, usage.ru_maxrss / 1024
+
+
+def median_seconds(work: Callable[[], object], runs: int) -> float:
+    """The median wall time of ``runs`` calls of ``work`` in this process."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def executable(name: str) -> str:

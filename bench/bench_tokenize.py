@@ -11,11 +11,9 @@ sacreBLEU's tokenizer caches lines (lru_cache); every run here uses a fresh toke
 from __future__ import annotations
 
 import os
-import statistics
-import time
-from collections.abc import Callable
+from functools import partial
 
-from bench_score import DATA, arguments
+from bench_score import DATA, arguments, median_seconds
 
 from mteval_core import text
 from mteval_core.config import Options
@@ -48,15 +46,6 @@ def compiled_ids(lines: list[str]) -> None:
     Vocabulary().encode_texts(lines, Options())
 
 
-def median_seconds(work: Callable[[list[str]], None], lines: list[str], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work(lines)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def main() -> int:
     args = arguments(__doc__, default_runs=5)
     if args is None:
@@ -65,9 +54,12 @@ def main() -> int:
         print("skipped: mteval was built without its compiled tokenizer")
         return 0
     lines = wmt17_lines()
-    ways = {"sacreBLEU 13a + ids": sacrebleu_ids, "Python path": python_ids}
-    ways["compiled path"] = compiled_ids
-    times = {name: median_seconds(work, lines, args.runs) for name, work in ways.items()}
+    ways = {
+        "sacreBLEU 13a + ids": sacrebleu_ids,
+        "Python path": python_ids,
+        "compiled path": compiled_ids,
+    }
+    times = {name: median_seconds(partial(work, lines), args.runs) for name, work in ways.items()}
     print(f"{len(lines):,} lines, median of {args.runs} runs, load {os.getloadavg()[0]:.2f}")
     for name, seconds in times.items():
         ratio = seconds / times["sacreBLEU 13a + ids"]
