@@ -200,6 +200,29 @@ def clear_uploads(page) -> None:
         )
 
 
+def figure(page, title_part: str) -> dict | None:
+    """The data and layout of the Plotly chart whose title holds ``title_part`` (Streamlit's
+    theme wraps titles in <b>), None when there is none."""
+    return page.evaluate(
+        """(part) => {
+            const plot = [...document.querySelectorAll('.js-plotly-plot')].find(p =>
+                ((p.layout.title || {}).text || '').includes(part));
+            return plot ? {data: plot.data, layout: plot.layout} : null;
+        }""",
+        title_part,
+    )
+
+
+def wait_for_figure(page, title_part: str) -> dict:
+    """``figure`` once a chart with that title is drawn."""
+    page.wait_for_function(
+        """(part) => [...document.querySelectorAll('.js-plotly-plot')].some(p =>
+            ((p.layout.title || {}).text || '').includes(part))""",
+        arg=title_part,
+    )
+    return figure(page, title_part)
+
+
 def assert_no_error(page) -> None:
     """No exception box, no traceback and no "Something went wrong": the page worked."""
     assert page.locator("[data-testid=stException]").count() == 0

@@ -29,6 +29,7 @@ from tests.e2e.harness import (
     new_page,
     shot,
     start_server,
+    wait_for_figure,
     wait_until_idle,
 )
 from tests.helpers import SAMPLE_DATA as SAMPLE
@@ -58,28 +59,6 @@ def page(browser):
     page = new_page(browser)
     yield page
     page.close()
-
-
-def figure(page, title_start: str) -> dict:
-    """The data and layout of the Plotly chart whose title holds ``title_start`` (Streamlit's
-    theme wraps titles in <b>)."""
-    return page.evaluate(
-        """(start) => {
-            const plot = [...document.querySelectorAll('.js-plotly-plot')].find(p =>
-                ((p.layout.title || {}).text || '').includes(start));
-            return plot ? {data: plot.data, layout: plot.layout} : null;
-        }""",
-        title_start,
-    )
-
-
-def wait_for_figure(page, title_start: str) -> dict:
-    page.wait_for_function(
-        """(start) => [...document.querySelectorAll('.js-plotly-plot')].some(p =>
-            ((p.layout.title || {}).text || '').includes(start))""",
-        arg=title_start,
-    )
-    return figure(page, title_start)
 
 
 def open_page(page, server: str, path: str, ready: str) -> None:

@@ -26,6 +26,7 @@ if shutil.which("chromium") is None:
 from mteval_core.loss.sources import LossSources, describe_sources  # noqa: E402
 from tests.e2e.harness import (  # noqa: E402  (after the skips)
     assert_no_error,
+    figure,
     go_to,
     new_page,
     open_page,
@@ -33,6 +34,7 @@ from tests.e2e.harness import (  # noqa: E402  (after the skips)
     record,
     shot,
     upload,
+    wait_for_figure,
     wait_until_idle,
 )
 from tests.helpers import shared_dataset  # noqa: E402
@@ -49,27 +51,6 @@ def files(paths) -> list[dict]:
 
 def lines_of(path: Path) -> int:
     return len(path.read_text(encoding="utf-8").splitlines())
-
-
-def figure(page, title_part: str) -> dict | None:
-    """The data and layout of the Plotly chart whose title holds ``title_part``."""
-    return page.evaluate(
-        """(part) => {
-            const plot = [...document.querySelectorAll('.js-plotly-plot')].find(p =>
-                ((p.layout.title || {}).text || '').includes(part));
-            return plot ? {data: plot.data, layout: plot.layout} : null;
-        }""",
-        title_part,
-    )
-
-
-def wait_for_figure(page, title_part: str) -> dict:
-    page.wait_for_function(
-        """(part) => [...document.querySelectorAll('.js-plotly-plot')].some(p =>
-            ((p.layout.title || {}).text || '').includes(part))""",
-        arg=title_part,
-    )
-    return figure(page, title_part)
 
 
 def flat(text: str) -> str:
