@@ -23,6 +23,9 @@ from mteval_core.testset import TestSet
 from mteval_core.text import stemmer, token_ids, token_table, tokenize
 
 BARRIER = -1  # GTM's reference barrier in a token stream: real token ids are >= 0
+# A system's matches are computed this many tokens at a time (whole segments): the pass's
+# per-token arrays take about 80 bytes a token, so a block needs about 20 MB at most.
+MATCH_BLOCK_TOKENS = 1 << 18
 _KEY_BASE = np.int64(1 << 32)  # bigger than any token id: (prefix + 1) * base + token is unique
 
 
@@ -84,6 +87,25 @@ class TokenStream:
     @property
     def lengths(self) -> np.ndarray:
         return np.diff(self.offsets)
+
+    def blocks(self, max_tokens: int) -> list[tuple[int, int]]:
+        """Consecutive segment ranges [first, last) of at most ``max_tokens`` tokens each (or one
+        segment, if a single segment is longer), covering every segment."""
+        n_segments = len(self.offsets) - 1
+        ranges, first = [], 0
+        while first < n_segments:
+            last = int(np.searchsorted(self.offsets, self.offsets[first] + max_tokens, "right"))
+            last = min(max(last - 1, first + 1), n_segments)
+            ranges.append((first, last))
+            first = last
+        return ranges or [(0, 0)]
+
+    def block(self, first: int, last: int) -> TokenStream:
+        """Segments first .. last - 1 as a stream of their own (views, no copy of the ids)."""
+        start = self.offsets[first]
+        return TokenStream(
+            self.ids[start : self.offsets[last]], self.offsets[first : last + 1] - start
+        )
 
     def grams(self, n: int) -> _Grams:
         """Where the n-grams inside segments start, and their segment. Computed when asked and
@@ -234,7 +256,25 @@ class EncodedCorpus:
         return self._cache[key]
 
     def _compute_matches(self, stream: TokenStream) -> _Matches:
+        """The system's matches a block of segments at a time: the per-token arrays of one pass
+        (n-gram keys, lookups, counts) then grow with the block, not with the test set."""
+        parts = [
+            self._block_matches(stream.block(first, last), first)
+            for first, last in stream.blocks(MATCH_BLOCK_TOKENS)
+        ]
+        if len(parts) == 1:
+            return parts[0]
+        orders = range(self.max_order)
+        return _Matches(
+            [np.concatenate([p.clipped[k] for p in parts]) for k in orders],
+            [np.concatenate([p.information[k] for p in parts]) for k in orders],
+            np.concatenate([p.unigrams_per_reference for p in parts], axis=1),
+        )
+
+    def _block_matches(self, stream: TokenStream, first: int) -> _Matches:
+        """Matches of the segments first, first + 1, ... that ``stream`` holds."""
         index = self._reference_index
+        n_segments = len(stream.offsets) - 1
         clipped, information = [], []
         prefix: np.ndarray | None = None  # gid of the (n-1)-gram at each token
         for n in range(1, self.max_order + 1):
@@ -246,18 +286,19 @@ class EncodedCorpus:
                 gid = np.full(len(grams.starts), -1, np.int32)
                 known = prefix[grams.starts] >= 0
                 gid[known] = _lookup(dictionary, _keys(stream, grams.starts[known], n, prefix))
-            counts = _segment_counts(grams.segment, gid, len(dictionary))
+            counts = _segment_counts(grams.segment + np.int64(first), gid, len(dictionary))
             if n == 1:  # P, R, F1 and Fmean match each reference on its own
                 per_reference = [_clip(counts, reference) for reference in index.counts[0]]
-                unigrams = np.stack([self._per_segment(m, seg) for m, seg, _ in per_reference])
+                unigrams = np.stack(
+                    [_per_segment(m, seg - first, n_segments) for m, seg, _ in per_reference]
+                )
             matches, segment, ngram = _clip(counts, self._reference_max_counts(n))
-            clipped.append(self._per_segment(matches, segment))
-            information.append(self._per_segment(matches * self.nist_weights(n)[ngram], segment))
+            segment -= first
+            clipped.append(_per_segment(matches, segment, n_segments))
+            weights = self.nist_weights(n)[ngram]
+            information.append(_per_segment(matches * weights, segment, n_segments))
             prefix = _by_token(len(stream.ids), grams.starts, gid)
         return _Matches(clipped, information, unigrams)
-
-    def _per_segment(self, values: np.ndarray, segment: np.ndarray) -> np.ndarray:
-        return np.bincount(segment, weights=values, minlength=self.n_segments)
 
     def clipped_matches(self, system: str, n: int) -> np.ndarray:
         """Per segment, n-gram matches clipped by the max count over references (BLEU, NIST)."""
@@ -351,6 +392,11 @@ def _segment_counts(segment: np.ndarray, gid: np.ndarray, n_ids: int) -> _Segmen
     # nearly every count is small: one byte each, unless a segment repeats an n-gram 256 times
     small = len(counts) == 0 or counts.max() <= np.iinfo(np.uint8).max
     return _SegmentCounts(keys, counts.astype(np.uint8 if small else np.int32), np.int64(n_ids))
+
+
+def _per_segment(values: np.ndarray, segment: np.ndarray, n_segments: int) -> np.ndarray:
+    """Per segment, the sum of ``values`` (float64)."""
+    return np.bincount(segment, weights=values, minlength=n_segments)
 
 
 def _clip(
