@@ -126,7 +126,7 @@ def main() -> int:
         sys.path.insert(0, str(args.mtme))
         from mt_metrics_eval import stats
 
-    from mteval_core.stats.segment_level import tie_calibration
+    from mteval_core.stats.tie_calibration import tie_calibration
 
     matrices, human = ted_matrices()
     print(f"WMT21 TED en-de, {human.shape[0]} systems x {human.shape[1]} segments, "

@@ -33,12 +33,13 @@ from mteval_core.stats.segment_level import (
     SegmentLevelResult,
     batched_statistic,
     grouped_statistics,
+)
+from mteval_core.stats.system_agreement import (
     permutation_signs,
     resampled_system_agreement,
-    scored_pairs,
     soft_pairwise_accuracy,
-    tie_calibration,
 )
+from mteval_core.stats.tie_calibration import scored_pairs, tie_calibration
 
 DEFAULT_SEGMENT_PARAMS = SegmentLevelParams()
 

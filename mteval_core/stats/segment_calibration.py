@@ -2,7 +2,7 @@
 
 acc23 at a tie threshold epsilon is base + sum over (group size, sign) classes of change x (pairs
 of the class within epsilon): pairs people tie become right (+), concordant pairs become wrong
-(-) once their |metric difference| is at most epsilon (see ``segment_level.tie_calibration``,
+(-) once their |metric difference| is at most epsilon (see ``tie_calibration.tie_calibration``,
 which enumerates and sorts the pairs of every group). Here those counts are read, for any
 epsilon, from cumulative counts per group: cells sorted by metric score, and for each position
 the cells before it at each human level. The best epsilon is found by branch and bound over
@@ -27,7 +27,7 @@ BAND_PAIRS = 20_000  # enumerate an interval of epsilon with at most this many p
 ENUMERATE_PER_RUN = 0.5
 FLAT_PAIRS = 100_000  # ... or at most this many when it is about as good as the best seen
 MAX_TABLE_CELLS = 20_000_000  # positions x levels of the count tables (int64 each)
-TOLERANCE = 1e-12  # between accuracies this close the smaller epsilon wins, as in segment_level
+TOLERANCE = 1e-12  # between accuracies this close the smaller epsilon wins, as in tie_calibration
 SPLITS = 32  # at most this many points split an interval
 SAMPLE_PAIRS = 100_000  # pairs sampled to place them
 
@@ -121,7 +121,7 @@ class _PairCounter:
         return same, lower
 
     def _classes(self, pairs: np.ndarray) -> None:
-        """Classes: group size (pairs) then sign, as segment_level sorts them, and the change
+        """Classes: group size (pairs) then sign, as tie_calibration sorts them, and the change
         of acc23 a pair of each class makes."""
         self.pairs = pairs
         self.sizes = sorted({int(p) for p in pairs if p > 0})
@@ -205,7 +205,7 @@ class _PairCounter:
         return minus, plus
 
     def combine(self, minus: np.ndarray, plus: np.ndarray) -> np.ndarray:
-        """acc23 from the class counts, summed as segment_level's accuracy_at sums them."""
+        """acc23 from the class counts, summed as tie_calibration's accuracy_at sums them."""
         accuracy = np.full(len(minus), self.base)
         for c, (down, up) in enumerate(self.changes):
             accuracy = accuracy + down * minus[:, c]

@@ -35,27 +35,30 @@ the larger groupings instead of sorting them).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from mteval_core.stats.bootstrap import percentile_interval, resample_counts
 from mteval_core.stats.pairs import Weights, as_weights, grouped_values
-from mteval_core.stats.segment_calibration import calibrate
+from mteval_core.stats.system_agreement import (
+    SPA_SEED,
+    complete_columns,
+    pairwise_p_values,
+    permutation_signs,
+    resampled_system_agreement,
+    soft_pairwise_accuracy,
+    spa_from_p_values,
+    why_no_spa,
+)
+from mteval_core.stats.tie_calibration import TieCalibration, tie_calibration
 from mteval_core.stats.undefined import NO_DEFINED_RESAMPLE, UNDEFINED
 
 GROUPINGS = ("none", "item", "system")
 CORRELATIONS = ("pearson", "spearman", "kendall_b", "kendall_c", "kendall_like")
 ACCURACIES = ("acc23", "acc_eq")
 WMT_KENDALL_LIKE_THRESHOLD = 25.0  # WMT20's, for DA scores on 0-100; mt-metrics-eval's default
-SPA_SEED = 4  # mt-metrics-eval's fixed seed: every metric and every run sees the same permutations
-# The exact tie calibration holds and sorts the differences of all pairs (8 bytes each, a few
-# copies): above this many pairs it refuses rather than exhaust memory.
-MAX_CALIBRATION_PAIRS = 50_000_000
-# Above this many pairs the system and none groupings count pairs from sorted cells instead of
-# enumerating them (segment_calibration; the same result, far less memory and time).
-ENUMERATED_PAIRS = 200_000
 
 
 @dataclass(frozen=True)
@@ -203,7 +206,7 @@ def segment_level_statistics(
         rows = np.vstack([rows, counts])
     weights = Weights(rows)  # shared by every metric: products of the weights are computed once
     signs = permutation_signs(
-        int(_complete_columns(human).sum()),
+        int(complete_columns(human).sum()),
         params.spa_permutations,
         np.random.default_rng(params.spa_seed),
     )
@@ -240,7 +243,7 @@ def metric_statistics(
     spa = soft_pairwise_accuracy(metric, human, signs)
     spa_estimate = Estimate(
         spa,
-        undefined=None if spa is not None else _why_no_spa(human),
+        undefined=None if spa is not None else why_no_spa(human),
         interval_undefined="not resampled: SPA is itself a permutation test",
     )
     accuracy = Estimate(None, undefined="fewer than two systems with human scores")
@@ -339,12 +342,12 @@ def batched_statistic(
     human = np.asarray(human, dtype=np.float64)
     n_batch, _, n_segments = metrics.shape
     if statistic == "spa":
-        columns = _complete_columns(human)
+        columns = complete_columns(human)
         signs = permutation_signs(
             int(columns.sum()), params.spa_permutations, np.random.default_rng(params.spa_seed)
         )
         p_human = pairwise_p_values(human[:, columns], signs)
-        return np.array([_spa(m[:, columns], p_human, signs) for m in metrics])
+        return np.array([spa_from_p_values(m[:, columns], p_human, signs) for m in metrics])
     if statistic == "pairwise_accuracy":
         ones = np.ones((1, n_segments))
         return np.array([resampled_system_agreement(m, human, ones)[0] for m in metrics])
@@ -642,220 +645,3 @@ def _ties(x: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     distinct = ((run > 0) & starts).sum(-1)
     tied_pairs = np.where(starts, run * (run - 1) / 2, 0.0).sum(-1)
     return ranks, distinct, tied_pairs
-
-
-# ---------------------------------------------------------------------- tie calibration
-@dataclass(frozen=True, eq=False)
-class TieCalibration:
-    """acc23 as a function of the metric's tie threshold epsilon, and its best point.
-
-    The function is a step function: ``accuracy_at`` evaluates it anywhere, from ``base`` (the
-    accuracy at epsilon = 0) and ``steps``: for each size of change, the sorted |metric
-    differences| of the pairs whose turning into a tie changes the accuracy by it. ``threshold``
-    is the smallest epsilon that reaches the highest accuracy, ``accuracy`` that accuracy; None,
-    with the reason in ``undefined``, when no group has a pair."""
-
-    threshold: float | None
-    accuracy: float | None
-    base: float | None = None
-    steps: tuple[tuple[float, np.ndarray], ...] = ()
-    undefined: str | None = None
-    curve: Callable[[np.ndarray], np.ndarray] | None = None  # the counting search's steps
-
-    def accuracy_at(self, epsilons: np.ndarray) -> np.ndarray:
-        """acc23 at each epsilon (mt-metrics-eval's ``taus`` at its ``thresholds``)."""
-        if self.curve is not None:
-            return self.curve(np.asarray(epsilons, dtype=np.float64))
-        if self.base is None:
-            return np.full(np.shape(epsilons), np.nan)
-        accuracy = np.full(np.shape(epsilons), self.base)
-        for change, distances in self.steps:
-            accuracy = accuracy + change * np.searchsorted(distances, epsilons, side="right")
-        return accuracy
-
-
-def tie_calibration(  # long: the exact search and its counting variant, one contract
-    metric: np.ndarray, human: np.ndarray, grouping: str = "item"
-) -> TieCalibration:
-    """acc_eq (Deutsch et al. 2023): the epsilon that maximises the group-averaged acc23.
-
-    As mt-metrics-eval's tau_optimization: turn the pairs into metric ties in the order of their
-    |metric difference|; a pair people tie then becomes right, a pair the metric ordered as
-    people did becomes wrong, the others do not change. A change weighs 1 / (pairs in its group x
-    groups), so the pairs fall into a few classes of equal change (at most two per group size)
-    and the curve is a sum of counts: one sort per class (all pairs of a group are enumerated, as
-    in mt-metrics-eval, without its Python objects). The best epsilon is 0 or the difference of a
-    pair that becomes right; between equal accuracies the smaller epsilon wins, up to a rounding
-    tolerance of 1e-12."""
-    metric = np.asarray(metric, dtype=np.float64)
-    human = np.asarray(human, dtype=np.float64)
-    cells = np.isfinite(metric) & np.isfinite(human)
-    sizes = {"item": cells.sum(0), "system": cells.sum(1), "none": np.array([cells.sum()])}
-    pairs_per_group = sizes[grouping].astype(np.int64) * (sizes[grouping] - 1) // 2
-    n_pairs = int(pairs_per_group.sum())
-    if n_pairs == 0:
-        return TieCalibration(None, None, undefined="no group has two scored cells")
-    if n_pairs > MAX_CALIBRATION_PAIRS:
-        return TieCalibration(
-            None,
-            None,
-            undefined=f"{n_pairs:,} pairs, more than the {MAX_CALIBRATION_PAIRS:,} the exact "
-            "search sorts in memory (the item grouping, WMT's, has far fewer)",
-        )
-    if grouping != "item" and n_pairs > ENUMERATED_PAIRS:
-        counted = calibrate(metric, human, grouping)
-        if counted is not None:
-            return TieCalibration(
-                counted.threshold, counted.accuracy, counted.base, curve=counted.accuracy_at
-            )
-    n_groups = int((pairs_per_group > 0).sum())
-    base = 0.0
-    distances: dict[tuple[int, int], list[np.ndarray]] = {}  # (group pairs, +1 or -1) -> ...
-    for group_pairs, dx, dy in scored_pairs(metric, human, cells, grouping):
-        if dx.size == 0:
-            continue
-        concordant = ((dx > 0) & (dy > 0)) | ((dx < 0) & (dy < 0))
-        human_ties = dy == 0
-        right = concordant | (human_ties & (dx == 0))
-        becomes_right = human_ties & (dx != 0)
-        for size in np.unique(group_pairs):
-            members = group_pairs == size if group_pairs.ndim else True  # one group: all
-            base += np.count_nonzero(right & members) / size / n_groups
-            for sign, moved in ((1, becomes_right), (-1, concordant)):
-                distances.setdefault((int(size), sign), []).append(np.abs(dx[moved & members]))
-    steps = tuple(
-        (sign / size / n_groups, np.sort(np.concatenate(parts)))
-        for (size, sign), parts in sorted(distances.items())
-    )
-    calibration = TieCalibration(None, None, base, steps)
-    right_turns = [d for change, d in steps if change > 0]
-    candidates = np.concatenate([[0.0], *right_turns])
-    if len(right_turns) > 1:
-        candidates.sort()
-    candidates = candidates[np.concatenate([[True], candidates[1:] != candidates[:-1]])]
-    accuracies = calibration.accuracy_at(candidates)
-    best = int(np.argmax(accuracies >= accuracies.max() - 1e-12))
-    return TieCalibration(float(candidates[best]), float(accuracies[best]), base, steps)
-
-
-def scored_pairs(
-    metric: np.ndarray, human: np.ndarray, cells: np.ndarray, grouping: str
-) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Every pair of scored cells of one group, in chunks: (pairs in the pair's group, metric
-    difference, human difference); the first is a single number for a chunk of one group."""
-    if grouping == "item":
-        first, second = np.triu_indices(metric.shape[0], k=1)
-        both = cells[first] & cells[second]
-        group_pairs = np.broadcast_to(both.sum(0), both.shape)
-        yield (
-            group_pairs[both],
-            (metric[first] - metric[second])[both],
-            (human[first] - human[second])[both],
-        )
-        return
-    scored = [np.flatnonzero(row) for row in cells]
-    if grouping == "system":
-        for a, index in enumerate(scored):
-            first, second = np.triu_indices(len(index), k=1)
-            x, y = metric[a, index], human[a, index]
-            yield np.array(len(first)), x[first] - x[second], y[first] - y[second]
-        return
-    all_pairs = np.array(int(cells.sum()) * (int(cells.sum()) - 1) // 2)
-    for a, index_a in enumerate(scored):
-        xa, ya = metric[a, index_a], human[a, index_a]
-        first, second = np.triu_indices(len(index_a), k=1)
-        yield all_pairs, xa[first] - xa[second], ya[first] - ya[second]
-        for b in range(a + 1, len(scored)):
-            xb, yb = metric[b, scored[b]], human[b, scored[b]]
-            yield all_pairs, xa[:, None] - xb[None, :], ya[:, None] - yb[None, :]
-
-
-# ---------------------------------------------------------------------- system level
-def permutation_signs(n_segments: int, n_permutations: int, rng: np.random.Generator) -> np.ndarray:
-    """(n_permutations, n_segments) of +1 and -1, drawn as mt-metrics-eval's
-    compute_pairwise_p_values draws them (float32 uniforms rounded to 0 or 1): with
-    ``np.random.default_rng(4)`` its permutations exactly."""
-    signs = rng.random(size=(n_permutations, n_segments), dtype=np.float32)
-    np.rint(signs, out=signs)
-    signs *= 2.0
-    signs -= 1.0
-    return signs
-
-
-def pairwise_p_values(scores: np.ndarray, signs: np.ndarray) -> np.ndarray:
-    """For every pair of systems i < j (in np.triu_indices order), the paired permutation test's
-    p-value that system i is better: the share of sign permutations under which the difference
-    of the summed scores reaches the observed one.
-
-    The arithmetic is mt-metrics-eval's, operation for operation: float32, a C-ordered score
-    matrix, one matrix product. Its exact ties (a permutation whose difference equals the observed
-    one) are decided by float32 rounding, which depends on the order in which BLAS adds; with the
-    same layout SPA agrees with mt-metrics-eval's to the last bit on the same machine, and a
-    float64 computation would not (WMT21 TED en-de: 1.3e-4 apart)."""
-    scores = np.ascontiguousarray(scores, dtype=np.float32)
-    totals = np.sum(scores, axis=1)
-    partial = np.matmul(signs, scores.T)
-    first, second = np.triu_indices(len(scores), k=1)
-    null = partial[:, first] - partial[:, second]
-    return np.sum(null >= totals[first] - totals[second], axis=0) / len(signs)
-
-
-def soft_pairwise_accuracy(
-    metric: np.ndarray, human: np.ndarray, signs: np.ndarray
-) -> float | None:
-    """SPA (Thompson et al. 2024), mt-metrics-eval's PairwiseConfidenceError: 1 minus the mean,
-    over system pairs, of |p_human - p_metric|, the p-values of the same permutation test on each.
-
-    The segments are those every system has a human score for (mt-metrics-eval needs this: it
-    drops the unscored cells and reshapes); ``signs`` is (n_permutations, that many segments),
-    see ``permutation_signs``. None with fewer than two systems or a missing metric score."""
-    columns = _complete_columns(human)
-    metric = np.asarray(metric, dtype=np.float64)[:, columns]
-    if len(human) < 2 or not np.isfinite(metric).all():
-        return None
-    return _spa(metric, pairwise_p_values(np.asarray(human)[:, columns], signs), signs)
-
-
-def _spa(metric: np.ndarray, p_human: np.ndarray, signs: np.ndarray) -> float:
-    """SPA from the human p-values (the same for every metric); NaN if a score is missing."""
-    if not np.isfinite(metric).all():
-        return np.nan
-    return float(1.0 - np.mean(np.abs(p_human - pairwise_p_values(metric, signs))))
-
-
-def _complete_columns(human: np.ndarray) -> np.ndarray:
-    return np.isfinite(human).all(axis=0)
-
-
-def _why_no_spa(human: np.ndarray) -> str:
-    if len(human) < 2:
-        return "fewer than two systems"
-    return "a metric score is missing on a segment that people scored for every system"
-
-
-def pairwise_agreement(metric: np.ndarray, human: np.ndarray) -> np.ndarray:
-    """System-level pairwise accuracy along the last axis (mt-metrics-eval's Agreement): the
-    share of system pairs the metric orders as people do, where a pair people tie is right only
-    if the metric ties it too. NaN where a system has no score."""
-    metric, human = np.asarray(metric, float), np.asarray(human, float)
-    first, second = np.triu_indices(metric.shape[-1], k=1)
-    same = np.sign(metric[..., first] - metric[..., second]) == np.sign(
-        human[..., first] - human[..., second]
-    )
-    complete = np.isfinite(metric).all(-1) & np.isfinite(human).all(-1)
-    return np.where(complete, same.mean(-1), np.nan)
-
-
-def resampled_system_agreement(
-    metric: np.ndarray, human: np.ndarray, weights: np.ndarray
-) -> np.ndarray:
-    """``pairwise_agreement`` of the system means over scored segments, per row of segment
-    weights, over the systems that have human scores."""
-    cells = np.isfinite(metric) & np.isfinite(human)
-    judged = np.isfinite(human).any(axis=1)
-    cells, metric, human = cells[judged], metric[judged], human[judged]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        scored = weights @ cells.T
-        metric_means = (weights @ np.where(cells, metric, 0.0).T) / scored
-        human_means = (weights @ np.where(cells, human, 0.0).T) / scored
-    return pairwise_agreement(metric_means, human_means)

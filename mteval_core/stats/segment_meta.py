@@ -32,9 +32,11 @@ from mteval_core.stats.segment_level import (
     MetricStatistics,
     SegmentLevelParams,
     SegmentLevelResult,
+    segment_level_statistics,
+)
+from mteval_core.stats.system_agreement import (
     permutation_signs,
     resampled_system_agreement,
-    segment_level_statistics,
     soft_pairwise_accuracy,
 )
 from mteval_core.stats.undefined import UNDEFINED

@@ -146,7 +146,7 @@ def test_pairwise_permutation_p_value_matches_the_exact_permutation_distribution
     give the same distribution as a coin per pair."""
     from itertools import product
 
-    from mteval_core.stats.segment_level import scored_pairs, tie_calibration
+    from mteval_core.stats.tie_calibration import scored_pairs, tie_calibration
 
     gold = np.array([1, 3, 2, 3, 3, 1], dtype=float).reshape(3, 2)
     first = np.array([2, 4, 6, 6, 2, 6], dtype=float).reshape(3, 2)

@@ -23,14 +23,16 @@ from mteval_core.stats.segment_level import (
     SegmentLevelParams,
     batched_statistic,
     grouped_statistics,
+    resampled_statistics,
+    segment_level_statistics,
+)
+from mteval_core.stats.system_agreement import (
     pairwise_agreement,
     pairwise_p_values,
     permutation_signs,
-    resampled_statistics,
-    segment_level_statistics,
     soft_pairwise_accuracy,
-    tie_calibration,
 )
+from mteval_core.stats.tie_calibration import tie_calibration
 from tests.helpers import shared_dataset
 
 NONE = np.nan  # mt-metrics-eval's None: a cell without a gold score
@@ -418,7 +420,7 @@ def test_counted_tie_calibration_equals_the_enumeration(seed, grouping, monkeypa
     intervals of epsilon: the same threshold and the same accuracies as sorting every pair,
     also when it has to split the intervals down to a few pairs each."""
     from mteval_core.stats import segment_calibration
-    from mteval_core.stats import segment_level as module
+    from mteval_core.stats import tie_calibration as module
 
     metric, human = tied_scores(seed, (5, 30))
     monkeypatch.setattr(module, "ENUMERATED_PAIRS", 10**12)
