@@ -16,7 +16,7 @@ the lists they return -- which are unchanged from sacreBLEU 2.3.2 (TER's empty-r
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -30,29 +30,48 @@ if TYPE_CHECKING:  # sacreBLEU is imported when a raw-text metric is used, not w
     from sacrebleu.metrics.base import Metric as SacrebleuMetric
 
 
-class SegmentStatistics:
-    """One sacreBLEU metric's statistics against fixed references, each distinct (segment,
-    hypothesis) pair computed once: systems often agree on short segments, and TER's shift search
-    costs milliseconds per segment."""
+# sacreBLEU's preprocessed references are held for this many segments at a time: chrF's are
+# Counters of character n-grams, tens of kilobytes a segment (5 GB for 100,000 segments at once).
+REFERENCE_BLOCK = 2_000
 
-    def __init__(self, scorer: SacrebleuMetric, references: Sequence[Sequence[str]]) -> None:
-        self._scorer = scorer
-        self._references = scorer._cache_references(references)  # per segment, preprocessed
-        self._known: dict[tuple[int, str], list[float]] = {}
 
-    def __call__(self, hypotheses: Sequence[str]) -> np.ndarray:
-        """(n_segments, n_stats) statistics of one system's hypotheses, as floats."""
-        if len(hypotheses) != len(self._references):
-            raise ValueError(f"{len(hypotheses)} hypotheses for {len(self._references)} segments")
-        rows = []
-        for key in enumerate(hypotheses):
-            if key not in self._known:
-                index, hypothesis = key
-                self._known[key] = self._scorer._compute_segment_statistics(
-                    self._scorer._preprocess_segment(hypothesis), self._references[index]
-                )
-            rows.append(self._known[key])
-        return np.array(rows, dtype=np.float64)
+def segment_statistics(
+    scorer: SacrebleuMetric,
+    references: Sequence[Sequence[str]],
+    systems: Mapping[str, Sequence[str]],
+) -> dict[str, np.ndarray]:
+    """Every system's (n_segments, n_stats) statistics, as floats, a block of segments at a time.
+
+    Each block's references are preprocessed once for all systems and dropped after the block,
+    so memory does not grow with the test set. A hypothesis that several systems share in one
+    segment is scored once: systems often agree on short segments, and TER's shift search costs
+    milliseconds per segment."""
+    n_segments = len(references[0]) if references else 0
+    for name, hypotheses in systems.items():
+        if len(hypotheses) != n_segments:
+            raise ValueError(f"{name}: {len(hypotheses)} hypotheses for {n_segments} segments")
+    if n_segments == 0:
+        return {name: np.array([], dtype=np.float64) for name in systems}
+    result: dict[str, np.ndarray] = {}
+    for start in range(0, n_segments, REFERENCE_BLOCK):
+        stop = min(start + REFERENCE_BLOCK, n_segments)
+        cached = scorer._cache_references([reference[start:stop] for reference in references])
+        rows: dict[str, list[list[float]]] = {name: [] for name in systems}
+        for index in range(start, stop):
+            known: dict[str, list[float]] = {}
+            for name, hypotheses in systems.items():
+                hypothesis = hypotheses[index]
+                if hypothesis not in known:
+                    known[hypothesis] = scorer._compute_segment_statistics(
+                        scorer._preprocess_segment(hypothesis), cached[index - start]
+                    )
+                rows[name].append(known[hypothesis])
+        for name, block in rows.items():
+            values = np.array(block, dtype=np.float64)
+            if name not in result:
+                result[name] = np.empty((n_segments, values.shape[1]))
+            result[name][start:stop] = values
+    return result
 
 
 class RawTextMetric(Metric):
@@ -60,7 +79,7 @@ class RawTextMetric(Metric):
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
-        self._statistics_for: tuple[TestSet, SegmentStatistics] | None = None
+        self._statistics_for: tuple[TestSet, dict[str, np.ndarray]] | None = None
 
     @abstractmethod
     def scorer(self) -> SacrebleuMetric:
@@ -74,5 +93,7 @@ class RawTextMetric(Metric):
         their own preprocessing. Reference information is extracted once per test set."""
         if self._statistics_for is None or self._statistics_for[0] is not test_set:
             references = [reference.segments for reference in test_set.references]
-            self._statistics_for = (test_set, SegmentStatistics(self.scorer(), references))
-        return self._statistics_for[1](test_set.system(system))
+            systems = {column.name: column.segments for column in test_set.systems}
+            computed = segment_statistics(self.scorer(), references, systems)
+            self._statistics_for = (test_set, computed)
+        return self._statistics_for[1][system]

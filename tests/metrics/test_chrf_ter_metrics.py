@@ -193,3 +193,29 @@ def test_shared_sets_ter_equals_sacrebleu(test_set, systems, segments):
     loaded = folder_test_set(folder, references, systems=systems, segments=segments)
     assert_equal_to_sacrebleu(loaded, "ter", every=3)
     assert_equal_to_sacrebleu(loaded, "ter", Options(lowercase=True), every=5)
+
+
+@pytest.mark.parametrize("name", ["chrf", "chrf++", "ter"])
+@pytest.mark.parametrize("block", [1, 4])
+def test_references_in_blocks_give_the_same_statistics(name, block, monkeypatch):
+    """The references are preprocessed a block of segments at a time (REFERENCE_BLOCK, so that
+    chrF's n-gram counters do not fill memory): blocks of 1 and 4 segments (6 segments, the last
+    block short) give every system's statistics of one block to the bit, and sacreBLEU's scores."""
+    from mteval_core.metrics import sacrebleu_segments
+
+    test_set = make_test_set(EDGE_REFERENCES, EDGE_SYSTEMS)
+    whole = {s: get_metric(name, DEFAULT).text_statistics(test_set, s) for s in EDGE_SYSTEMS}
+    monkeypatch.setattr(sacrebleu_segments, "REFERENCE_BLOCK", block)
+    metric = get_metric(name, DEFAULT)
+    for system, expected in whole.items():
+        np.testing.assert_array_equal(metric.text_statistics(test_set, system), expected)
+    assert_equal_to_sacrebleu(test_set, name)
+
+
+def test_a_system_of_the_wrong_length_is_refused():
+    test_set = make_test_set(EDGE_REFERENCES[0], {"s": EDGE_SYSTEMS["good"]})
+    short = {"s": EDGE_SYSTEMS["good"][:-1]}
+    from mteval_core.metrics.sacrebleu_segments import segment_statistics
+
+    with pytest.raises(ValueError, match="s: 5 hypotheses for 6 segments"):
+        segment_statistics(SacreCHRF(), [list(test_set.references[0].segments)], short)
