@@ -9,12 +9,13 @@ in the order l descending, then i * |Rcat| + j descending, as long as its cells 
 matched total stays under the cap min(|C|, mean reference length), the last block being cut to a
 fractional length where the cap bites. The score is size = (sum of len ** e) ** (1 / e).
 
-The loops (the greedy over runs, and for the exact matching the run lengths, the ordered candidate
-blocks and the weights that bound it) are compiled with Cython in ``_loops.pyx``: GTM is a
-sequential greedy per segment, so a compiled loop over segments is the fast way. Where the package
-was installed without a C compiler, ``_loops_python.py`` runs the same algorithm with the same
-numbers, more slowly. This module bounds the loops (``limits.py``: a segment's hits and runs for
-the greedy, its cells for the exact matching) and holds the logic of the exact matching.
+The loops (the greedy over runs; the exact matching's bounds and branch and bound, and the run
+lengths and ordered candidate blocks of its integer program) are compiled with Cython in
+``_loops.pyx``: GTM is a sequential greedy per segment, so a compiled loop over segments is the
+fast way. Where the package was installed without a C compiler, ``_loops_python.py`` runs the same
+algorithm with the same numbers, more slowly. This module bounds the loops (``limits.py``: a
+segment's hits and runs for the greedy, its cells and search steps for the exact matching) and
+falls back to scipy's integer program where the search gives up.
 """
 
 from __future__ import annotations
@@ -28,7 +29,12 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from mteval_core.errors import InputError, Note
-from mteval_core.limits import GTM_EXACT_MAX_CELLS, GTM_MAX_HITS, GTM_MAX_RUNS
+from mteval_core.limits import (
+    GTM_EXACT_MAX_CELLS,
+    GTM_EXACT_MAX_STEPS,
+    GTM_MAX_HITS,
+    GTM_MAX_RUNS,
+)
 
 if TYPE_CHECKING:
     from mteval_core.ngrams import EncodedCorpus
@@ -63,7 +69,6 @@ __all__ = [
     "hit_count",
     "mean_reference_lengths",
     "run_lengths",
-    "run_weights",
     "segment_grids",
 ]
 
@@ -131,11 +136,6 @@ def closed_form_size(candidate: np.ndarray, rcat: np.ndarray, cap: float) -> flo
 def run_lengths(candidate: np.ndarray, rcat: np.ndarray) -> np.ndarray:
     """L[i, j]: length of the chain of hits starting at (i, j), shape (|C| + 1, |Rcat| + 1)."""
     return loops.run_lengths(candidate, rcat)
-
-
-def run_weights(lengths: np.ndarray, exponent: float) -> np.ndarray:
-    """For every hit, (length of the maximal run through it) ** (e - 1), else 0."""
-    return loops.run_weights(lengths, exponent)
 
 
 def candidate_blocks(lengths: np.ndarray, max_blocks: int) -> np.ndarray | None:
@@ -209,9 +209,11 @@ class ExactMatching:
 
     total: max sum of len ** e over matchings with at most floor(cap) cells; blocks: (i, j, len)
     rows; method: how it was proven: 'closed-form' (e = 1), 'bound' (GTM's greedy under the same
-    cap reaches an upper bound), 'milp' (integer program), or 'greedy-fallback' (grid over
-    GTM_EXACT_MAX_CELLS or MAX_EXACT_BLOCKS, or out of time: the greedy value, which may fall
-    short, with a warning for the user).
+    cap reaches an upper bound), 'search' (a branch and bound over the blocks of 2 cells or more,
+    see ``_loops_python._Search``), 'milp' (integer program, where the search ran over
+    GTM_EXACT_MAX_STEPS), or 'greedy-fallback' (grid over GTM_EXACT_MAX_CELLS or
+    MAX_EXACT_BLOCKS, or out of time: the greedy value, which may fall short, with a warning for
+    the user).
     """
 
     total: float
@@ -219,36 +221,39 @@ class ExactMatching:
     method: str
 
 
+METHODS = {
+    loops.BOUND: "bound",
+    loops.SEARCH: "search",
+    loops.CLOSED_FORM: "closed-form",
+    loops.GREEDY_FALLBACK: "greedy-fallback",
+}
+
+
+def _exact_limits() -> tuple[int, int, int, int]:
+    """The limits of one segment's exact matching, read when called (tests lower them)."""
+    return GTM_MAX_HITS, GTM_MAX_RUNS, GTM_EXACT_MAX_CELLS, GTM_EXACT_MAX_STEPS
+
+
 def exact_matching(
     candidate: np.ndarray, rcat: np.ndarray, cap: float, exponent: float
 ) -> ExactMatching:
     """Maximise sum(len(b) ** e) over matchings of at most floor(cap) whole cells (e >= 1).
 
-    The greedy under the integer budget floor(cap) is a feasible matching; when its sum reaches
-    an upper bound (the sum of per-row or per-column best cell weights, then the best assignment
-    of cells, see ``run_weights``) it is optimal. Otherwise an integer program over all candidate
-    blocks, with one constraint per row, per column and on the total length, finds the optimum.
+    The greedy under the integer budget floor(cap) is a feasible matching; where it reaches an
+    upper bound it is optimal, else a branch and bound over each independent part of the grid
+    settles it (the compiled loops). Only where that search runs over GTM_EXACT_MAX_STEPS does
+    an integer program over all candidate blocks, with one constraint per row, per column and on
+    the total length, find the optimum.
     """
     budget = math.floor(cap)
-    total, blocks = greedy_matching(candidate, rcat, float(budget), exponent)
-    if len(blocks) == 0:
-        return ExactMatching(0.0, _whole(blocks), "closed-form" if exponent == 1 else "bound")
-    if exponent == 1.0:  # every maximal matching is maximum, and greedy's is maximal
-        return ExactMatching(total, _whole(blocks), "closed-form")
-    if len(candidate) * len(rcat) > GTM_EXACT_MAX_CELLS:  # the bounds below need the whole grid
-        return ExactMatching(total, _whole(blocks), "greedy-fallback")
-    lengths = run_lengths(candidate, rcat)
-    weights = run_weights(lengths, exponent)
-    tolerance = 1e-12 * max(total, 1.0)
-    bound = min(weights.max(axis=1).sum(), weights.max(axis=0).sum())
-    if total >= bound - tolerance:
-        return ExactMatching(total, _whole(blocks), "bound")
-    from scipy.optimize import linear_sum_assignment
-
-    rows, cols = linear_sum_assignment(weights, maximize=True)
-    if total >= weights[rows, cols].sum() - tolerance:
-        return ExactMatching(total, _whole(blocks), "bound")
-    return _integer_program(lengths, budget, exponent, total, blocks)
+    total, blocks, method, status = loops.exact_matching(
+        candidate, rcat, budget, exponent, _exact_limits()
+    )
+    if status != loops.DONE:
+        raise _too_large(candidate, rcat, status)
+    if method == loops.UNSOLVED:
+        return _integer_program(run_lengths(candidate, rcat), budget, exponent, total, blocks)
+    return ExactMatching(total, blocks, METHODS[method])
 
 
 def _integer_program(
@@ -259,7 +264,7 @@ def _integer_program(
 
     blocks = candidate_blocks(lengths, MAX_EXACT_BLOCKS)
     if blocks is None:
-        return ExactMatching(greedy_total, _whole(greedy), "greedy-fallback")
+        return ExactMatching(greedy_total, greedy, "greedy-fallback")
     m, x = lengths.shape[0] - 1, lengths.shape[1] - 1
     size = blocks[:, 2]
     block_of_cell = np.repeat(np.arange(len(blocks)), size)
@@ -279,17 +284,13 @@ def _integer_program(
         options={"time_limit": EXACT_TIME_LIMIT, "mip_rel_gap": 0.0},
     )
     if result.status != 0 or result.x is None:
-        return ExactMatching(greedy_total, _whole(greedy), "greedy-fallback")
+        return ExactMatching(greedy_total, greedy, "greedy-fallback")
     chosen = blocks[result.x > 0.5]
     chosen = chosen[np.lexsort((chosen[:, 1], chosen[:, 0], -chosen[:, 2]))]
     total = float(np.sum(chosen[:, 2].astype(np.float64) ** exponent))
     if total < greedy_total:  # solver round-off: never report less than a known matching
-        return ExactMatching(greedy_total, _whole(greedy), "milp")
+        return ExactMatching(greedy_total, greedy, "milp")
     return ExactMatching(total, chosen, "milp")
-
-
-def _whole(blocks: np.ndarray) -> np.ndarray:
-    return blocks.astype(np.int64).reshape(-1, 3)
 
 
 PROGRESS_EVERY = 25  # segments between two progress reports of exact_sizes
@@ -306,27 +307,44 @@ def exact_sizes(
 ) -> tuple[np.ndarray, list[str]]:
     """size of the exact maximum matching of every segment, and how each was found.
 
-    A segment over GTM's limits gets NaN and the method 'too-large' (at e = 1, the closed form
-    under floor(cap), which is exact). ``progress`` is told the share of segments done: with
-    several references, half the segments of a WMT set need the integer program (seconds).
+    The compiled loops settle nearly every segment at once; the few whose search runs over its
+    step limit get the integer program here, one by one. A segment over GTM's limits gets NaN and
+    the method 'too-large' (at e = 1, the closed form under floor(cap), which is exact).
+    ``progress`` is told the share of segments done.
     """
     grids = SegmentGrids(candidates, candidate_offsets, rcats, rcat_offsets, caps)
-    sizes = np.zeros(len(caps))
-    methods = []
-    for s in range(len(caps)):
-        if progress is not None and s % PROGRESS_EVERY == 0:
-            progress(s / len(caps))
-        candidate, rcat = grids.segment(s)
-        try:
-            found = exact_matching(candidate, rcat, float(caps[s]), exponent)
-        except SegmentTooLarge:
-            if exponent == 1.0:
-                sizes[s] = closed_form_size(candidate, rcat, math.floor(caps[s]))
-                methods.append("closed-form")
-            else:
-                sizes[s] = np.nan
-                methods.append("too-large")
-            continue
-        sizes[s] = found.total ** (1.0 / exponent)
-        methods.append(found.method)
+    n = len(caps)
+    totals, codes, statuses = np.zeros(n), np.zeros(n, np.int8), np.zeros(n, np.int8)
+    step = PROGRESS_EVERY if progress is not None else max(n, 1)
+    for first in range(0, n, step):
+        if progress is not None:
+            progress(first / n)
+        part = slice(first, min(first + step, n))
+        offsets = slice(first, part.stop + 1)
+        totals[part], codes[part], statuses[part] = loops.exact_totals(
+            candidates,
+            candidate_offsets[offsets],
+            rcats,
+            rcat_offsets[offsets],
+            caps[part],
+            exponent,
+            _exact_limits(),
+        )
+    sizes = np.array([total ** (1.0 / exponent) for total in totals.tolist()])
+    methods = [METHODS.get(code, "unsolved") for code in codes.tolist()]
+    for s in np.flatnonzero((statuses != loops.DONE) | (codes == loops.UNSOLVED)):
+        sizes[s], methods[s] = _exact_size(grids, s, exponent)  # no 'unsolved' is left
     return sizes, methods
+
+
+def _exact_size(grids: SegmentGrids, s: int, exponent: float) -> tuple[float, str]:
+    """One segment's exact size and method the slow way: the integer program, or over GTM's
+    limits NaN (at e = 1, the closed form)."""
+    candidate, rcat = grids.segment(s)
+    try:
+        found = exact_matching(candidate, rcat, float(grids.caps[s]), exponent)
+    except SegmentTooLarge:
+        if exponent == 1.0:
+            return closed_form_size(candidate, rcat, math.floor(grids.caps[s])), "closed-form"
+        return np.nan, "too-large"
+    return found.total ** (1.0 / exponent), found.method

@@ -109,7 +109,7 @@ def test_matching_gaps_report_where_greedy_falls_short():
     np.testing.assert_allclose(gaps.greedy, [math.sqrt(6), 3, 4])
     np.testing.assert_allclose(gaps.exact, [math.sqrt(8), 3, 4])
     assert gaps.shortfall[0] > 0 and (gaps.shortfall[1:] == 0).all()
-    assert gaps.methods[0] == "milp"
+    assert gaps.methods[0] == "search"
 
 
 def test_matching_gaps_of_a_test_set_with_human_judgments():
