@@ -35,6 +35,16 @@ def resample_count(text: str) -> int:
     return n
 
 
+def worker_count(text: str) -> int:
+    """--workers N: 0 (no Dask: the shards one after another in this process) or more."""
+    n = _whole_number(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError(
+            f"{n} is negative; give a number of worker processes, or 0 to run without Dask"
+        )
+    return n
+
+
 def seed(text: str) -> int:
     """--seed S: a whole number from 0 to 2**32 - 1 (numpy refuses negative seeds)."""
     value = _whole_number(text)

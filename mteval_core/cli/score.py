@@ -1,10 +1,12 @@
 """`mteval score`: every option of the command in one place, and what it prints.
 
     mteval score --refs REF [REF ...] --hyps HYP [HYP ...] [--metrics ...] [options]
+    mteval score --shards PATH [PATH ...] [--workers N | --scheduler ADDRESS] [options]
 
 The test set is read from the files (formats recognised by content, SGML/XML segments matched by
 id), scored once per metric, and written as text, JSON, CSV or LaTeX; --human and --bootstrap add
-the meta-evaluation (correlations with people, intervals, paired tests).
+the meta-evaluation (correlations with people, intervals, paired tests). A corpus larger than
+memory is given as --shards instead and scored shard by shard (see mteval_core.shards).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from mteval_core.cli.arguments import (
     add_resampling_arguments,
     bootstrap_options,
     check_excluded,
+    worker_count,
 )
 from mteval_core.config import BREVITY_PENALTIES, GTM_MATCHINGS, STEMMERS, TOKENIZERS, Options
 from mteval_core.errors import InputError
@@ -66,18 +69,18 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
     score.add_argument(
         "--refs",
         nargs="+",
-        required=True,
         metavar="REF",
-        help="reference files; each is one complete reference translation",
+        help="reference files; each is one complete reference translation (required, unless "
+        "--shards gives the test set)",
     )
     score.add_argument(
         "--hyps",
         nargs="+",
-        required=True,
         metavar="HYP",
         help="system outputs; each is named after its file (without the last extension), "
-        "or give NAME=PATH",
+        "or give NAME=PATH (required, unless --shards gives the test set)",
     )
+    add_shard_arguments(score)
     score.add_argument(
         "--metrics",
         default=",".join(DEFAULT_METRICS),
@@ -183,6 +186,59 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
     score.set_defaults(run=run)
 
 
+def add_shard_arguments(score: argparse.ArgumentParser) -> None:
+    """--shards and the options of the sharded path (mteval_core.shards)."""
+    score.add_argument(
+        "--shards",
+        nargs="+",
+        metavar="PATH",
+        help="instead of --refs and --hyps, for a corpus larger than memory: long-format shards "
+        "(.tsv, .csv, .jsonl or .parquet with system, segment, hypothesis and reference "
+        "columns), as files, folders or glob patterns; scored shard by shard on Dask",
+    )
+    score.add_argument(
+        "--workers",
+        type=worker_count,
+        metavar="N",
+        help="with --shards: local Dask worker processes (default: one per CPU core, at most one "
+        "per shard); 0 scores the shards one after another in this process, without Dask",
+    )
+    score.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --shards: the address of a running Dask scheduler (e.g. tcp://host:8786) "
+        "whose workers can read the shards, instead of a local cluster",
+    )
+    score.add_argument(
+        "--segment-scores-out",
+        metavar="FOLDER",
+        help="with --shards: write every segment's scores to FOLDER, one file per shard "
+        "(system, segment and a column per metric; Parquet, or TSV without pyarrow)",
+    )
+
+
+SHARD_ONLY_OPTIONS = {  # argparse dest -> option
+    "workers": "--workers",
+    "scheduler": "--scheduler",
+    "segment_scores_out": "--segment-scores-out",
+}
+
+
+def _check_in_memory_input(args: argparse.Namespace) -> None:
+    """Without --shards, --refs and --hyps are required and the shard options mean nothing."""
+    missing = [option for option in ("--refs", "--hyps") if not getattr(args, option[2:])]
+    if missing:
+        raise InputError(
+            f"the following arguments are required: {', '.join(missing)} "
+            "(or give the test set as --shards) (see 'mteval score --help')"
+        )
+    for dest, option in SHARD_ONLY_OPTIONS.items():
+        if getattr(args, dest) is not None:
+            raise InputError(
+                f"{option} works with --shards", hint="Give --shards, or leave it out."
+            )
+
+
 def run(args: argparse.Namespace) -> str:
     from mteval_core.scoring import score_test_set
 
@@ -197,6 +253,11 @@ def run(args: argparse.Namespace) -> str:
         gtm_exponent=args.gtm_exponent,
         gtm_matching=args.gtm_matching,
     )
+    if args.shards:
+        from mteval_core.shards.command import run_sharded
+
+        return run_sharded(args, metrics, options)
+    _check_in_memory_input(args)
     test_set = load_command_line_test_set(args.refs, args.hyps)
     documents = test_set.documents if args.documents else None
     if args.documents and documents is None:

@@ -1,0 +1,272 @@
+"""Find the shards, and read one shard into checked rows.
+
+A shard has the columns of the long format (``io.long_format``: system, segment, hypothesis,
+reference or ref-A, ref-B, ..., optionally source and document), under the same names. Unlike a
+single long-format file it must number its segments: the rows of one segment may be in any shard,
+so a row's position says nothing. What one shard can show is checked here, with the file and the
+line (row, for Parquet) of the problem; what only all shards together show is ``coverage``'s.
+"""
+
+from __future__ import annotations
+
+import glob
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn
+
+from mteval_core.errors import InputError
+from mteval_core.io.decoding import read_bytes, read_text, split_lines
+from mteval_core.io.delimited import read_table
+from mteval_core.io.jsonl import _parse as parse_json_line
+from mteval_core.io.long_format import Record, _layout, _segment, _text
+
+SHARD_SUFFIXES = (".tsv", ".csv", ".jsonl", ".parquet")
+PARQUET_HINT = 'Install pyarrow: pip install "mteval[dask]" (or pip install pyarrow).'
+
+
+@dataclass(frozen=True, eq=False)
+class ShardRows:
+    """One shard's rows, checked: each (system, segment) once, and the shared values (source,
+    references, document) of a segment the same on all its rows."""
+
+    origin: str
+    unit: str  # what a position counts: "line" (TSV, CSV, JSON Lines) or "row" (Parquet)
+    shared_keys: tuple[str, ...]  # source, references and document, as the shard names them
+    reference_keys: tuple[str, ...]
+    hypotheses: dict[str, dict[int, str]]  # system -> segment -> hypothesis
+    shared: dict[int, tuple[tuple[str, ...], int]]  # segment -> (shared values, first position)
+    positions: dict[tuple[str, int], int]  # (system, segment) -> its line (or row)
+
+
+# ---------------------------------------------------------------------------- finding shards
+def find_shards(paths: Sequence[str]) -> list[Path]:
+    """The shard files that ``paths`` name: files, folders (their shard files, by name) or glob
+    patterns (their matches, by name). Files whose names start with "." or "_" are skipped in a
+    folder, as Spark and Hadoop mark their bookkeeping (_SUCCESS, .part-0.crc)."""
+    found: list[Path] = []
+    for text in paths:
+        path = Path(text)
+        if path.is_dir():
+            found += _folder_shards(path)
+        elif not path.exists() and any(char in text for char in "*?["):
+            matches = sorted(Path(match) for match in glob.glob(text) if Path(match).is_file())
+            if not matches:
+                raise InputError(
+                    "no file matches this pattern",
+                    origin=text,
+                    hint="Check the pattern, or give the folder that holds the shards.",
+                )
+            found += matches
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise InputError("the file does not exist", origin=text, hint="Check the path.")
+    for path in found:
+        _check_suffix(path)
+    _check_distinct(found)
+    return found
+
+
+def _folder_shards(folder: Path) -> list[Path]:
+    files = sorted(
+        path for path in folder.iterdir() if path.is_file() and not path.name.startswith((".", "_"))
+    )
+    if not files:
+        raise InputError(
+            "no shards found: the folder has no files",
+            origin=str(folder),
+            hint=f"Give a folder of {', '.join(SHARD_SUFFIXES)} files, or the files themselves.",
+        )
+    return files
+
+
+def _check_suffix(path: Path) -> None:
+    if path.suffix.lower() not in SHARD_SUFFIXES:
+        raise InputError(
+            f"{path.suffix or 'a name without extension'} is no shard type",
+            origin=str(path),
+            hint=f"A shard is a {', '.join(SHARD_SUFFIXES)} file (decompress a compressed one), "
+            "named so; move other files out of a folder of shards.",
+        )
+
+
+def _check_distinct(paths: list[Path]) -> None:
+    """The same file twice would count its rows twice."""
+    seen: dict[Path, Path] = {}
+    for path in paths:
+        key = path.resolve()
+        if key in seen:
+            raise InputError(
+                f"this shard is given twice (also as {seen[key]})",
+                origin=str(path),
+                hint="Give each shard once: a folder already includes its files.",
+            )
+        seen[key] = path
+
+
+# ---------------------------------------------------------------------------- reading a shard
+def read_shard(path: str) -> ShardRows:
+    """One shard's rows, checked; the reader follows the file's extension."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".parquet":
+        keys, records = _parquet_records(path)
+        return _in_rows(lambda: rows_from_records(records, keys, None, path, "row"))
+    data = read_bytes(path)
+    if suffix == ".jsonl":
+        keys, jsonl_records = _jsonl_records(data, path)
+        return rows_from_records(jsonl_records, keys, None, path, "line")
+    table = read_table(read_text(data, path), path)
+    records = (Record(row.line, dict(row.cells)) for row in table.rows)
+    return rows_from_records(records, table.header, table.header_line, path, "line")
+
+
+def rows_from_records(
+    records: Iterable[Record],
+    keys: Sequence[str],
+    header_line: int | None,
+    origin: str,
+    unit: str,
+) -> ShardRows:
+    """Check records one by one, with the messages of the long format, and keep their values."""
+    layout = _layout(keys, header_line, origin)
+    if layout.segment is None:
+        raise InputError(
+            "there is no 'segment' column",
+            origin=origin,
+            line=header_line,
+            hint="A shard numbers its segments (1, 2, 3, ... in test set order): the rows of one "
+            "segment may be in any shard, so their position cannot number them.",
+        )
+    if not layout.references:
+        raise InputError(
+            "there is no reference column",
+            origin=origin,
+            line=header_line,
+            hint="Add a 'reference' column (or ref-A, ref-B, ... for several) to every shard.",
+        )
+    hypotheses: dict[str, dict[int, str]] = {}
+    positions: dict[tuple[str, int], int] = {}
+    shared: dict[int, tuple[tuple[str, ...], int]] = {}
+    for record in records:
+        system = _system(record, layout.system, origin)
+        segment = _segment(record, layout.segment, origin)
+        if (system, segment) in positions:
+            raise InputError(
+                f"system {system!r} has segment {segment} twice "
+                f"(first on {unit} {positions[system, segment]})",
+                origin=origin,
+                line=record.line,
+                hint="Keep one row per (segment, system).",
+            )
+        positions[system, segment] = record.line
+        hypotheses.setdefault(system, {})[segment] = _text(record, layout.hypothesis, origin)
+        values = tuple(_text(record, key, origin) for key in layout.shared)
+        first = shared.setdefault(segment, (values, record.line))
+        if first[0] != values:
+            _disagreement(layout.shared, values, first, segment, record.line, origin, unit)
+    if not hypotheses:
+        raise InputError(
+            "the shard has no rows",
+            origin=origin,
+            hint="Remove the empty shard, or add one row per (segment, system).",
+        )
+    return ShardRows(origin, unit, layout.shared, layout.references, hypotheses, shared, positions)
+
+
+def _system(record: Record, key: str, origin: str) -> str:
+    system = _text(record, key, origin).strip()
+    if not system:
+        raise InputError("the system name is empty", origin=origin, line=record.line, column=key)
+    return system
+
+
+def _disagreement(
+    keys: Sequence[str],
+    values: tuple[str, ...],
+    first: tuple[tuple[str, ...], int],
+    segment: int,
+    line: int,
+    origin: str,
+    unit: str,
+) -> NoReturn:
+    key = next(k for k, a, b in zip(keys, values, first[0], strict=True) if a != b)
+    raise InputError(
+        f"the {key!r} of segment {segment} differs from {unit} {first[1]}",
+        origin=origin,
+        line=line,
+        column=key,
+        hint="All rows of one segment must repeat the same source, references and document.",
+    )
+
+
+def _in_rows(read: Callable[[], ShardRows]) -> ShardRows:
+    """Parquet has rows, not lines: the long format's messages say "line", so say "row"."""
+    try:
+        return read()
+    except InputError as error:
+        if error.line is None:
+            raise
+        raise InputError(
+            f"row {error.line}: {error.problem}",
+            origin=error.origin,
+            column=error.column,
+            hint=error.hint,
+        ) from None
+
+
+def _jsonl_records(data: bytes, origin: str) -> tuple[list[str], list[Record]]:
+    """Every JSON object with its line, and every key seen, in the order first seen."""
+    records = []
+    keys: dict[str, None] = {}
+    for number, line in enumerate(split_lines(read_text(data, origin)), start=1):
+        if not line.strip():
+            continue
+        value = parse_json_line(line, number, origin)
+        if not isinstance(value, dict):
+            raise InputError(
+                "this line is valid JSON but not an object ({...})",
+                origin=origin,
+                line=number,
+                hint="Each line must be one JSON object with keys such as system and hypothesis.",
+            )
+        records.append(Record(number, value))
+        keys.update(dict.fromkeys(value))
+    if not records:  # before the columns are looked for: there are none
+        raise InputError(
+            "the shard has no rows",
+            origin=origin,
+            hint="Remove the empty shard, or add one JSON object per (segment, system).",
+        )
+    return list(keys), records
+
+
+def _parquet_records(path: str) -> tuple[list[str], Iterator[Record]]:
+    """The column names and the rows (numbered from 1) of a Parquet file."""
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError:
+        raise InputError(
+            "reading Parquet shards needs pyarrow, which is not installed",
+            origin=path,
+            hint=PARQUET_HINT,
+        ) from None
+    try:
+        table = pyarrow.parquet.read_table(path)
+    except FileNotFoundError:
+        raise InputError(
+            "the file does not exist", origin=path, hint="Check the path and the spelling."
+        ) from None
+    except (OSError, pyarrow.ArrowException) as error:
+        raise InputError(
+            f"this Parquet file cannot be read ({error})",
+            origin=path,
+            hint="Check that it is a complete Parquet file (not one still being written).",
+        ) from None
+    columns = {name: table.column(name).to_pylist() for name in table.column_names}
+    rows = (
+        Record(number, {name: values[number - 1] for name, values in columns.items()})
+        for number in range(1, table.num_rows + 1)
+    )
+    return list(columns), rows
