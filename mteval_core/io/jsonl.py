@@ -15,8 +15,17 @@ from mteval_core.testset import TestSet
 
 def read_jsonl_columns(data: bytes, origin: str) -> LongColumns:
     """The columns of a long-format JSON Lines file."""
+    keys, records = json_records(data, origin)
+    if not records:
+        raise InputError("the file is empty", origin=origin, hint="Give one JSON object per line.")
+    return columns_from_records(records, keys, None, origin)
+
+
+def json_records(data: bytes, origin: str) -> tuple[list[str], list[Record]]:
+    """Every JSON object with its line number, and every key seen, in order of first appearance
+    (the long-format file and the shards of ``mteval score --shards`` read lines alike)."""
     records = []
-    keys: dict[str, None] = {}  # every key seen, in order of first appearance
+    keys: dict[str, None] = {}
     for number, line in enumerate(split_lines(read_text(data, origin)), start=1):
         if not line.strip():
             continue
@@ -30,9 +39,7 @@ def read_jsonl_columns(data: bytes, origin: str) -> LongColumns:
             )
         records.append(Record(number, value))
         keys.update(dict.fromkeys(value))
-    if not records:
-        raise InputError("the file is empty", origin=origin, hint="Give one JSON object per line.")
-    return columns_from_records(records, list(keys), None, origin)
+    return list(keys), records
 
 
 def _parse(line: str, number: int, origin: str) -> object:

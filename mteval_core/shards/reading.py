@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from mteval_core.errors import InputError
-from mteval_core.io.decoding import read_bytes, read_text, split_lines
+from mteval_core.io.decoding import read_bytes, read_text
 from mteval_core.io.delimited import read_table
-from mteval_core.io.jsonl import _parse as parse_json_line
+from mteval_core.io.jsonl import json_records
 from mteval_core.io.long_format import Record, _layout, _segment, _text
 
 SHARD_SUFFIXES = (".tsv", ".csv", ".jsonl", ".parquet")
@@ -217,28 +217,14 @@ def _in_rows(read: Callable[[], ShardRows]) -> ShardRows:
 
 def _jsonl_records(data: bytes, origin: str) -> tuple[list[str], list[Record]]:
     """Every JSON object with its line, and every key seen, in the order first seen."""
-    records = []
-    keys: dict[str, None] = {}
-    for number, line in enumerate(split_lines(read_text(data, origin)), start=1):
-        if not line.strip():
-            continue
-        value = parse_json_line(line, number, origin)
-        if not isinstance(value, dict):
-            raise InputError(
-                "this line is valid JSON but not an object ({...})",
-                origin=origin,
-                line=number,
-                hint="Each line must be one JSON object with keys such as system and hypothesis.",
-            )
-        records.append(Record(number, value))
-        keys.update(dict.fromkeys(value))
+    keys, records = json_records(data, origin)
     if not records:  # before the columns are looked for: there are none
         raise InputError(
             "the shard has no rows",
             origin=origin,
             hint="Remove the empty shard, or add one JSON object per (segment, system).",
         )
-    return list(keys), records
+    return keys, records
 
 
 def _parquet_records(path: str) -> tuple[list[str], Iterator[Record]]:
