@@ -58,7 +58,7 @@ class LongColumns:
 
 
 @dataclass(frozen=True)
-class _Layout:
+class Layout:
     """Which key of the file plays which role."""
 
     system: str
@@ -84,12 +84,12 @@ def columns_from_records(
             origin=origin,
             hint="Add one row per (segment, system).",
         )
-    layout = _layout(keys, header_line, origin)
+    layout = layout_of(keys, header_line, origin)
     hypotheses: dict[str, dict[int, str]] = {}  # system -> segment -> text
     first_lines: dict[tuple[str, int], int] = {}
     shared: dict[int, tuple[tuple[str, ...], int]] = {}  # segment -> (values, first line)
     for record in records:
-        system = _text(record, layout.system, origin).strip()
+        system = text_of(record, layout.system, origin).strip()
         if not system:
             raise InputError(
                 "the system name is empty", origin=origin, line=record.line, column=layout.system
@@ -98,7 +98,7 @@ def columns_from_records(
         if layout.segment is None:
             segment = len(per_system) + 1
         else:
-            segment = _segment(record, layout.segment, origin)
+            segment = segment_of(record, layout.segment, origin)
         if (system, segment) in first_lines:
             raise InputError(
                 f"system {system!r} has segment {segment} twice "
@@ -108,8 +108,8 @@ def columns_from_records(
                 hint="Keep one row per (segment, system).",
             )
         first_lines[system, segment] = record.line
-        per_system[segment] = _text(record, layout.hypothesis, origin)
-        values = tuple(_text(record, key, origin) for key in layout.shared)
+        per_system[segment] = text_of(record, layout.hypothesis, origin)
+        values = tuple(text_of(record, key, origin) for key in layout.shared)
         if segment not in shared:
             shared[segment] = (values, record.line)
         elif shared[segment][0] != values:
@@ -129,7 +129,7 @@ def columns_from_records(
     return _columns(hypotheses, shared, layout, n_segments, origin)
 
 
-def _layout(keys: Sequence[str], header_line: int | None, origin: str) -> _Layout:
+def layout_of(keys: Sequence[str], header_line: int | None, origin: str) -> Layout:
     by_lower = {key.strip().lower(): key for key in keys}
 
     def optional(aliases: tuple[str, ...]) -> str | None:
@@ -152,7 +152,7 @@ def _layout(keys: Sequence[str], header_line: int | None, origin: str) -> _Layou
     document = optional(DOCUMENT_KEYS)
     optional(SINGLE_REFERENCE_KEYS)  # refuses 'ref' next to 'reference'
     references = tuple(key for key in keys if key.strip().lower().startswith("ref"))
-    return _Layout(
+    return Layout(
         system=required(SYSTEM_KEYS),
         hypothesis=required(HYPOTHESIS_KEYS),
         segment=optional(SEGMENT_KEYS),
@@ -163,7 +163,7 @@ def _layout(keys: Sequence[str], header_line: int | None, origin: str) -> _Layou
     )
 
 
-def _text(record: Record, key: str, origin: str) -> str:
+def text_of(record: Record, key: str, origin: str) -> str:
     if key not in record.fields:
         raise InputError(
             f"the record has no {key!r}",
@@ -183,7 +183,7 @@ def _text(record: Record, key: str, origin: str) -> str:
     )
 
 
-def _segment(record: Record, key: str, origin: str) -> int:
+def segment_of(record: Record, key: str, origin: str) -> int:
     value = record.fields.get(key)
     if isinstance(value, str) and is_segment_number(value.strip()):
         value = int(value.strip())
@@ -216,7 +216,7 @@ def _json_kind(value: object) -> str:
 def _check_complete(
     hypotheses: dict[str, dict[int, str]],
     shared: dict[int, tuple[tuple[str, ...], int]],
-    layout: _Layout,
+    layout: Layout,
     origin: str,
 ) -> int:
     """Segments must be 1..n and every system must have all of them; returns n."""
@@ -244,7 +244,7 @@ def _check_complete(
 def _columns(
     hypotheses: dict[str, dict[int, str]],
     shared: dict[int, tuple[tuple[str, ...], int]],
-    layout: _Layout,
+    layout: Layout,
     n_segments: int,
     origin: str,
 ) -> LongColumns:

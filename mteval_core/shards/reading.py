@@ -19,7 +19,7 @@ from mteval_core.errors import InputError
 from mteval_core.io.decoding import read_bytes, read_text
 from mteval_core.io.delimited import read_table
 from mteval_core.io.jsonl import json_records
-from mteval_core.io.long_format import Record, _layout, _segment, _text
+from mteval_core.io.long_format import Record, layout_of, segment_of, text_of
 
 SHARD_SUFFIXES = (".tsv", ".csv", ".jsonl", ".parquet")
 PARQUET_HINT = 'Install pyarrow: pip install "mteval[dask]" (or pip install pyarrow).'
@@ -129,7 +129,7 @@ def rows_from_records(
     unit: str,
 ) -> ShardRows:
     """Check records one by one, with the messages of the long format, and keep their values."""
-    layout = _layout(keys, header_line, origin)
+    layout = layout_of(keys, header_line, origin)
     if layout.segment is None:
         raise InputError(
             "there is no 'segment' column",
@@ -150,7 +150,7 @@ def rows_from_records(
     shared: dict[int, tuple[tuple[str, ...], int]] = {}
     for record in records:
         system = _system(record, layout.system, origin)
-        segment = _segment(record, layout.segment, origin)
+        segment = segment_of(record, layout.segment, origin)
         if (system, segment) in positions:
             raise InputError(
                 f"system {system!r} has segment {segment} twice "
@@ -160,8 +160,8 @@ def rows_from_records(
                 hint="Keep one row per (segment, system).",
             )
         positions[system, segment] = record.line
-        hypotheses.setdefault(system, {})[segment] = _text(record, layout.hypothesis, origin)
-        values = tuple(_text(record, key, origin) for key in layout.shared)
+        hypotheses.setdefault(system, {})[segment] = text_of(record, layout.hypothesis, origin)
+        values = tuple(text_of(record, key, origin) for key in layout.shared)
         first = shared.setdefault(segment, (values, record.line))
         if first[0] != values:
             _disagreement(layout.shared, values, first, segment, record.line, origin, unit)
@@ -175,7 +175,7 @@ def rows_from_records(
 
 
 def _system(record: Record, key: str, origin: str) -> str:
-    system = _text(record, key, origin).strip()
+    system = text_of(record, key, origin).strip()
     if not system:
         raise InputError("the system name is empty", origin=origin, line=record.line, column=key)
     return system

@@ -17,7 +17,7 @@ from mteval_core.metrics import get_metric
 from mteval_core.scoring import Scores, run_signature
 from mteval_core.shards.sums import Sums
 from mteval_core.stats.bootstrap import BootstrapOptions, percentile_interval
-from mteval_core.stats.significance import BootstrapResult, PairedTest, _paired_tests
+from mteval_core.stats.significance import BootstrapResult, PairedTest, paired_tests
 
 
 def corpus_scores(
@@ -61,5 +61,5 @@ def poisson_bootstrap(sums: Sums, scores: Scores, options: BootstrapOptions) -> 
             assert interval is not None  # score_from_totals scores every resample (0 if empty)
             ci[system][metric.name] = interval
         observed = np.array([corpus[system][metric.name] for system in scores.systems])
-        pairs += _paired_tests(scores.systems, metric.name, samples[metric.name], observed)
+        pairs += paired_tests(scores.systems, metric.name, samples[metric.name], observed)
     return BootstrapResult(options, samples, ci, tuple(pairs))

@@ -256,7 +256,7 @@ def bootstrap_scores(
             assert interval is not None  # score_from_totals scores every resample (0 if empty)
             ci[system][metric.name] = interval
         observed = np.array([corpus[s][metric.name] for s in scores.systems])
-        pairs.extend(_paired_tests(scores.systems, metric.name, samples[metric.name], observed))
+        pairs.extend(paired_tests(scores.systems, metric.name, samples[metric.name], observed))
         if progress:
             progress(done / len(scores.metrics))
     agreement = None
@@ -370,7 +370,7 @@ def with_segments_only(scores: Scores) -> Scores:
     return replace(scores, metrics=kept, statistics=statistics)
 
 
-def _paired_tests(
+def paired_tests(
     systems: Sequence[str], metric: str, samples: np.ndarray, observed: np.ndarray
 ) -> list[PairedTest]:
     """Every two systems under one metric, Holm-corrected over those pairs."""
