@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-
 from mteval_core.config import Options
 from mteval_core.metrics import get_metric
 from mteval_core.scoring import Scores, run_signature
 from mteval_core.shards.sums import Sums
-from mteval_core.stats.bootstrap import BootstrapOptions, percentile_interval
-from mteval_core.stats.significance import BootstrapResult, PairedTest, paired_tests
+from mteval_core.stats.bootstrap import BootstrapOptions
+from mteval_core.stats.significance import BootstrapResult, intervals_and_pairs
 
 
 def corpus_scores(
@@ -48,18 +46,12 @@ def poisson_bootstrap(sums: Sums, scores: Scores, options: BootstrapOptions) -> 
     """Intervals and paired tests from the Poisson resamples, as ``bootstrap_scores`` derives
     them from the multinomial ones: a percentile interval per system and metric, a paired test
     per two systems (Holm-corrected per metric); every system shares each resample's weights."""
-    corpus = scores.corpus()
-    samples: dict[str, np.ndarray] = {}
-    ci: dict[str, dict[str, tuple[float, float]]] = {system: {} for system in scores.systems}
-    pairs: list[PairedTest] = []
-    for metric in scores.metrics:
-        resampled = sums.resampled[metric.name]
-        columns = [metric.score_from_totals(resampled[system]) for system in scores.systems]
-        samples[metric.name] = np.column_stack(columns)
-        for system, column in zip(scores.systems, columns):
-            interval = percentile_interval(column, options.confidence)
-            assert interval is not None  # score_from_totals scores every resample (0 if empty)
-            ci[system][metric.name] = interval
-        observed = np.array([corpus[system][metric.name] for system in scores.systems])
-        pairs += paired_tests(scores.systems, metric.name, samples[metric.name], observed)
+    samples, ci, pairs = intervals_and_pairs(
+        scores,
+        options,
+        lambda metric: [
+            metric.score_from_totals(sums.resampled[metric.name][system])
+            for system in scores.systems
+        ],
+    )
     return BootstrapResult(options, samples, ci, tuple(pairs))

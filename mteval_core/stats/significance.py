@@ -13,7 +13,7 @@ A statistic without a value is None, with its reason under ``undefined`` (see
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from itertools import combinations
 from typing import TYPE_CHECKING
@@ -244,21 +244,9 @@ def bootstrap_scores(
     sums = resampled_sums(
         products.matrices, options.n_resamples, np.random.default_rng(options.seed)
     )
-    corpus = scores.corpus()
-    samples: dict[str, np.ndarray] = {}
-    ci: dict[str, dict[str, tuple[float, float]]] = {system: {} for system in scores.systems}
-    pairs: list[PairedTest] = []
-    for done, metric in enumerate(scores.metrics, start=1):
-        columns = products.metric_scores(metric, sums)
-        samples[metric.name] = np.column_stack(columns)
-        for system, column in zip(scores.systems, columns):
-            interval = percentile_interval(column, options.confidence)
-            assert interval is not None  # score_from_totals scores every resample (0 if empty)
-            ci[system][metric.name] = interval
-        observed = np.array([corpus[s][metric.name] for s in scores.systems])
-        pairs.extend(paired_tests(scores.systems, metric.name, samples[metric.name], observed))
-        if progress:
-            progress(done / len(scores.metrics))
+    samples, ci, pairs = intervals_and_pairs(
+        scores, options, lambda metric: products.metric_scores(metric, sums), progress
+    )
     agreement = None
     if human is not None:
         agreement = _resampled_agreement(
@@ -271,6 +259,33 @@ def bootstrap_scores(
             rated_only,
         )
     return BootstrapResult(options, samples, ci, tuple(pairs), agreement, undefined)
+
+
+def intervals_and_pairs(
+    scores: Scores,
+    options: BootstrapOptions,
+    resampled_scores: Callable[[Metric], list[np.ndarray]],
+    progress: Progress | None = None,
+) -> tuple[dict[str, np.ndarray], dict[str, dict[str, tuple[float, float]]], list[PairedTest]]:
+    """From each metric's resampled scores (one column per system, one row per resample): the
+    samples, a percentile interval per system and metric, and the paired tests of every two
+    systems (Holm-corrected per metric). The in-memory and the Poisson bootstrap share it."""
+    corpus = scores.corpus()
+    samples: dict[str, np.ndarray] = {}
+    ci: dict[str, dict[str, tuple[float, float]]] = {system: {} for system in scores.systems}
+    pairs: list[PairedTest] = []
+    for done, metric in enumerate(scores.metrics, start=1):
+        columns = resampled_scores(metric)
+        samples[metric.name] = np.column_stack(columns)
+        for system, column in zip(scores.systems, columns):
+            interval = percentile_interval(column, options.confidence)
+            assert interval is not None  # score_from_totals scores every resample (0 if empty)
+            ci[system][metric.name] = interval
+        observed = np.array([corpus[s][metric.name] for s in scores.systems])
+        pairs.extend(paired_tests(scores.systems, metric.name, samples[metric.name], observed))
+        if progress:
+            progress(done / len(scores.metrics))
+    return samples, ci, pairs
 
 
 @dataclass(frozen=True, eq=False)
