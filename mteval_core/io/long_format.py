@@ -100,12 +100,8 @@ def columns_from_records(
         else:
             segment = segment_of(record, layout.segment, origin)
         if (system, segment) in first_lines:
-            raise InputError(
-                f"system {system!r} has segment {segment} twice "
-                f"(first on line {first_lines[system, segment]})",
-                origin=origin,
-                line=record.line,
-                hint="Keep one row per (segment, system).",
+            raise doubled_row(
+                system, segment, f"line {first_lines[system, segment]}", record, origin
             )
         first_lines[system, segment] = record.line
         per_system[segment] = text_of(record, layout.hypothesis, origin)
@@ -127,6 +123,16 @@ def columns_from_records(
             )
     n_segments = _check_complete(hypotheses, shared, layout, origin)
     return _columns(hypotheses, shared, layout, n_segments, origin)
+
+
+def doubled_row(system: str, segment: int, first: str, record: Record, origin: str) -> InputError:
+    """The error for a second row of one (system, segment); ``first`` says where the first was."""
+    return InputError(
+        f"system {system!r} has segment {segment} twice (first on {first})",
+        origin=origin,
+        line=record.line,
+        hint="Keep one row per (segment, system).",
+    )
 
 
 def layout_of(keys: Sequence[str], header_line: int | None, origin: str) -> Layout:

@@ -19,7 +19,7 @@ from mteval_core.errors import InputError
 from mteval_core.io.decoding import read_bytes, read_text
 from mteval_core.io.delimited import read_table
 from mteval_core.io.jsonl import json_records
-from mteval_core.io.long_format import Record, layout_of, segment_of, text_of
+from mteval_core.io.long_format import Record, doubled_row, layout_of, segment_of, text_of
 
 SHARD_SUFFIXES = (".tsv", ".csv", ".jsonl", ".parquet")
 PARQUET_HINT = 'Install pyarrow: pip install "mteval[dask]" (or pip install pyarrow).'
@@ -152,12 +152,8 @@ def rows_from_records(
         system = _system(record, layout.system, origin)
         segment = segment_of(record, layout.segment, origin)
         if (system, segment) in positions:
-            raise InputError(
-                f"system {system!r} has segment {segment} twice "
-                f"(first on {unit} {positions[system, segment]})",
-                origin=origin,
-                line=record.line,
-                hint="Keep one row per (segment, system).",
+            raise doubled_row(
+                system, segment, f"{unit} {positions[system, segment]}", record, origin
             )
         positions[system, segment] = record.line
         hypotheses.setdefault(system, {})[segment] = text_of(record, layout.hypothesis, origin)
