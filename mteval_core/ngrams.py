@@ -12,14 +12,15 @@ prefix is not in the references cannot be in them either, so it gets id -1 and n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
 
 from mteval_core.config import Options
-from mteval_core.testset import TestSet
+from mteval_core.memory import return_freed_memory
+from mteval_core.testset import TestSet, TextColumn
 from mteval_core.text import stemmer, token_ids, token_table, tokenize
 
 BARRIER = -1  # GTM's reference barrier in a token stream: real token ids are >= 0
@@ -134,6 +135,79 @@ class _SegmentCounts:
     n_ids: np.int64  # the size of the order's dictionary
 
 
+class SystemStreams(Mapping[str, TokenStream]):
+    """Each system's tokens, encoded when first asked for and dropped by :meth:`drop`: memory
+    holds the system being scored, not all of them.
+
+    Words get their ids in test-set order (references, then systems one by one) whatever order
+    systems are asked in, as when everything was encoded at once: ids fix the order of every
+    float sum over n-grams, so they must not depend on who asked first.
+    """
+
+    def __init__(
+        self, columns: Sequence[TextColumn], encode: Callable[[Sequence[str]], TokenStream]
+    ) -> None:
+        self._columns = {column.name: column for column in columns}
+        self._encode = encode
+        self._streams: dict[str, TokenStream] = {}
+        self._in_vocabulary = 0  # the first this-many systems have given their words ids
+
+    def __getitem__(self, system: str) -> TokenStream:
+        if system not in self._streams:
+            names = list(self._columns)
+            position = names.index(system) if system in self._columns else -1
+            if position < 0:
+                raise KeyError(system)
+            for earlier in names[self._in_vocabulary : position]:  # their words' ids come first
+                self._encode(self._columns[earlier].segments)
+            self._streams[system] = self._encode(self._columns[system].segments)
+            self._in_vocabulary = max(self._in_vocabulary, position + 1)
+        return self._streams[system]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._columns)
+
+    def __len__(self) -> int:
+        return len(self._columns)
+
+    def drop(self, system: str) -> None:
+        """Forget ``system``'s tokens; asked again, they are encoded again (with the same ids)."""
+        self._streams.pop(system, None)
+
+
+@dataclass(frozen=True, eq=False)
+class _ReferenceCounts:
+    """One reference's counts of one order, segment by segment: segment s has the n-gram ids
+    ids[offsets[s]:offsets[s + 1]] (sorted) with their counts. An int32 id and a small count
+    take 5 bytes a pair, where a (segment, id) int64 key and its count took 9."""
+
+    ids: np.ndarray  # int32
+    counts: np.ndarray  # uint8, or int32 where a segment repeats an n-gram 256 times
+    offsets: np.ndarray  # int64, n_segments + 1
+    n_ids: np.int64
+
+    @staticmethod
+    def of(blocks: Sequence[_SegmentCounts], n_segments: int) -> _ReferenceCounts:
+        """The table of consecutive blocks' counts (keys segment * n_ids + id)."""
+        n_ids = blocks[0].n_ids
+        ids, per_segment = [], np.zeros(n_segments, np.int64)
+        for block in blocks:
+            segment, ngram = np.divmod(block.keys, n_ids)
+            ids.append(ngram.astype(np.int32))
+            per_segment += np.bincount(segment, minlength=n_segments)
+        counts = np.concatenate([block.counts for block in blocks])
+        return _ReferenceCounts(np.concatenate(ids), counts, _offsets(per_segment), n_ids)
+
+    def block(self, first: int, last: int) -> _SegmentCounts:
+        """Segments [first, last) as sorted keys segment * n_ids + id (segments keep their
+        numbers in the test set)."""
+        start, end = self.offsets[first], self.offsets[last]
+        per_segment = np.diff(self.offsets[first : last + 1])
+        segment = np.repeat(np.arange(first, last, dtype=np.int64), per_segment)
+        keys = segment * self.n_ids + self.ids[start:end]
+        return _SegmentCounts(keys, self.counts[start:end], self.n_ids)
+
+
 class EncodedCorpus:
     """A test set tokenized once under one set of options, with cached match statistics."""
 
@@ -146,10 +220,9 @@ class EncodedCorpus:
         self.references = [
             self.vocabulary.encode_texts(ref.segments, options) for ref in test_set.references
         ]
-        self.systems = {
-            system.name: self.vocabulary.encode_texts(system.segments, options)
-            for system in test_set.systems
-        }
+        self.systems = SystemStreams(
+            test_set.systems, lambda texts: self.vocabulary.encode_texts(texts, options)
+        )
         self._cache: dict[tuple, object] = {}
 
     def with_references(self, indices: Sequence[int]) -> EncodedCorpus:
@@ -169,11 +242,13 @@ class EncodedCorpus:
         return reduced
 
     def release(self, system: str) -> None:
-        """Drop what was computed for ``system`` (its n-grams and matches, the largest tables
-        here): the scorer calls this once the system's statistics are out. Asked again, they are
-        computed again."""
+        """Drop what was computed for ``system`` (its tokens, n-grams and matches, the largest
+        tables here): the scorer calls this once the system's statistics are out. Asked again,
+        they are computed again."""
         for key in [key for key in self._cache if key[1:2] == (system,)]:
             del self._cache[key]
+        self.systems.drop(system)
+        return_freed_memory()
 
     # ------------------------------------------------------------------ lengths
     @property
@@ -194,7 +269,7 @@ class EncodedCorpus:
         widths = self.reference_lengths + 1  # each reference and its barrier
         offsets = np.zeros(self.n_segments + 1, np.int64)
         np.cumsum(widths.sum(axis=0), out=offsets[1:])
-        ids = np.full(offsets[-1], BARRIER, np.int64)
+        ids = np.full(offsets[-1], BARRIER, np.int32)
         start = offsets[:-1].copy()
         for ref, width in zip(self.references, widths):
             within = np.arange(len(ref.ids)) - np.repeat(ref.offsets[:-1], ref.lengths)
@@ -206,45 +281,63 @@ class EncodedCorpus:
     @cached_property
     def _reference_index(self) -> _ReferenceIndex:
         """Per order: the dictionary of reference n-grams, each reference's counts per segment,
-        and the count of each n-gram over all references (NIST's weights). The n-gram arrays they
-        come from are dropped as each order is done; only the prefix ids of the last order stay,
-        to key the next."""
+        and the count of each n-gram over all references (NIST's weights).
+
+        Like a system's matches, each order is computed a block of segments at a time (twice:
+        the dictionary first, then the counts), so its per-token arrays grow with the block,
+        not with the test set; only the prefix ids of the last order stay, to key the next."""
         index = _ReferenceIndex([], [], [])
-        previous: list[np.ndarray | None] = [None] * len(self.references)
+        pieces = [  # (reference, first segment, last segment + 1)
+            (ref, first, last)
+            for ref in range(self.n_references)
+            for first, last in self.references[ref].blocks(MATCH_BLOCK_TOKENS)
+        ]
+        prefixes: list[np.ndarray | None] = [None] * self.n_references
         for n in range(1, self.max_order + 1):
-            grams = [ref.grams(n) for ref in self.references]
-            keys = [
-                _keys(ref, g.starts, n, prefix)
-                for ref, g, prefix in zip(self.references, grams, previous)
-            ]
-            dictionary, inverse = np.unique(np.concatenate(keys), return_inverse=True)
-            gids = np.split(inverse, np.cumsum([len(k) for k in keys])[:-1])
+            keyed = [self._reference_keys(*piece, n, prefixes[piece[0]]) for piece in pieces]
+            dictionary = np.unique(np.concatenate([np.unique(keys) for _, keys in keyed]))
+            del keyed
+            totals = np.zeros(len(dictionary), np.int64)
+            counts: list[list[_SegmentCounts]] = [[] for _ in self.references]
+            by_token = [np.full(len(ref.ids), -1, np.int32) for ref in self.references]
+            for ref, first, last in pieces:
+                grams, keys = self._reference_keys(ref, first, last, n, prefixes[ref])
+                gid = _lookup(dictionary, keys)
+                segment = grams.segment + np.int64(first)
+                counts[ref].append(_segment_counts(segment, gid, len(dictionary)))
+                totals += np.bincount(gid, minlength=len(dictionary))
+                by_token[ref][self.references[ref].offsets[first] + grams.starts] = gid
             index.dictionaries.append(dictionary)
-            index.counts.append(
-                [_segment_counts(g.segment, gid, len(dictionary)) for g, gid in zip(grams, gids)]
-            )
-            index.totals.append(np.bincount(inverse, minlength=len(dictionary)))
-            previous = [
-                _by_token(len(ref.ids), g.starts, gid)
-                for ref, g, gid in zip(self.references, grams, gids)
-            ]
+            index.counts.append([_ReferenceCounts.of(part, self.n_segments) for part in counts])
+            index.totals.append(totals)
+            prefixes = by_token
+        return_freed_memory()
         return index
 
-    def _reference_max_counts(self, n: int) -> _SegmentCounts:
-        """Per segment and n-gram, the largest count over the references (BLEU's clipping)."""
-        parts = self._reference_index.counts[n - 1]
+    def _reference_keys(
+        self, ref: int, first: int, last: int, n: int, prefix: np.ndarray | None
+    ) -> tuple[_Grams, np.ndarray]:
+        """The n-grams of reference ``ref`` in segments [first, last), and their keys."""
+        stream = self.references[ref].block(first, last)
+        grams = stream.grams(n)
+        if prefix is not None:  # the (n-1)-gram ids of the whole reference, by token
+            offsets = self.references[ref].offsets
+            prefix = prefix[offsets[first] : offsets[last]]
+        return grams, _keys(stream, grams.starts, n, prefix)
+
+    def _reference_max_counts(self, n: int, first: int, last: int) -> _SegmentCounts:
+        """Per segment of [first, last) and n-gram, the largest count over the references
+        (BLEU's clipping)."""
+        parts = [counts.block(first, last) for counts in self._reference_index.counts[n - 1]]
         if len(parts) == 1:
             return parts[0]
-        key = ("ref-max", n)
-        if key not in self._cache:
-            keys = np.concatenate([p.keys for p in parts])
-            counts = np.concatenate([p.counts for p in parts]).astype(np.int32)  # negated below
-            order = np.lexsort((-counts, keys))  # by key, largest count first
-            keys, counts = keys[order], counts[order]
-            first = np.ones(len(keys), bool)
-            first[1:] = keys[1:] != keys[:-1]
-            self._cache[key] = _SegmentCounts(keys[first], counts[first], parts[0].n_ids)
-        return self._cache[key]
+        keys = np.concatenate([p.keys for p in parts])
+        counts = np.concatenate([p.counts for p in parts]).astype(np.int32)  # negated below
+        order = np.lexsort((-counts, keys))  # by key, largest count first
+        keys, counts = keys[order], counts[order]
+        first_of_key = np.ones(len(keys), bool)
+        first_of_key[1:] = keys[1:] != keys[:-1]
+        return _SegmentCounts(keys[first_of_key], counts[first_of_key], parts[0].n_ids)
 
     # ------------------------------------------------------------------ a system's matches
     def _matches(self, system: str) -> _Matches:
@@ -288,11 +381,15 @@ class EncodedCorpus:
                 gid[known] = _lookup(dictionary, _keys(stream, grams.starts[known], n, prefix))
             counts = _segment_counts(grams.segment + np.int64(first), gid, len(dictionary))
             if n == 1:  # P, R, F1 and Fmean match each reference on its own
-                per_reference = [_clip(counts, reference) for reference in index.counts[0]]
+                per_reference = [
+                    _clip(counts, reference.block(first, first + n_segments))
+                    for reference in index.counts[0]
+                ]
                 unigrams = np.stack(
                     [_per_segment(m, seg - first, n_segments) for m, seg, _ in per_reference]
                 )
-            matches, segment, ngram = _clip(counts, self._reference_max_counts(n))
+            clipping = self._reference_max_counts(n, first, first + n_segments)
+            matches, segment, ngram = _clip(counts, clipping)
             segment -= first
             clipped.append(_per_segment(matches, segment, n_segments))
             weights = self.nist_weights(n)[ngram]
@@ -349,7 +446,7 @@ class _ReferenceIndex:
     """Per order (index n - 1): sorted n-gram keys, each reference's counts, total counts."""
 
     dictionaries: list[np.ndarray]
-    counts: list[list[_SegmentCounts]]
+    counts: list[list[_ReferenceCounts]]
     totals: list[np.ndarray]  # the count of each dictionary n-gram over all references
 
 

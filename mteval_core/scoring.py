@@ -163,11 +163,24 @@ def _builtin_statistics(
         for metric in metrics:
             kind = metric.statistics_kind or metric.name
             if kind not in computed:
-                computed[kind] = metric.statistics(corpus, system)
+                computed[kind] = compact(metric.statistics(corpus, system))
                 computed[kind].flags.writeable = False
             statistics[metric.name][system] = computed[kind]
         corpus.release(system)
     return statistics
+
+
+def compact(statistics: np.ndarray) -> np.ndarray:
+    """Statistics that are all whole numbers (counts: BLEU, P, R, F, chrF, GTM at e = 1) as
+    int32, half the memory of float64. Their sums and scores do not change: float64 adds whole
+    numbers exactly too, and every metric turns its sums into float64 before dividing."""
+    whole = (
+        statistics.size > 0
+        and np.issubdtype(statistics.dtype, np.floating)
+        and np.array_equal(statistics, np.trunc(statistics))  # False for NaN and infinities
+        and np.abs(statistics).max() < 2**31
+    )
+    return statistics.astype(np.int32) if whole else statistics
 
 
 def _check_external(

@@ -97,11 +97,19 @@ def mean_reference_lengths(corpus: EncodedCorpus) -> np.ndarray:
     return corpus.reference_lengths.sum(axis=0) / corpus.n_references
 
 
-def segment_grids(corpus: EncodedCorpus, system: str) -> SegmentGrids:
-    candidate, rcat = corpus.systems[system], corpus.concatenated_references
-    caps = np.minimum(candidate.lengths.astype(np.float64), mean_reference_lengths(corpus))
-    candidate_ids = candidate.ids.astype(np.int64)  # the loops take int64; streams keep int32
-    return SegmentGrids(candidate_ids, candidate.offsets, rcat.ids, rcat.offsets, caps)
+def segment_grids(
+    corpus: EncodedCorpus, system: str, segments: tuple[int, int] | None = None
+) -> SegmentGrids:
+    """The grids of segments [first, last) (default: all), numbered from 0 in the result."""
+    first, last = segments or (0, corpus.n_segments)
+    candidate = corpus.systems[system].block(first, last)
+    rcat = corpus.concatenated_references.block(first, last)
+    caps = np.minimum(
+        candidate.lengths.astype(np.float64), mean_reference_lengths(corpus)[first:last]
+    )
+    # the loops take int64 ids; the streams keep int32, and the copies are only this block's
+    ids = candidate.ids.astype(np.int64), rcat.ids.astype(np.int64)
+    return SegmentGrids(ids[0], candidate.offsets, ids[1], rcat.offsets, caps)
 
 
 # ---------------------------------------------------------------------- GTM 1.4's greedy, bounded

@@ -12,18 +12,15 @@ denominator is 0 (so an empty candidate against an empty reference scores 0, as 
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from mteval_core import ngrams
 from mteval_core.config import Options
 from mteval_core.errors import Note
 from mteval_core.limits import GTM_EXACT_MAX_CELLS, GTM_MAX_HITS, GTM_MAX_RUNS
 from mteval_core.metrics.base import Metric, safe_divide
 from mteval_core.ngrams import EncodedCorpus
-
-if TYPE_CHECKING:
-    from mteval_core.gtm.matching import SegmentGrids
 
 
 class ExactMatchingFallback(Note):
@@ -47,31 +44,36 @@ def segment_sizes(corpus: EncodedCorpus, system: str, options: Options) -> np.nd
         segment_grids,
     )
 
-    grids = segment_grids(corpus, system)
-    if options.gtm_matching == "greedy":
-        sizes = greedy_sizes(*grids, options.gtm_exponent)
-    else:
-        sizes, methods = exact_sizes(*grids, options.gtm_exponent)
-        fallbacks = methods.count("greedy-fallback")
-        if fallbacks:
-            warnings.warn(
-                f"{system}: {fallbacks} segment(s) too large for the exact matching "
-                f"(over {MAX_EXACT_BLOCKS:,} candidate blocks, {GTM_EXACT_MAX_CELLS:,} grid "
-                f"cells or {EXACT_TIME_LIMIT:g} s); their greedy size, a lower bound, was used",
-                ExactMatchingFallback,
-                stacklevel=2,
-            )
+    parts, fallbacks = [], 0
+    # a block of segments at a time: the loops' int64 copies of the ids grow with the block
+    for first, last in corpus.systems[system].blocks(ngrams.MATCH_BLOCK_TOKENS):
+        grids = segment_grids(corpus, system, (first, last))
+        if options.gtm_matching == "greedy":
+            parts.append(greedy_sizes(*grids, options.gtm_exponent))
+        else:
+            block_sizes, methods = exact_sizes(*grids, options.gtm_exponent)
+            parts.append(block_sizes)
+            fallbacks += methods.count("greedy-fallback")
+    sizes = np.concatenate(parts)
+    if fallbacks:  # exact matching only
+        warnings.warn(
+            f"{system}: {fallbacks} segment(s) too large for the exact matching "
+            f"(over {MAX_EXACT_BLOCKS:,} candidate blocks, {GTM_EXACT_MAX_CELLS:,} grid "
+            f"cells or {EXACT_TIME_LIMIT:g} s); their greedy size, a lower bound, was used",
+            ExactMatchingFallback,
+            stacklevel=2,
+        )
     left_out = np.flatnonzero(np.isnan(sizes))
     if left_out.size:
-        _warn_left_out(grids, system, left_out, options.gtm_exponent)
+        _warn_left_out(corpus, system, left_out, options.gtm_exponent)
     return sizes
 
 
-def _warn_left_out(grids: SegmentGrids, system: str, left_out: np.ndarray, e: float) -> None:
-    from mteval_core.gtm.matching import hit_count
+def _warn_left_out(corpus: EncodedCorpus, system: str, left_out: np.ndarray, e: float) -> None:
+    from mteval_core.gtm.matching import hit_count, segment_grids
 
     first = int(left_out[0])
-    tokens, columns = grids.segment(first)
+    tokens, columns = segment_grids(corpus, system, (first, first + 1)).segment(0)
     numbers = ", ".join(str(s + 1) for s in left_out[:5]) + (", ..." if left_out.size > 5 else "")
     warnings.warn(
         f"{system}: GTM leaves out {left_out.size} segment(s) too large for its bitext grid at "

@@ -51,6 +51,8 @@ def resampled_sums(
     would draw from ``rng``; drawn and applied a block of resamples at a time, so only
     ``budget_bytes`` of counts exist at once. Each result is (n_resamples, k)."""
     n_items = matrices[0].shape[0]
+    # once, not in every block's product (statistics may be int32: see scoring.compact)
+    matrices = [np.asarray(matrix, dtype=np.float64) for matrix in matrices]
     sums = [np.empty((n_resamples, matrix.shape[1])) for matrix in matrices]
     rows = max(1, budget_bytes // (16 * n_items))  # the int64 draw and its float64 copy
     for start, block in count_blocks(n_items, n_resamples, rng, rows):

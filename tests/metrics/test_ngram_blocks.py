@@ -1,5 +1,6 @@
-"""A system's matches are computed a block of segments at a time (ngrams.MATCH_BLOCK_TOKENS):
-any block size, down to one segment a block, gives every statistic to the bit."""
+"""Matches, the reference index and GTM's sizes are computed a block of segments at a time
+(ngrams.MATCH_BLOCK_TOKENS): any block size, down to one segment a block, gives every statistic
+to the bit. Systems are encoded when asked for, with ids that do not depend on the order."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from mteval_core import ngrams
 from mteval_core.config import Options
+from mteval_core.metrics.gtm import segment_sizes
 from mteval_core.ngrams import EncodedCorpus, TokenStream
 from mteval_core.testset import TestSet, TextColumn
 
@@ -61,3 +63,53 @@ def test_block_ranges_cover_every_segment_once():
     assert block.offsets.tolist() == [0, 0, 1, 6] and len(block.ids) == 6
     empty = TokenStream(np.zeros(0, np.int32), np.zeros(1, np.int64))
     assert empty.blocks(4) == [(0, 0)]
+
+
+@pytest.mark.parametrize(
+    ("exponent", "matching"), [(1.0, "greedy"), (2.0, "greedy"), (2.0, "exact")]
+)
+def test_gtm_sizes_in_blocks(ted, monkeypatch, exponent, matching):
+    """GTM's loops take a block of segments at a time too: the same size for every segment."""
+    options = Options(gtm_exponent=exponent, gtm_matching=matching)
+    small = ted.with_systems(ted.systems[:3])
+
+    def sizes() -> list[np.ndarray]:
+        corpus = EncodedCorpus(small, options)
+        return [segment_sizes(corpus, system, options) for system in corpus.systems]
+
+    whole = sizes()
+    monkeypatch.setattr(ngrams, "MATCH_BLOCK_TOKENS", 50)
+    assert all(np.array_equal(a, b) for a, b in zip(whole, sizes(), strict=True))
+
+
+def test_reference_counts_give_back_their_blocks():
+    """The compact reference table (int32 ids and segment offsets) gives back the keys and
+    counts of any range of segments, as the blocks it was built from had them."""
+    n_ids = np.int64(10)
+    blocks = [
+        ngrams._SegmentCounts(np.array([3, 17, 19]), np.array([1, 2, 1], np.uint8), n_ids),
+        ngrams._SegmentCounts(np.array([40, 41]), np.array([300, 1], np.int32), n_ids),
+    ]
+    table = ngrams._ReferenceCounts.of(blocks, n_segments=5)
+    assert table.ids.dtype == np.int32 and table.ids.tolist() == [3, 7, 9, 0, 1]
+    assert table.offsets.tolist() == [0, 1, 3, 3, 3, 5]  # segments 2 and 3 have no n-grams
+    middle = table.block(1, 5)
+    assert middle.keys.tolist() == [17, 19, 40, 41] and middle.counts.tolist() == [2, 1, 300, 1]
+    assert table.block(2, 4).keys.tolist() == []
+
+
+def test_systems_are_encoded_when_asked_with_ids_of_the_test_set_order(ted):
+    """A system's tokens are encoded when asked for and dropped on release; the ids do not
+    depend on the order systems are asked in, nor on a release."""
+    small = ted.with_systems(ted.systems[:3])
+    names = small.system_names
+    in_order = EncodedCorpus(small, Options())
+    expected = {name: in_order.systems[name].ids.copy() for name in names}
+    backwards = EncodedCorpus(small, Options())
+    for name in reversed(names):
+        assert np.array_equal(backwards.systems[name].ids, expected[name]), name
+        backwards.release(name)
+    assert np.array_equal(backwards.systems[names[0]].ids, expected[names[0]])
+    assert list(backwards.systems) == names and len(backwards.systems) == 3
+    with pytest.raises(KeyError):
+        backwards.systems["no such system"]
