@@ -74,8 +74,15 @@ def run_sharded(args: argparse.Namespace, metric_names: Sequence[str], options: 
         out.check(shards)
     bootstrap = BootstrapOptions(args.bootstrap, args.seed) if args.bootstrap else None
     tasks = [PartitionTask(str(path), tuple(names), options, bootstrap, out) for path in shards]
-    corpus = score_shards(tasks, cluster)
-    n_segments = check_coverage(corpus.indexes)
+    try:
+        corpus = score_shards(tasks, cluster)
+        n_segments = check_coverage(corpus.indexes)
+    except BaseException:  # a bad shard, Ctrl-C: no segment-score file of this run is left
+        if out is not None:
+            out.discard(shards)
+        raise
+    if out is not None:
+        out.publish(shards)
     notes = list(dict.fromkeys(corpus.notes))
     if corpus.sums.inexact and len(shards) > 1:
         notes.append(INEXACT_NOTE.format(metrics=", ".join(sorted(corpus.sums.inexact))))

@@ -17,6 +17,7 @@ import numpy as np
 from mteval_core.errors import InputError
 
 SUFFIX = ".segment-scores"  # part-0.tsv -> part-0.segment-scores.parquet
+PARTIAL = ".partial"  # what a file is called until the whole run has passed its checks
 
 
 def default_format() -> str:
@@ -35,6 +36,22 @@ class SegmentScoresOut:
 
     def path_for(self, shard: str | Path) -> Path:
         return Path(self.folder) / f"{Path(shard).stem}{SUFFIX}.{self.format}"
+
+    def staging_path_for(self, shard: str | Path) -> Path:
+        """Where a worker writes: the file gets its name only once every shard has been read
+        and the checks across shards have passed (``publish``)."""
+        path = self.path_for(shard)
+        return path.with_name(path.name + PARTIAL)
+
+    def publish(self, shards: Sequence[str | Path]) -> None:
+        """The run is good: every shard's file takes its name (replacing an older one)."""
+        for shard in shards:
+            self.staging_path_for(shard).replace(self.path_for(shard))
+
+    def discard(self, shards: Sequence[str | Path]) -> None:
+        """The run failed: remove what it wrote, so no file holds scores of a rejected corpus."""
+        for shard in shards:
+            self.staging_path_for(shard).unlink(missing_ok=True)
 
     def check(self, shards: Sequence[Path]) -> None:
         """Before any work: one distinct output per shard, and none inside an input folder,
@@ -72,8 +89,8 @@ class SegmentScoresOut:
         segments: np.ndarray,
         scores: Mapping[str, np.ndarray],
     ) -> None:
-        """One row per (system, segment), in the order given."""
-        path = self.path_for(shard)
+        """One row per (system, segment), in the order given, to the staging path."""
+        path = self.staging_path_for(shard)
         path.parent.mkdir(parents=True, exist_ok=True)
         if self.format == "parquet":
             import pyarrow

@@ -66,3 +66,23 @@ def test_two_shards_that_would_write_one_file_are_refused_before_any_work(tmp_pa
     assert code == 2
     assert "would write the same segment-score file part-0.segment-scores." in err
     assert not out.exists()
+
+
+def test_a_run_refused_across_shards_leaves_no_segment_score_file(tmp_path, capsys):
+    """Each shard is fine on its own, so its scores are written; the check across shards then
+    finds segment 1 twice. The files of that run are removed, and an older run's stay."""
+    header = "system\tsegment\thypothesis\treference\n"
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    (shards / "a.tsv").write_text(header + "A\t1\tthe cat\tthe cat\n", encoding="utf-8")
+    (shards / "b.tsv").write_text(header + "A\t1\ta cat\tthe cat\n", encoding="utf-8")
+    out = tmp_path / "scores"
+    out.mkdir()
+    older = out / "a.segment-scores.tsv"
+    older.write_text("an older run's scores\n", encoding="utf-8")
+    code = main(["score", "--shards", str(shards), "--workers", "0", "--metrics", "bleu",
+                 "--segment-scores-out", str(out)])  # fmt: skip
+    assert code == 2
+    assert "has segment 1 twice" in capsys.readouterr().err
+    assert sorted(path.name for path in out.iterdir()) == [older.name]
+    assert older.read_text(encoding="utf-8") == "an older run's scores\n"
