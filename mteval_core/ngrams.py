@@ -203,8 +203,8 @@ class _ReferenceCounts:
         numbers in the test set)."""
         start, end = self.offsets[first], self.offsets[last]
         per_segment = np.diff(self.offsets[first : last + 1])
-        segment = np.repeat(np.arange(first, last, dtype=np.int64), per_segment)
-        keys = segment * self.n_ids + self.ids[start:end]
+        keys = np.repeat(np.arange(first, last, dtype=np.int64) * self.n_ids, per_segment)
+        keys += self.ids[start:end]
         return _SegmentCounts(keys, self.counts[start:end], self.n_ids)
 
 
@@ -294,15 +294,19 @@ class EncodedCorpus:
         ]
         prefixes: list[np.ndarray | None] = [None] * self.n_references
         for n in range(1, self.max_order + 1):
-            keyed = [self._reference_keys(*piece, n, prefixes[piece[0]]) for piece in pieces]
-            dictionary = np.unique(np.concatenate([np.unique(keys) for _, keys in keyed]))
-            del keyed
+            uniques, inverses = [], []  # per piece: its distinct keys, and which one each n-gram is
+            for ref, first, last in pieces:
+                keys = self._reference_keys(ref, first, last, n, prefixes[ref])[1]
+                unique, inverse = np.unique(keys, return_inverse=True)
+                uniques.append(unique)
+                inverses.append(inverse.astype(np.int32))
+            dictionary = np.unique(np.concatenate(uniques))
             totals = np.zeros(len(dictionary), np.int64)
             counts: list[list[_SegmentCounts]] = [[] for _ in self.references]
             by_token = [np.full(len(ref.ids), -1, np.int32) for ref in self.references]
-            for ref, first, last in pieces:
-                grams, keys = self._reference_keys(ref, first, last, n, prefixes[ref])
-                gid = _lookup(dictionary, keys)
+            for (ref, first, last), unique, inverse in zip(pieces, uniques, inverses, strict=True):
+                grams = self.references[ref].block(first, last).grams(n)
+                gid = np.searchsorted(dictionary, unique)[inverse]
                 segment = grams.segment + np.int64(first)
                 counts[ref].append(_segment_counts(segment, gid, len(dictionary)))
                 totals += np.bincount(gid, minlength=len(dictionary))
