@@ -82,7 +82,7 @@ def _offsets(lengths: np.ndarray) -> np.ndarray:
 class TokenStream:
     """All tokens of one text column end to end, with segment boundaries."""
 
-    ids: np.ndarray  # int32 token ids (half of int64's memory; GTM's loops take an int64 copy)
+    ids: np.ndarray  # int32 token ids (half of int64's memory; GTM's loops copy a block to int64)
     offsets: np.ndarray  # int64, n_segments + 1; segment i is ids[offsets[i]:offsets[i+1]]
 
     @property
@@ -283,9 +283,10 @@ class EncodedCorpus:
         """Per order: the dictionary of reference n-grams, each reference's counts per segment,
         and the count of each n-gram over all references (NIST's weights).
 
-        Like a system's matches, each order is computed a block of segments at a time (twice:
-        the dictionary first, then the counts), so its per-token arrays grow with the block,
-        not with the test set; only the prefix ids of the last order stay, to key the next."""
+        Like a system's matches, each order is computed a block of segments at a time, so its
+        per-token arrays grow with the block, not with the test set: first each block's distinct
+        n-grams (the dictionary is their union), then each block's counts. Only the prefix ids of
+        the last order stay for the whole reference, to key the next."""
         index = _ReferenceIndex([], [], [])
         pieces = [  # (reference, first segment, last segment + 1)
             (ref, first, last)
@@ -296,7 +297,7 @@ class EncodedCorpus:
         for n in range(1, self.max_order + 1):
             uniques, inverses = [], []  # per piece: its distinct keys, and which one each n-gram is
             for ref, first, last in pieces:
-                keys = self._reference_keys(ref, first, last, n, prefixes[ref])[1]
+                keys = self._reference_keys(ref, first, last, n, prefixes[ref])
                 unique, inverse = np.unique(keys, return_inverse=True)
                 uniques.append(unique)
                 inverses.append(inverse.astype(np.int32))
@@ -320,14 +321,13 @@ class EncodedCorpus:
 
     def _reference_keys(
         self, ref: int, first: int, last: int, n: int, prefix: np.ndarray | None
-    ) -> tuple[_Grams, np.ndarray]:
-        """The n-grams of reference ``ref`` in segments [first, last), and their keys."""
+    ) -> np.ndarray:
+        """The keys of the n-grams of reference ``ref`` in segments [first, last)."""
         stream = self.references[ref].block(first, last)
-        grams = stream.grams(n)
         if prefix is not None:  # the (n-1)-gram ids of the whole reference, by token
             offsets = self.references[ref].offsets
             prefix = prefix[offsets[first] : offsets[last]]
-        return grams, _keys(stream, grams.starts, n, prefix)
+        return _keys(stream, stream.grams(n).starts, n, prefix)
 
     def _reference_max_counts(self, n: int, first: int, last: int) -> _SegmentCounts:
         """Per segment of [first, last) and n-gram, the largest count over the references
