@@ -17,7 +17,7 @@ from bench_score import DATA, arguments, median_seconds
 
 from mteval_core import text
 from mteval_core.config import Options
-from mteval_core.ngrams import Vocabulary
+from mteval_core.tokens import Vocabulary
 
 
 def wmt17_lines() -> list[str]:

@@ -32,9 +32,10 @@ from mteval_core.gtm.matching import (
 )
 from mteval_core.limits import GRID_MAX_CELLS
 from mteval_core.metrics.gtm import precision_recall_f
-from mteval_core.ngrams import BARRIER, EncodedCorpus, Vocabulary
+from mteval_core.ngrams import BARRIER, EncodedCorpus
 from mteval_core.testset import TestSet
 from mteval_core.text import stemmer, tokenize
+from mteval_core.tokens import Vocabulary
 
 SHORT_TEXT = 80  # characters of candidate text a table row shows; the grid shows every token
 SAME_WEIGHT = 1e-9  # relative difference of two matchings' sum of len^e that is only rounding

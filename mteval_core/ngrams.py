@@ -2,8 +2,9 @@
 
 Every lexical metric needs the same few things per segment: token counts, n-gram matches clipped
 by the references (BLEU, NIST), unigram matches against each reference on its own (precision,
-recall, Fmean) and NIST's information weights. :class:`EncodedCorpus` tokenizes every text once,
-turns tokens into integer ids and computes those arrays without a Python loop over segments.
+recall, Fmean) and NIST's information weights. :class:`EncodedCorpus` turns the references
+into token ids once and each system when it is scored (``mteval_core.tokens``), and computes
+those arrays without a Python loop over segments.
 
 How n-grams get ids: the n-grams that occur in the references form a dictionary per order. An
 n-gram is keyed by (id of its (n-1)-gram prefix, id of its last token); a hypothesis n-gram whose
@@ -12,7 +13,7 @@ prefix is not in the references cannot be in them either, so it gets id -1 and n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -20,110 +21,15 @@ import numpy as np
 
 from mteval_core.config import Options
 from mteval_core.memory import return_freed_memory
-from mteval_core.testset import TestSet, TextColumn
-from mteval_core.text import stemmer, token_ids, token_table, tokenize
+from mteval_core.testset import TestSet
+from mteval_core.text import stemmer
+from mteval_core.tokens import SystemStreams, TokenStream, Vocabulary, offsets_of
 
 BARRIER = -1  # GTM's reference barrier in a token stream: real token ids are >= 0
 # A system's matches are computed this many tokens at a time (whole segments): the pass's
 # per-token arrays take about 80 bytes a token, so a block needs about 20 MB at most.
 MATCH_BLOCK_TOKENS = 1 << 18
 _KEY_BASE = np.int64(1 << 32)  # bigger than any token id: (prefix + 1) * base + token is unique
-
-
-class Vocabulary:
-    """Token string -> integer id; with stemming, all forms of a stem share one id."""
-
-    def __init__(self, stem: Callable[[str], str] | None = None) -> None:
-        self._stem = stem
-        self._id_of_form: dict[str, int] = {}
-        self._id_of_word: dict[str, int] = {}
-        self.words: list[str] = []  # id -> the (stemmed) word
-        self._compiled_table = token_table(self._add_form)
-
-    def encode_texts(self, texts: Sequence[str], options: Options) -> TokenStream:
-        """Tokenize and encode in one pass where the compiled tokenizer is there."""
-        if self._compiled_table is None:
-            return self.encode(tokenize(texts, options))
-        ids, lengths = token_ids(texts, options, self._compiled_table)
-        return TokenStream(ids, _offsets(lengths))
-
-    def encode(self, token_lists: Sequence[Sequence[str]]) -> TokenStream:
-        flat = [token for tokens in token_lists for token in tokens]
-        # First-seen order, not set order: ids (and so the order of every float sum over them)
-        # must not depend on PYTHONHASHSEED.
-        for form in dict.fromkeys(form for form in flat if form not in self._id_of_form):
-            self._add_form(form)
-        ids = np.fromiter(map(self._id_of_form.__getitem__, flat), np.int32, len(flat))
-        return TokenStream(ids, _offsets(np.fromiter(map(len, token_lists), np.int64)))
-
-    def _add_form(self, form: str) -> int:
-        """The id of a form seen for the first time: its stem's id, new if the stem is new."""
-        found = self._id_of_form.get(form)
-        if found is not None:
-            return found
-        word = self._stem(form) if self._stem else form
-        if word not in self._id_of_word:
-            self._id_of_word[word] = len(self.words)
-            self.words.append(word)
-        self._id_of_form[form] = self._id_of_word[word]
-        return self._id_of_form[form]
-
-    def id_of(self, word: str) -> int | None:
-        return self._id_of_word.get(word)
-
-
-def _offsets(lengths: np.ndarray) -> np.ndarray:
-    offsets = np.zeros(len(lengths) + 1, np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    return offsets
-
-
-@dataclass(frozen=True, eq=False)
-class TokenStream:
-    """All tokens of one text column end to end, with segment boundaries."""
-
-    ids: np.ndarray  # int32 token ids (half of int64's memory; GTM's loops copy a block to int64)
-    offsets: np.ndarray  # int64, n_segments + 1; segment i is ids[offsets[i]:offsets[i+1]]
-
-    @property
-    def lengths(self) -> np.ndarray:
-        return np.diff(self.offsets)
-
-    def blocks(self, max_tokens: int) -> list[tuple[int, int]]:
-        """Consecutive segment ranges [first, last) of at most ``max_tokens`` tokens each (or one
-        segment, if a single segment is longer), covering every segment."""
-        n_segments = len(self.offsets) - 1
-        ranges, first = [], 0
-        while first < n_segments:
-            last = int(np.searchsorted(self.offsets, self.offsets[first] + max_tokens, "right"))
-            last = min(max(last - 1, first + 1), n_segments)
-            ranges.append((first, last))
-            first = last
-        return ranges or [(0, 0)]
-
-    def block(self, first: int, last: int) -> TokenStream:
-        """Segments first .. last - 1 as a stream of their own (views, no copy of the ids)."""
-        start = self.offsets[first]
-        return TokenStream(
-            self.ids[start : self.offsets[last]], self.offsets[first : last + 1] - start
-        )
-
-    def grams(self, n: int) -> _Grams:
-        """Where the n-grams inside segments start, and their segment. Computed when asked and
-        not kept: these per-token arrays are the largest thing a stream has."""
-        segment = np.repeat(np.arange(len(self.offsets) - 1, dtype=np.int32), self.lengths)
-        index = np.int32 if len(self.ids) < 2**31 else np.int64
-        ends = np.repeat((self.offsets[1:] - n).astype(index), self.lengths)  # last start
-        starts = np.flatnonzero(np.arange(len(self.ids), dtype=index) <= ends)
-        return _Grams(starts, segment[starts])
-
-
-@dataclass(frozen=True, eq=False)
-class _Grams:
-    """The n-grams of one order in one stream: where they start and their segment."""
-
-    starts: np.ndarray
-    segment: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -133,46 +39,6 @@ class _SegmentCounts:
     keys: np.ndarray
     counts: np.ndarray
     n_ids: np.int64  # the size of the order's dictionary
-
-
-class SystemStreams(Mapping[str, TokenStream]):
-    """Each system's tokens, encoded when first asked for and dropped by :meth:`drop`: memory
-    holds the system being scored, not all of them.
-
-    Words get their ids in test-set order (references, then systems one by one) whatever order
-    systems are asked in, as when everything was encoded at once: ids fix the order of every
-    float sum over n-grams, so they must not depend on who asked first.
-    """
-
-    def __init__(
-        self, columns: Sequence[TextColumn], encode: Callable[[Sequence[str]], TokenStream]
-    ) -> None:
-        self._columns = {column.name: column for column in columns}
-        self._encode = encode
-        self._streams: dict[str, TokenStream] = {}
-        self._in_vocabulary = 0  # the first this-many systems have given their words ids
-
-    def __getitem__(self, system: str) -> TokenStream:
-        if system not in self._streams:
-            names = list(self._columns)
-            position = names.index(system) if system in self._columns else -1
-            if position < 0:
-                raise KeyError(system)
-            for earlier in names[self._in_vocabulary : position]:  # their words' ids come first
-                self._encode(self._columns[earlier].segments)
-            self._streams[system] = self._encode(self._columns[system].segments)
-            self._in_vocabulary = max(self._in_vocabulary, position + 1)
-        return self._streams[system]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._columns)
-
-    def __len__(self) -> int:
-        return len(self._columns)
-
-    def drop(self, system: str) -> None:
-        """Forget ``system``'s tokens; asked again, they are encoded again (with the same ids)."""
-        self._streams.pop(system, None)
 
 
 @dataclass(frozen=True, eq=False)
@@ -196,7 +62,7 @@ class _ReferenceCounts:
             ids.append(ngram.astype(np.int32))
             per_segment += np.bincount(segment, minlength=n_segments)
         counts = np.concatenate([block.counts for block in blocks])
-        return _ReferenceCounts(np.concatenate(ids), counts, _offsets(per_segment), n_ids)
+        return _ReferenceCounts(np.concatenate(ids), counts, offsets_of(per_segment), n_ids)
 
     def block(self, first: int, last: int) -> _SegmentCounts:
         """Segments [first, last) as sorted keys segment * n_ids + id (segments keep their
@@ -329,20 +195,6 @@ class EncodedCorpus:
             prefix = prefix[offsets[first] : offsets[last]]
         return _keys(stream, stream.grams(n).starts, n, prefix)
 
-    def _reference_max_counts(self, n: int, first: int, last: int) -> _SegmentCounts:
-        """Per segment of [first, last) and n-gram, the largest count over the references
-        (BLEU's clipping)."""
-        parts = [counts.block(first, last) for counts in self._reference_index.counts[n - 1]]
-        if len(parts) == 1:
-            return parts[0]
-        keys = np.concatenate([p.keys for p in parts])
-        counts = np.concatenate([p.counts for p in parts]).astype(np.int32)  # negated below
-        order = np.lexsort((-counts, keys))  # by key, largest count first
-        keys, counts = keys[order], counts[order]
-        first_of_key = np.ones(len(keys), bool)
-        first_of_key[1:] = keys[1:] != keys[:-1]
-        return _SegmentCounts(keys[first_of_key], counts[first_of_key], parts[0].n_ids)
-
     # ------------------------------------------------------------------ a system's matches
     def _matches(self, system: str) -> _Matches:
         """All of a system's match statistics in one pass over its n-gram orders; each order's
@@ -384,16 +236,13 @@ class EncodedCorpus:
                 known = prefix[grams.starts] >= 0
                 gid[known] = _lookup(dictionary, _keys(stream, grams.starts[known], n, prefix))
             counts = _segment_counts(grams.segment + np.int64(first), gid, len(dictionary))
+            references = [table.block(first, first + n_segments) for table in index.counts[n - 1]]
             if n == 1:  # P, R, F1 and Fmean match each reference on its own
-                per_reference = [
-                    _clip(counts, reference.block(first, first + n_segments))
-                    for reference in index.counts[0]
-                ]
+                per_reference = [_clip(counts, reference) for reference in references]
                 unigrams = np.stack(
                     [_per_segment(m, seg - first, n_segments) for m, seg, _ in per_reference]
                 )
-            clipping = self._reference_max_counts(n, first, first + n_segments)
-            matches, segment, ngram = _clip(counts, clipping)
+            matches, segment, ngram = _clip(counts, _max_counts(references))
             segment -= first
             clipped.append(_per_segment(matches, segment, n_segments))
             weights = self.nist_weights(n)[ngram]
@@ -493,6 +342,19 @@ def _segment_counts(segment: np.ndarray, gid: np.ndarray, n_ids: int) -> _Segmen
     # nearly every count is small: one byte each, unless a segment repeats an n-gram 256 times
     small = len(counts) == 0 or counts.max() <= np.iinfo(np.uint8).max
     return _SegmentCounts(keys, counts.astype(np.uint8 if small else np.int32), np.int64(n_ids))
+
+
+def _max_counts(references: Sequence[_SegmentCounts]) -> _SegmentCounts:
+    """Per segment and n-gram, the largest count over the references (BLEU's clipping)."""
+    if len(references) == 1:
+        return references[0]
+    keys = np.concatenate([r.keys for r in references])
+    counts = np.concatenate([r.counts for r in references]).astype(np.int32)  # negated below
+    order = np.lexsort((-counts, keys))  # by key, largest count first
+    keys, counts = keys[order], counts[order]
+    first_of_key = np.ones(len(keys), bool)
+    first_of_key[1:] = keys[1:] != keys[:-1]
+    return _SegmentCounts(keys[first_of_key], counts[first_of_key], references[0].n_ids)
 
 
 def _per_segment(values: np.ndarray, segment: np.ndarray, n_segments: int) -> np.ndarray:

@@ -15,8 +15,9 @@ from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 
 from mteval_core import text
 from mteval_core.config import Options
-from mteval_core.ngrams import EncodedCorpus, Vocabulary
+from mteval_core.ngrams import EncodedCorpus
 from mteval_core.testset import TestSet, TextColumn
+from mteval_core.tokens import Vocabulary
 from tests.helpers import SHARED_DATA
 
 scan = pytest.importorskip("mteval_core.text._scan", reason="built without a C compiler")
@@ -143,7 +144,7 @@ def test_corpus_statistics_equal_without_the_compiled_module(ted, monkeypatch):
     fast_ids = {name: fast.systems[name].ids for name in fast.systems}  # encoded when asked
     monkeypatch.setattr(text, "_scan", None)
     monkeypatch.setattr(
-        "mteval_core.ngrams.token_table", lambda add: None
+        "mteval_core.tokens.token_table", lambda add: None
     )  # the fallback Vocabulary: tokenize, then look up
     slow = EncodedCorpus(ted, options)
     assert slow.vocabulary._compiled_table is None

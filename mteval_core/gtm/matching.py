@@ -92,9 +92,12 @@ class SegmentGrids(NamedTuple):
         )
 
 
-def mean_reference_lengths(corpus: EncodedCorpus) -> np.ndarray:
-    """Per segment, the mean length of its references (empty ones count as 0), as GTM 1.4."""
-    return corpus.reference_lengths.sum(axis=0) / corpus.n_references
+def mean_reference_lengths(
+    corpus: EncodedCorpus, first: int = 0, last: int | None = None
+) -> np.ndarray:
+    """Per segment (of [first, last), default all), the mean length of its references (empty
+    ones count as 0), as GTM 1.4."""
+    return corpus.reference_lengths[:, first:last].sum(axis=0) / corpus.n_references
 
 
 def segment_grids(
@@ -105,7 +108,7 @@ def segment_grids(
     candidate = corpus.systems[system].block(first, last)
     rcat = corpus.concatenated_references.block(first, last)
     caps = np.minimum(
-        candidate.lengths.astype(np.float64), mean_reference_lengths(corpus)[first:last]
+        candidate.lengths.astype(np.float64), mean_reference_lengths(corpus, first, last)
     )
     # the loops take int64 ids; the streams keep int32, and the copies are only this block's
     ids = candidate.ids.astype(np.int64), rcat.ids.astype(np.int64)

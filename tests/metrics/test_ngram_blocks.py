@@ -10,8 +10,9 @@ import pytest
 from mteval_core import ngrams
 from mteval_core.config import Options
 from mteval_core.metrics.gtm import segment_sizes
-from mteval_core.ngrams import EncodedCorpus, TokenStream
+from mteval_core.ngrams import EncodedCorpus
 from mteval_core.testset import TestSet, TextColumn
+from mteval_core.tokens import TokenStream
 
 
 def all_matches(test_set: TestSet) -> dict[str, list[np.ndarray]]:
