@@ -8,7 +8,7 @@ number (/Scores, /Bitext_grid?system=...), so links keep working.
 
 import streamlit as st
 
-from mteval_core.tables import files_summary, scores_frame, segment_preview
+from mteval_core.report.frames import files_summary, scores_frame, segment_preview
 from pages.ui import (
     DASHBOARD_METRICS,
     escape_markdown,

@@ -22,11 +22,11 @@ METRICS = "bleu,nist,precision,recall,f1,fmean,gtm"
 
 
 def bootstrap_step_seconds(runs: int) -> float:
-    from mteval_core.config import Options
-    from mteval_core.scoring import score_test_set
+    from mteval_core.metrics.scoring import score_test_set
+    from mteval_core.model.testset import TestSet, TextColumn
+    from mteval_core.settings.options import Options
     from mteval_core.stats.bootstrap import BootstrapOptions
     from mteval_core.stats.significance import bootstrap_scores
-    from mteval_core.testset import TestSet, TextColumn
 
     def column(path: Path) -> TextColumn:
         lines = path.read_text(encoding="utf-8").split("\n")[:-1]

@@ -49,10 +49,10 @@ def median_seconds(work: Callable[[], object], runs: int) -> float:
 
 def ted_matrices() -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Segment scores of the seven metrics (TER negated: higher is better) and negated MQM."""
-    from mteval_core.config import Options
-    from mteval_core.human import criterion_matrix
     from mteval_core.io import read_directory
-    from mteval_core.scoring import score_test_set
+    from mteval_core.metrics.scoring import score_test_set
+    from mteval_core.model.judgment_matrices import criterion_matrix
+    from mteval_core.settings.options import Options
 
     test_set = read_directory(TED).test_set
     systems = test_set.system_names

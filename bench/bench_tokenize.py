@@ -16,8 +16,8 @@ from functools import partial
 from bench_score import DATA, arguments, median_seconds
 
 from mteval_core import text
-from mteval_core.config import Options
-from mteval_core.tokens import Vocabulary
+from mteval_core.engine.tokens import Vocabulary
+from mteval_core.settings.options import Options
 
 
 def wmt17_lines() -> list[str]:

@@ -2,13 +2,19 @@
 
 import streamlit as st
 
-from mteval_core.config import GTM_MATCHINGS, SNOWBALL_LANGUAGES, STEMMERS, TOKENIZERS, Options
 from mteval_core.errors import InputError
-from mteval_core.io.mqm import read_mqm
+from mteval_core.io.mqm_tsv import read_mqm
 from mteval_core.io.uploads import check_upload_sizes, read_uploaded_metric, test_set_from_uploads
-from mteval_core.languages import languages_of, stemming_advice
-from mteval_core.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
-from mteval_core.tables import files_summary, mqm_overview, segment_preview
+from mteval_core.report.frames import files_summary, mqm_overview, segment_preview
+from mteval_core.settings.languages import languages_of, stemming_advice
+from mteval_core.settings.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
+from mteval_core.settings.options import (
+    GTM_MATCHINGS,
+    SNOWBALL_LANGUAGES,
+    STEMMERS,
+    TOKENIZERS,
+    Options,
+)
 from pages.ui import (
     escape_markdown,
     friendly_errors,

@@ -4,36 +4,35 @@ significance clusters, or every pair in a heat map), ready to export."""
 
 import streamlit as st
 
-from mteval_core.export import metric_labels, to_csv, to_json, to_latex
-from mteval_core.figures import (
+from mteval_core.report.figures import (
     significance_clusters_figure,
     significance_heatmap,
     system_scores_bar,
 )
-from mteval_core.limits import MAX_RESAMPLED_CELLS
+from mteval_core.report.frames import scores_frame
+from mteval_core.report.writers import metric_labels, to_csv, to_json, to_latex, too_few_resamples
+from mteval_core.settings.limits import MAX_RESAMPLED_CELLS
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.significance import (
     SIGNIFICANCE_LEVEL,
     bootstrap_scores,
     resamples_needed,
     smallest_reachable_p,
-    too_few_resamples,
 )
 from mteval_core.stats.system_clusters import cluster_systems
-from mteval_core.tables import scores_frame
 from pages.ui import (
     DASHBOARD_METRICS,
     RESAMPLES_HELP,
+    cache_key,
     cached,
     escape_markdown,
     friendly_errors,
     resample_choices,
     scores_of,
-    session_external_metrics,
     session_options,
     session_test_set,
 )
-from pages.ui.tables import chosen_columns
+from pages.ui.table_display import chosen_columns
 
 # 20,000 (MAX_RESAMPLES): enough for Holm over 999 pairs (45 systems). 20 systems x 2,000
 # segments, seven metrics: about 10 s of CPU and 0.8 GB at the peak.
@@ -74,11 +73,10 @@ bootstrap = BootstrapOptions(n_resamples=resamples)
 
 with friendly_errors():
     scores = scores_of(test_set, DASHBOARD_METRICS, options)
-    external = tuple(session_external_metrics())  # part of the key, as in scores_of
     resampled = None  # no resamples: scores only
     if resamples:
         resampled = cached(
-            ("bootstrap", test_set.content_hash, options, scores.signature, external, bootstrap),
+            cache_key("bootstrap", scores.signature, bootstrap, options=options),
             lambda progress: bootstrap_scores(scores, bootstrap, progress=progress),
             "Resampling...",
         )

@@ -8,34 +8,34 @@ systems, as `mteval correlate` does, and one line says that the segment views ne
 
 import streamlit as st
 
-from mteval_core.comparison_tables import metric_comparison_frame
-from mteval_core.config import STEMMER_CHOICES, Options, stemming_variants
-from mteval_core.export import metric_labels
-from mteval_core.figures import differential_scatter, reliability_figure, system_scatter
-from mteval_core.languages import languages_of, stemmer_for
-from mteval_core.scoring import Progress, Scores
-from mteval_core.stats import meta
-from mteval_core.stats.bootstrap import BootstrapOptions
-from mteval_core.stats.reliability import ReliabilityOptions, is_quick, reliability_of_test_set
-from mteval_core.tables import (
+from mteval_core.metrics.scoring import Progress, Scores
+from mteval_core.report.comparison_frames import metric_comparison_frame
+from mteval_core.report.figures import differential_scatter, reliability_figure, system_scatter
+from mteval_core.report.frames import (
     correlation_frame,
     primary_correlation_columns,
     system_segments_frame,
 )
+from mteval_core.report.writers import metric_labels
+from mteval_core.settings.languages import languages_of, stemmer_for
+from mteval_core.settings.options import STEMMER_CHOICES, Options, stemming_variants
+from mteval_core.stats import meta
+from mteval_core.stats.bootstrap import BootstrapOptions
+from mteval_core.stats.reliability import ReliabilityOptions, is_quick, reliability_of_test_set
 from pages.ui import (
     DASHBOARD_METRICS,
     RESAMPLES_HELP,
+    cache_key,
     cached,
     escape_markdown,
     friendly_errors,
     resample_choices,
     scores_of,
-    session_external_metrics,
     session_options,
     session_test_set,
 )
 from pages.ui.segment_level import show_segment_level
-from pages.ui.tables import chosen_columns, static_table
+from pages.ui.table_display import chosen_columns, static_table
 
 st.set_page_config(page_title="mteval: correlation", layout="wide")
 
@@ -78,9 +78,7 @@ def meta_evaluation(variant_options: Options) -> tuple[Scores, meta.MetaEvaluati
     """Scores and every correlation (with intervals) under one set of options, cached."""
     scores = scores_of(test_set, DASHBOARD_METRICS, variant_options)
     bootstrap = BootstrapOptions(n_resamples=resamples) if resamples else None
-    external = tuple(session_external_metrics())  # part of the key, as in scores_of
-    key = ("meta", test_set.content_hash, variant_options, external, criterion, exclude)
-    key += (rated_only, resamples)
+    key = cache_key("meta", criterion, exclude, rated_only, resamples, options=variant_options)
 
     def compute(progress: Progress) -> meta.MetaEvaluation:
         return meta.evaluate_and_compare(
@@ -216,7 +214,7 @@ if st.toggle(
 ):
     with friendly_errors():
         curves = cached(
-            ("reliability", test_set.content_hash, options, metric, criterion, exclude),
+            cache_key("reliability", metric, criterion, exclude, options=options),
             lambda progress: reliability_of_test_set(
                 test_set, metric, criterion, options, ReliabilityOptions(), exclude, progress
             ),

@@ -11,7 +11,7 @@ from functools import partial
 
 import streamlit as st
 
-from mteval_core.grid import (
+from mteval_core.gtm.grid import (
     BitextGrid,
     bitext_grid,
     exact_table_is_quick,
@@ -20,7 +20,14 @@ from mteval_core.grid import (
     viewer_exponent,
     viewer_options,
 )
-from pages.ui import cached, escape_markdown, friendly_errors, session_options, session_test_set
+from pages.ui import (
+    cache_key,
+    cached,
+    escape_markdown,
+    friendly_errors,
+    session_options,
+    session_test_set,
+)
 from pages.ui.bitext import (
     MATCHINGS,
     TABLE_COLUMNS,
@@ -83,7 +90,7 @@ options = viewer_options(session_options(), exponent)
 
 with friendly_errors():
     table = cached(
-        ("bitext segment table", test_set.content_hash, system, options, exact_for_all),
+        cache_key("bitext segment table", system, exact_for_all, options=options),
         lambda progress: segment_table(test_set, system, options, exact_for_all, progress),
         f"Matching every segment of {escape_markdown(system)}"
         + (", greedy and exact..." if exact_for_all else " (greedy)..."),
@@ -114,7 +121,7 @@ grids: dict[str, BitextGrid] = {}
 for name in systems:
     with friendly_errors():
         grids[name] = cached(
-            ("bitext grid", test_set.content_hash, name, segment, options),
+            cache_key("bitext grid", name, segment, options=options),
             lambda progress, name=name: bitext_grid(test_set, name, segment, options, exact=True),
             "Matching the segment...",
         )

@@ -6,12 +6,12 @@ import hashlib
 
 import streamlit as st
 
-from mteval_core.io.loss_tables import read_loss_table
-from mteval_core.io.mqm import MqmAnnotations
-from mteval_core.loss.mqm import ErrorsPerSegment, errors_per_segment, starting_weights
+from mteval_core.io.loss_csv import read_loss_table
+from mteval_core.io.mqm_tsv import MqmAnnotations
+from mteval_core.loss.mqm_loss import ErrorsPerSegment, errors_per_segment, starting_weights
 from mteval_core.loss.mqm_view import map_view_at, mqm_ranking_at, weight_map, weight_plane
 from mteval_core.loss.view import PAPER_PRESETS, LossAnalysis, analyse_loss
-from pages.ui import cached, escape_markdown, friendly_errors, session_mqm
+from pages.ui import cache_key, cached, escape_markdown, friendly_errors, session_mqm
 from pages.ui.loss import (
     COST_MAXIMUM,
     WEIGHT_SLIDERS,
@@ -35,11 +35,13 @@ def analysis_of(name: str, data: bytes) -> LossAnalysis:
     whoever asks: the cache is keyed by the bytes, never by a session."""
     digest = hashlib.sha256(data).hexdigest()
     table = cached(
-        ("loss-table", name, digest), lambda _: read_loss_table(data, name), "Reading the table"
+        cache_key("loss-table", name, content=digest),
+        lambda _: read_loss_table(data, name),
+        "Reading the table",
     )
     by = chosen_breakdown(table)  # the choice depends on the table's columns
     return cached(
-        ("loss-analysis", name, digest, by),
+        cache_key("loss-analysis", name, by, content=digest),
         lambda _: analyse_loss(table, by),
         "Mapping the rankings and resampling",
     )
@@ -91,7 +93,7 @@ def mqm_explorer(errors: ErrorsPerSegment, start: dict[str, float]) -> None:
     maxima = (WEIGHT_SLIDERS[x_key].maximum, WEIGHT_SLIDERS[y_key].maximum)
     plane = weight_plane(errors, weights, x_key, y_key, shown, maxima)
     mapped = cached(  # only the other weights move the map; the axes' weights move the point
-        ("mqm-map", plane.key), lambda _: weight_map(plane), "Mapping the rankings"
+        cache_key("mqm-map", content=plane.key), lambda _: weight_map(plane), "Mapping the rankings"
     )
     show_weight_map(map_view_at(mapped, weights), plane, start)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mteval_core.testset import TestSet, TextColumn
+from mteval_core.model.testset import TestSet, TextColumn
 from tests.helpers import read_lines, shared_dataset
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from mteval_core.io import DirectoryRead, read_directory
-from mteval_core.testset import TestSet, TextColumn
+from mteval_core.model.testset import TestSet, TextColumn
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
-from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -28,7 +27,7 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def folder_of(module: str) -> str | None:
-    """'mteval_core.io.human' -> 'io'; None for top-level modules and other packages."""
+    """'mteval_core.io.human_judgments' -> 'io'; None for top-level modules and other packages."""
     parts = module.split(".")
     if parts[0] != "mteval_core" or len(parts) < 2:
         return None
@@ -44,7 +43,8 @@ def test_the_core_never_imports_streamlit():
     assert offenders == []
 
 
-def test_no_two_package_folders_import_each_other():
+def folder_imports() -> dict[str, set[str]]:
+    """Package folder -> the other package folders its modules import."""
     folders = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists())
     uses: dict[str, set[str]] = {folder: set() for folder in folders}
     for folder in folders:
@@ -53,8 +53,130 @@ def test_no_two_package_folders_import_each_other():
                 other = folder_of(module)
                 if other is not None and other != folder:
                     uses[folder].add(other)
-    loops = [(a, b) for a, b in combinations(folders, 2) if b in uses[a] and a in uses[b]]
-    assert loops == []
+    return uses
+
+
+def test_package_folders_import_one_way():
+    """The folders form layers (model, settings, text, engine, gtm, metrics, io, stats, loss,
+    shards, report, cli): no chain of imports leads from a folder back to itself."""
+    uses = folder_imports()
+
+    def cycle_from(start: str) -> list[str] | None:
+        stack = [(start, [start])]
+        while stack:
+            folder, path = stack.pop()
+            for other in sorted(uses[folder]):
+                if other == start:
+                    return [*path, start]
+                if other not in path:
+                    stack.append((other, [*path, other]))
+        return None
+
+    cycles = [" -> ".join(c) for folder in uses if (c := cycle_from(folder))]
+    assert cycles == []
+
+
+def test_the_package_root_holds_only_the_error_type():
+    """Modules live in the folder of their kind; only InputError, which every folder raises,
+    sits at the root."""
+    assert sorted(p.name for p in PACKAGE.glob("*.py")) == ["__init__.py", "errors.py"]
+
+
+def test_statistics_read_no_files_and_name_no_flags():
+    """stats/ takes arrays and records of the data model: reading files (io/) and saying things
+    in a command's terms (cli/) or a reader's (report/) happen above it."""
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(
+            m for m in imported_modules(path) if folder_of(m) in ("io", "cli", "report")
+        )
+        for path in (PACKAGE / "stats").rglob("*.py")
+    }
+    assert {path: found for path, found in offenders.items() if found} == {}
+    flags = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in (PACKAGE / "stats").rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value.lstrip().startswith("--")
+        and len(node.value.lstrip()) > 2
+        and node.value.lstrip()[2].isalpha()
+    ]
+    assert flags == []
+
+
+# The same subject in different layers may share a module name (the gtm command and the GTM
+# metric; a figure, a page helper and the statistics of the segment level); nothing else does.
+SAME_SUBJECT_IN_LAYERS = {"bitext", "correlation", "gtm", "loss", "segment_level"}
+
+
+def test_one_module_name_per_idea():
+    paths = [*PACKAGE.rglob("*.py"), *(ROOT / "pages").rglob("*.py")]
+    names: dict[str, list[str]] = {}
+    for path in paths:
+        if path.name not in ("__init__.py", "__main__.py"):
+            names.setdefault(path.stem, []).append(str(path.relative_to(ROOT)))
+    repeated = {n: where for n, where in names.items() if len(where) > 1}
+    assert set(repeated) <= SAME_SUBJECT_IN_LAYERS, repeated
+
+
+def test_the_readme_tree_names_every_folder_and_module():
+    """The Development section's tree is how a newcomer finds things: it names every package
+    folder and every module of the core."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    tree = readme[readme.index("## Development") :]
+    folders = [f"{p.name}/" for p in PACKAGE.iterdir() if (p / "__init__.py").exists()]
+    modules = [
+        p.stem
+        for p in PACKAGE.rglob("*.py")
+        if p.name not in ("__init__.py", "__main__.py") and not p.stem.startswith("_")
+    ]
+    missing = [name for name in [*folders, *modules] if name not in tree]
+    assert missing == []
+
+
+def page_files() -> list[Path]:
+    return [ROOT / "app.py", *(ROOT / "pages").rglob("*.py")]
+
+
+def test_no_page_builds_a_cache_key_by_hand():
+    """Every cached result is keyed by ``pages.ui.cache_key``, which always adds the content
+    hash, the options and the external metrics; a key written out by hand could leave one out
+    and hand one session's result to another."""
+    by_hand = []
+    for path in page_files():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            key = node.args[0] if node.args else None
+            if node.func.id == "cached" and not (
+                isinstance(key, ast.Name)
+                or (isinstance(key, ast.Call) and getattr(key.func, "id", "") == "cache_key")
+            ):
+                by_hand.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            if node.func.id == "CacheKey" and path != ROOT / "pages" / "ui" / "__init__.py":
+                by_hand.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert by_hand == []
+
+
+def test_facts_about_a_metric_live_on_the_metric():
+    """Decimals, direction and whether statistics add across shards are attributes of the
+    metric class; no module outside metrics/ decides by comparing a metric's name."""
+    from mteval_core.metrics import REGISTRY
+
+    found = []
+    for path in [*PACKAGE.rglob("*.py"), *page_files()]:
+        if PACKAGE / "metrics" in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            literals = []
+            if isinstance(node, ast.Compare):
+                literals = [node.left, *node.comparators]
+            elif isinstance(node, ast.Dict):
+                literals = [k for k in node.keys if k is not None]
+            if any(isinstance(x, ast.Constant) and x.value in REGISTRY for x in literals):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []
 
 
 def loaded_after(code: str) -> set[str]:

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mteval_core.config import Options
 from mteval_core.metrics import REGISTRY
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
 from tests.helpers import make_test_set
 
 ALL = list(REGISTRY)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from mteval_core.errors import InputError
-from mteval_core.limits import MAX_RESAMPLES
+from mteval_core.settings.limits import MAX_RESAMPLES
 from mteval_core.stats.bootstrap import DEFAULT_SEED, BootstrapOptions
 
 MAX_SEED = 2**32 - 1  # 32-bit seeds: every numpy generator and most other tools take them

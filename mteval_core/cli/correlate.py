@@ -24,8 +24,8 @@ from mteval_core.cli.arguments import (
     check_excluded,
 )
 from mteval_core.errors import InputError
-from mteval_core.export import render_correlations
-from mteval_core.testset import HumanScores
+from mteval_core.model.testset import HumanScores
+from mteval_core.report.writers import render_correlations
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -100,9 +100,9 @@ def _system_means(human: HumanScores, criterion: str) -> dict[str, float]:
 def run(args: argparse.Namespace) -> str:
     if _check_form(args):
         return run_segment_level(args)
-    from mteval_core.human import default_criterion
     from mteval_core.io import read_bytes
-    from mteval_core.io.metric_tables import read_system_metric_table
+    from mteval_core.io.wide_metric_scores import read_system_metric_table
+    from mteval_core.model.judgment_matrices import default_criterion
     from mteval_core.stats.meta import correlate_tables
 
     human = _read_table(args.human)
@@ -126,9 +126,10 @@ def run(args: argparse.Namespace) -> str:
 
 def run_segment_level(args: argparse.Namespace) -> str:
     """What `mteval score --segment-level` reports, from a human and a metric segment table."""
-    from mteval_core.export import render_segment_level_text
+    from mteval_core.cli.segment_tables import table_matrices
     from mteval_core.io import read_bytes
-    from mteval_core.io.metric_tables import read_segment_metric_table
+    from mteval_core.io.wide_metric_scores import read_segment_metric_table
+    from mteval_core.report.writers import render_segment_level_text
     from mteval_core.stats import segment_meta
 
     human = _read_table(args.human_segments)
@@ -138,9 +139,7 @@ def run_segment_level(args: argparse.Namespace) -> str:
     )
     if args.rank_metrics:
         segment_meta.parse_rank_statistic(args.rank_metrics)  # a typo fails before the work
-    read = segment_meta.table_matrices(
-        human, table, args.criterion, args.exclude, args.lower_is_better
-    )
+    read = table_matrices(human, table, args.criterion, args.exclude, args.lower_is_better)
     for note in read.notes:
         print(f"mteval: note: {note}", file=sys.stderr)
     matrices = read.matrices

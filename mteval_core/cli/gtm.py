@@ -13,9 +13,9 @@ import argparse
 from collections.abc import Sequence
 from decimal import Decimal
 
-from mteval_core.config import GTM_MATCHINGS, Options
 from mteval_core.errors import InputError
-from mteval_core.testset import TestSet, TextColumn
+from mteval_core.model.testset import TestSet, TextColumn
+from mteval_core.settings.options import GTM_MATCHINGS, Options
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -108,7 +108,7 @@ def gtm14_lines(
     """The lines gtm.jar prints for the one system of ``test_set``, which has document ids."""
     (system,) = test_set.system_names
     document_of = test_set.documents or ("doc",) * test_set.n_segments
-    from mteval_core.scoring import score_test_set
+    from mteval_core.metrics.scoring import score_test_set
 
     scores = score_test_set(test_set, ["gtm"], options)
     by_document = scores.documents(document_of)[system]["gtm"]

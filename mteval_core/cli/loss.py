@@ -12,8 +12,8 @@ import argparse
 import json
 
 from mteval_core.errors import InputError
-from mteval_core.export import render_loss
 from mteval_core.loss.average import PAPER_COSTS, Costs, check_costs, losses, ranking
+from mteval_core.report.writers import render_loss
 
 DEFAULT_COSTS = ",".join(f"{cost:g}" for cost in PAPER_COSTS)
 
@@ -54,7 +54,7 @@ def parse_costs(text: str) -> Costs:
 
 def run(args: argparse.Namespace) -> str:
     from mteval_core.io.decoding import read_bytes
-    from mteval_core.io.loss_tables import read_loss_table
+    from mteval_core.io.loss_csv import read_loss_table
     from mteval_core.loss.inputs import grouped_rates
 
     costs = parse_costs(args.costs)

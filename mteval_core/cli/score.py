@@ -24,20 +24,19 @@ from mteval_core.cli.arguments import (
     check_excluded,
     worker_count,
 )
-from mteval_core.config import BREVITY_PENALTIES, GTM_MATCHINGS, STEMMERS, TOKENIZERS, Options
 from mteval_core.errors import InputError
-from mteval_core.export import (
-    render_meta_text,
-    render_segment_level_text,
-    to_csv,
-    to_json,
-    to_latex,
-    to_text,
-)
 from mteval_core.metrics import DEFAULT_METRICS, REGISTRY, parse_metric_list
-from mteval_core.scoring import Scores
+from mteval_core.metrics.scoring import Scores
+from mteval_core.model.testset import TestSet
+from mteval_core.report.writers import render_scores
+from mteval_core.settings.options import (
+    BREVITY_PENALTIES,
+    GTM_MATCHINGS,
+    STEMMERS,
+    TOKENIZERS,
+    Options,
+)
 from mteval_core.stats.undefined import UNDEFINED
-from mteval_core.testset import TestSet
 
 if TYPE_CHECKING:
     from mteval_core.metrics.external import ExternalMetric
@@ -240,7 +239,7 @@ def _check_in_memory_input(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> str:
-    from mteval_core.scoring import score_test_set
+    from mteval_core.metrics.scoring import score_test_set
 
     metrics = parse_metric_list(args.metrics)
     options = Options(
@@ -254,7 +253,7 @@ def run(args: argparse.Namespace) -> str:
         gtm_matching=args.gtm_matching,
     )
     if args.shards:
-        from mteval_core.shards.command import run_sharded
+        from mteval_core.cli.score_shards import run_sharded
 
         return run_sharded(args, metrics, options)
     _check_in_memory_input(args)
@@ -279,14 +278,9 @@ def run(args: argparse.Namespace) -> str:
     report = meta.to_dict() if meta else None
     if report is not None and test_set.human is not None:
         report.update(segment_level_report(args, test_set, scores, report))
-    if args.format == "json":
-        return to_json(scores, args.segments, documents, report) + "\n"
-    if args.format == "csv":
-        return to_csv(scores, segments=args.segments, documents=documents)
-    if args.format == "latex":
-        return to_latex(scores)
-    text = to_text(scores, segments=args.segments) + (render_meta_text(meta) if meta else "")
-    return text + (render_segment_level_text(report) if report else "")
+    return render_scores(
+        args.format, scores, meta=meta, report=report, segments=args.segments, documents=documents
+    )
 
 
 def read_segment_ids(path: str | None, test_set: TestSet) -> dict[str, int] | None:

@@ -11,10 +11,10 @@ fractional length where the cap bites. The score is size = (sum of len ** e) ** 
 
 The loops (the greedy over runs; the exact matching's bounds and branch and bound, and the run
 lengths and ordered candidate blocks of its integer program) are compiled with Cython in
-``_loops.pyx``: GTM is a sequential greedy per segment, so a compiled loop over segments is the
-fast way. Where the package was installed without a C compiler, ``_loops_python.py`` runs the same
-algorithm with the same numbers, more slowly. This module bounds the loops (``limits.py``: a
-segment's hits and runs for the greedy, its cells and search steps for the exact matching) and
+``_loops.pyx``: GTM is a sequential greedy per segment, so a compiled loop over segments is the fast
+way. Where the package was installed without a C compiler, ``_loops_python.py`` runs the same
+algorithm with the same numbers, more slowly. This module bounds the loops (``settings/limits.py``:
+a segment's hits and runs for the greedy, its cells and search steps for the exact matching) and
 falls back to scipy's integer program where the search gives up.
 """
 
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from mteval_core.errors import InputError, Note
-from mteval_core.limits import (
+from mteval_core.settings.limits import (
     GTM_EXACT_MAX_CELLS,
     GTM_EXACT_MAX_STEPS,
     GTM_MAX_HITS,
@@ -37,7 +37,24 @@ from mteval_core.limits import (
 )
 
 if TYPE_CHECKING:
-    from mteval_core.ngrams import EncodedCorpus
+    from mteval_core.engine.ngrams import EncodedCorpus
+
+
+def precision_recall_f(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """GTM 1.4's P = size / |C|, R = size / mean reference length, F = (2 * (P * R)) / (P + R),
+    each 0 where its denominator is 0, of totals (..., 3): the metric and the grid viewer share it.
+    """
+    totals = np.asarray(totals, dtype=np.float64)
+    precision = _ratio(totals[..., 0], totals[..., 1])
+    recall = _ratio(totals[..., 0], totals[..., 2])
+    return precision, recall, _ratio(2.0 * (precision * recall), precision + recall)
+
+
+def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator / denominator, 0 where the denominator is 0 (GTM 1.4 scores an empty side 0)."""
+    out = np.zeros(np.broadcast_shapes(numerator.shape, denominator.shape))
+    np.divide(numerator, denominator, out=out, where=denominator != 0)
+    return out
 
 
 class SlowGTM(Note):
@@ -117,7 +134,7 @@ def segment_grids(
 
 # ---------------------------------------------------------------------- GTM 1.4's greedy, bounded
 class SegmentTooLarge(InputError):
-    """A segment whose grid is over GTM_MAX_HITS hits or GTM_MAX_RUNS runs (see limits.py)."""
+    """A segment whose grid is over GTM_MAX_HITS hits or GTM_MAX_RUNS runs (settings/limits.py)."""
 
 
 def _shared_word_counts(candidate: np.ndarray, rcat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -24,7 +24,7 @@ from typing import TypeVar
 
 from mteval_core.errors import InputError
 from mteval_core.io.detect import ColumnsRead
-from mteval_core.testset import TextColumn
+from mteval_core.model.testset import TextColumn
 
 SHOWN = 3  # ids named in a message; the others are counted
 Key = tuple[str, str]  # (document id, segment id)

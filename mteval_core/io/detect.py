@@ -21,7 +21,7 @@ from mteval_core.io.mteval_sgml import read_sgml
 from mteval_core.io.plain import read_plain, system_name_from_path
 from mteval_core.io.tabular import read_tabular_columns
 from mteval_core.io.wmt_xml import read_wmt_xml
-from mteval_core.testset import TextColumn
+from mteval_core.model.testset import TextColumn
 
 FORMATS = ("plain", "mteval-sgml", "wmt-xml", "csv", "tsv", "jsonl")
 SGML_ROOTS = {"srcset", "refset", "tstset", "mteval", "doc"}  # bare <doc>: GTM 1.4's input

@@ -21,9 +21,9 @@ from pathlib import Path
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode, read_bytes
 from mteval_core.io.delimited import Table, read_table
-from mteval_core.io.human import read_human
+from mteval_core.io.human_judgments import read_human
 from mteval_core.io.plain import read_plain, system_name_from_path
-from mteval_core.testset import HumanScores, TestSet, TextColumn
+from mteval_core.model.testset import HumanScores, TestSet, TextColumn
 
 LAYOUT_HINT = (
     "A test set folder holds ref/<name>.<lang> (one file per reference) and sys/<name>.<lang> "

@@ -10,7 +10,7 @@ import json
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import read_text, split_lines
 from mteval_core.io.long_format import LongColumns, Record, columns_from_records
-from mteval_core.testset import TestSet
+from mteval_core.model.testset import TestSet
 
 
 def read_jsonl_columns(data: bytes, origin: str) -> LongColumns:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from mteval_core.errors import InputError
 from mteval_core.io.delimited import pick_column
 from mteval_core.io.plain import system_name_from_path
-from mteval_core.testset import TestSet, TextColumn
+from mteval_core.model.testset import TestSet, TextColumn
 
 SEGMENT_KEYS = ("segment", "segment_id", "seg_id", "seg")
 SYSTEM_KEYS = ("system",)

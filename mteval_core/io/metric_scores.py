@@ -4,10 +4,10 @@ Three layouts, told apart by content (a header line naming a ``system`` column) 
 headerless one, by the file name:
 
 * CSV or TSV with the columns ``system, segment_id, score`` (or segment, seg_id, seg): segment
-  scores. Segment ids are those of human judgments (see :mod:`mteval_core.io.human`): 1-based
-  line numbers, ``docid::n`` for the n-th segment of a document, or the test set's own ids from
-  segment_ids.tsv. A segment without a row is unscored; a system's score is the mean over its
-  scored segments.
+  scores. Segment ids are those of human judgments (see :mod:`mteval_core.io.human_judgments`):
+  1-based line numbers, ``docid::n`` for the n-th segment of a document, or the test set's own
+  ids from segment_ids.tsv. A segment without a row is unscored; a system's score is the mean
+  over its scored segments.
 * CSV or TSV with the columns ``system, score``: system scores only, so nothing that needs
   segments (bootstrap, segment-level correlation) is defined for the metric.
 * mt-metrics-eval's score files, without a header: ``NAME-REF.seg.score`` has one
@@ -34,10 +34,10 @@ import numpy as np
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode, read_bytes, refuse_lone_cr, refuse_nul, split_lines
 from mteval_core.io.delimited import Row, pick_column, read_table
-from mteval_core.io.human import SegmentResolver
+from mteval_core.io.human_judgments import SegmentResolver
 from mteval_core.io.long_format import SEGMENT_KEYS
 from mteval_core.metrics.external import ExternalMetric, check_metric_name
-from mteval_core.testset import TestSet
+from mteval_core.model.testset import TestSet
 
 LAYOUT_HINT = (
     "Give a CSV or TSV with a header (system, segment_id, score for segment scores; system, "

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import read_text
-from mteval_core.testset import TextColumn
+from mteval_core.model.testset import TextColumn
 
 SET_KINDS = {"srcset": "src", "refset": "ref", "tstset": "tst"}
 STRUCTURE = {"mteval", "doc", "seg", "p", "hl", *SET_KINDS}

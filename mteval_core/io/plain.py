@@ -6,7 +6,7 @@ from pathlib import PurePath
 
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import read_text, split_lines
-from mteval_core.testset import TextColumn
+from mteval_core.model.testset import TextColumn
 
 
 def read_plain(data: bytes, origin: str, name: str) -> TextColumn:

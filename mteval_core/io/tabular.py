@@ -5,7 +5,7 @@ from __future__ import annotations
 from mteval_core.io.decoding import decode
 from mteval_core.io.delimited import read_table
 from mteval_core.io.long_format import LongColumns, Record, columns_from_records
-from mteval_core.testset import TestSet
+from mteval_core.model.testset import TestSet
 
 
 def read_tabular_columns(data: bytes, origin: str) -> LongColumns:

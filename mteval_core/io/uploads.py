@@ -15,11 +15,11 @@ from mteval_core.errors import InputError
 from mteval_core.io.alignment import align_by_ids
 from mteval_core.io.detect import ColumnsRead, read_columns
 from mteval_core.io.directory import parse_segment_ids
-from mteval_core.io.human import read_human_for
+from mteval_core.io.human_judgments import read_human_for
 from mteval_core.io.metric_scores import parse_direction, read_metric_scores
-from mteval_core.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
 from mteval_core.metrics.external import ExternalMetric
-from mteval_core.testset import TestSet
+from mteval_core.model.testset import TestSet
+from mteval_core.settings.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
 
 Upload = tuple[str, bytes]  # file name, content
 

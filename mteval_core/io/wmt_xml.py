@@ -25,7 +25,7 @@ import defusedxml.ElementTree
 
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode, refuse_nul
-from mteval_core.testset import TextColumn
+from mteval_core.model.testset import TextColumn
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,6 @@
 - view, mqm_view: what the dashboard shows, prepared once and then read at any costs or weights;
 - sources: the line that says which data the Loss page shows, and what to upload for one.
 
-Readers live in mteval_core.io.loss_tables and mteval_core.io.mqm; figures in
-mteval_core.figures (loss.py); the `mteval loss` command in mteval_core.cli.loss.
+Readers live in mteval_core.io.loss_csv and mteval_core.io.mqm_tsv; figures in
+mteval_core.report.figures (loss.py); the `mteval loss` command in mteval_core.cli.loss.
 """

@@ -1,8 +1,8 @@
 """The MQM data model: error counts per rating and error type, before any weights.
 
 A rating is one rater's judgment of one system's segment; an error type is a (severity, category)
-pair. ``mteval_core.io.mqm`` reads Google's TSV into this; ``mteval_core.loss.mqm`` weighs it into
-scores, so that a user can change the weights without reading the file again.
+pair. ``mteval_core.io.mqm_tsv`` reads Google's TSV into this; ``mteval_core.loss.mqm_loss``
+weighs it into scores, so that a user can change the weights without reading the file again.
 """
 
 from __future__ import annotations

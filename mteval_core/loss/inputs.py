@@ -79,7 +79,7 @@ class LossRow:
 
 @dataclass(frozen=True)
 class LossInput:
-    """A whole loss file, already checked row by row (see mteval_core.io.loss_tables)."""
+    """A whole loss file, already checked row by row (see mteval_core.io.loss_csv)."""
 
     origin: str
     shape: Shape

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mteval_core.loss.average import ranking
-from mteval_core.loss.mqm import ErrorsPerSegment, weight_box
+from mteval_core.loss.mqm_loss import ErrorsPerSegment, weight_box
 from mteval_core.loss.reversal import (
     AffineLosses,
     Boundary,

@@ -10,7 +10,8 @@ For Tate & Voss we use the simplex of cost *shares*: x = c2 / (c1 + c2 + c3) and
 y = c3 / (c1 + c2 + c3), so the share of c1 is 1 - x - y. Only the ratios of the costs matter to the
 ranking, every non-zero cost triple (c1 = 0 included) is one point of the triangle
 x, y >= 0, x + y <= 1, and the map is finite. Distances are Euclidean in this (x, y) chart.
-For MQM the plane is two chosen error weights, the others held fixed (see mteval_core.loss.mqm).
+For MQM the plane is two chosen error weights, the others held fixed (see
+mteval_core.loss.mqm_loss).
 """
 
 from __future__ import annotations

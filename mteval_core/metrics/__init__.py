@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.metrics.base import Metric
 from mteval_core.metrics.bleu import BLEU, BLEUArithmetic
@@ -11,6 +10,7 @@ from mteval_core.metrics.gtm import GTM, GTMPrecision, GTMRecall
 from mteval_core.metrics.nist import NIST
 from mteval_core.metrics.ter import TER
 from mteval_core.metrics.unigram import F1, Fmean, Precision, Recall
+from mteval_core.settings.options import Options
 
 REGISTRY: dict[str, type[Metric]] = {
     cls.name: cls

@@ -13,8 +13,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from mteval_core.config import Options
-from mteval_core.ngrams import EncodedCorpus
+from mteval_core.engine.ngrams import EncodedCorpus
+from mteval_core.settings.options import Options
 
 
 class Metric(ABC):
@@ -30,6 +30,13 @@ class Metric(ABC):
     # Metrics of one kind (P, R, F1 and Fmean; GTM and its P and R) compute the same statistics
     # under the same options: a scorer computes them once and shares the array, read-only.
     statistics_kind: ClassVar[str | None] = None
+    # How many decimals a table for people shows (text, LaTeX, the dashboard); JSON and CSV keep
+    # every digit.
+    decimals: ClassVar[int] = 4
+    # Whether statistics extracted from parts of a test set add up to the whole set's: what
+    # `mteval score --shards` needs. A metric whose statistics depend on the whole reference
+    # corpus (NIST's information weights) says why not, in one sentence.
+    not_additive_because: ClassVar[str | None] = None
 
     def __init__(self, options: Options) -> None:
         self.options = options
@@ -47,6 +54,10 @@ class Metric(ABC):
 
     def segment_scores(self, stats: np.ndarray) -> np.ndarray:
         return self.score_from_totals(stats)
+
+    def format(self, value: float) -> str:
+        """A score as tables for people print it."""
+        return f"{value:.{self.decimals}f}"
 
     def signature_options(self) -> dict[str, str]:
         """The metric's own options that change its numbers (beyond preprocessing)."""

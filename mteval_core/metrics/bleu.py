@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.metrics.base import Metric, safe_divide
-from mteval_core.ngrams import EncodedCorpus
 
 MAX_ORDER = 4
 _LOG_ZERO = -9999999999.0  # sacreBLEU's my_log(0)
@@ -39,6 +39,7 @@ def brevity_penalty(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
 
 
 class _BleuStatistics(Metric):
+    decimals = 2  # as sacreBLEU prints BLEU
     stat_names = (
         "hypothesis_length",
         "reference_length",

@@ -20,11 +20,11 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from mteval_core.config import Options
+from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.errors import InputError
 from mteval_core.metrics.base import Metric, safe_divide
-from mteval_core.ngrams import EncodedCorpus
-from mteval_core.testset import TestSet
+from mteval_core.model.testset import TestSet
+from mteval_core.settings.options import Options
 
 # Metric names end up in table headers, CSV columns and run signatures ("name:external").
 METRIC_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")

@@ -15,12 +15,13 @@ import warnings
 
 import numpy as np
 
-from mteval_core import ngrams
-from mteval_core.config import Options
+from mteval_core.engine import ngrams
+from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.errors import Note
-from mteval_core.limits import GTM_EXACT_MAX_CELLS, GTM_MAX_HITS, GTM_MAX_RUNS
-from mteval_core.metrics.base import Metric, safe_divide
-from mteval_core.ngrams import EncodedCorpus
+from mteval_core.gtm.matching import precision_recall_f
+from mteval_core.metrics.base import Metric
+from mteval_core.settings.limits import GTM_EXACT_MAX_CELLS, GTM_MAX_HITS, GTM_MAX_RUNS
+from mteval_core.settings.options import Options
 
 
 class ExactMatchingFallback(Note):
@@ -84,16 +85,6 @@ def _warn_left_out(corpus: EncodedCorpus, system: str, left_out: np.ndarray, e: 
         SegmentsLeftOut,
         stacklevel=3,
     )
-
-
-def precision_recall_f(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """GTM 1.4's P = size / |C|, R = size / mean reference length, F = (2 * (P * R)) / (P + R),
-    each 0 where its denominator is 0, of totals (..., 3): the metric and the grid viewer share it.
-    """
-    totals = np.asarray(totals, dtype=np.float64)
-    precision = safe_divide(totals[..., 0], totals[..., 1])
-    recall = safe_divide(totals[..., 0], totals[..., 2])
-    return precision, recall, safe_divide(2.0 * (precision * recall), precision + recall)
 
 
 class _GTMStatistics(Metric):

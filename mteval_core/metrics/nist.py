@@ -14,8 +14,8 @@ import math
 
 import numpy as np
 
+from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.metrics.base import Metric, safe_divide
-from mteval_core.ngrams import EncodedCorpus
 
 MAX_ORDER = 5
 _BETA = -math.log(0.5) / math.log(1.5) / math.log(1.5)
@@ -32,6 +32,10 @@ class NIST(Metric):
     name = "nist"
     label = "NIST"
     scale = "0 and up (as mteval prints it)"
+    not_additive_because = (
+        "NIST weighs each n-gram by its information in the whole reference corpus, which no "
+        "part of the test set sees, so the statistics of parts do not add up to the whole's"
+    )
     stat_names = (
         *(f"information_{n}" for n in range(1, MAX_ORDER + 1)),
         *(f"total_{n}" for n in range(1, MAX_ORDER + 1)),

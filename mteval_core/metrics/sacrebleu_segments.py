@@ -1,7 +1,8 @@
 """Per-segment statistics of the metrics sacreBLEU computes on raw text (chrF, chrF++, TER).
 
 chrF counts character n-grams of the untokenized text and TER tokenizes with its own Tercom rules,
-so neither can use the shared token arrays of :class:`~mteval_core.ngrams.EncodedCorpus`. Their
+so neither can use the shared token arrays of
+:class:`~mteval_core.engine.ngrams.EncodedCorpus`. Their
 statistics come from sacreBLEU itself, which makes them sacreBLEU's by construction; only the
 scores computed from summed statistics are ours (vectorised, see chrf.py and ter.py).
 
@@ -21,10 +22,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mteval_core.config import Options
+from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.metrics.base import Metric
-from mteval_core.ngrams import EncodedCorpus
-from mteval_core.testset import TestSet
+from mteval_core.model.testset import TestSet
+from mteval_core.settings.options import Options
 
 if TYPE_CHECKING:  # sacreBLEU is imported when a raw-text metric is used, not with the registry
     from sacrebleu.metrics.base import Metric as SacrebleuMetric

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.metrics.base import Metric, safe_divide
-from mteval_core.ngrams import EncodedCorpus
 
 
 def fmean(precision: np.ndarray, recall: np.ndarray, alpha: float) -> np.ndarray:

@@ -15,15 +15,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mteval_core.config import Options
-from mteval_core.scoring import Scores, score_test_set
-from mteval_core.shards.bootstrap import poisson_sums
+from mteval_core.metrics.scoring import Scores, score_test_set
+from mteval_core.model.testset import TestSet, TextColumn
+from mteval_core.settings.options import Options
 from mteval_core.shards.coverage import ShardIndex, index_of
+from mteval_core.shards.poisson_bootstrap import poisson_sums
 from mteval_core.shards.reading import ShardRows, read_shard
 from mteval_core.shards.segment_scores import SegmentScoresOut
 from mteval_core.shards.sums import Sums, exactly_summed
 from mteval_core.stats.bootstrap import BootstrapOptions
-from mteval_core.testset import TestSet, TextColumn
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mteval_core.config import Options
 from mteval_core.metrics import get_metric
-from mteval_core.scoring import Scores, run_signature
+from mteval_core.metrics.scoring import Scores, run_signature
+from mteval_core.settings.options import Options
 from mteval_core.shards.sums import Sums
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.significance import BootstrapResult, intervals_and_pairs

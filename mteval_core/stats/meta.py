@@ -23,8 +23,14 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from mteval_core.errors import InputError
-from mteval_core.human import criteria_of, criterion_matrix, default_criterion, system_scores
-from mteval_core.scoring import Progress, Scores
+from mteval_core.metrics.scoring import Progress, Scores
+from mteval_core.model.judgment_matrices import (
+    criteria_of,
+    criterion_matrix,
+    default_criterion,
+    system_scores,
+)
+from mteval_core.model.testset import HumanScores, TestSet
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.correlation import (
     INTERVAL_STATISTICS,
@@ -45,7 +51,6 @@ from mteval_core.stats.significance import (
     with_segments_only,
 )
 from mteval_core.stats.undefined import NO_DEFINED_RESAMPLE, UNDEFINED
-from mteval_core.testset import HumanScores, TestSet
 
 
 def criterion_choices(judgments: HumanScores) -> list[str]:

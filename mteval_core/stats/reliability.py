@@ -17,15 +17,15 @@ from typing import Literal
 
 import numpy as np
 
-from mteval_core.config import Options
+from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.errors import InputError
-from mteval_core.human import criterion_matrix
 from mteval_core.metrics import get_metric
 from mteval_core.metrics.base import Metric
-from mteval_core.ngrams import EncodedCorpus
-from mteval_core.scoring import Progress
+from mteval_core.metrics.scoring import Progress
+from mteval_core.model.judgment_matrices import criterion_matrix
+from mteval_core.model.testset import TestSet
+from mteval_core.settings.options import Options
 from mteval_core.stats.correlation import pearson_rows, spearman_rows
-from mteval_core.testset import TestSet
 
 Statistic = Literal["pearson", "spearman"]
 

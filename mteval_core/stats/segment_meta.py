@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from mteval_core.errors import InputError
-from mteval_core.human import criterion_matrix, default_criterion
 from mteval_core.metrics.external import ExternalMetric
-from mteval_core.scoring import Scores
+from mteval_core.metrics.scoring import Scores
+from mteval_core.model.judgment_matrices import criterion_matrix, default_criterion
+from mteval_core.model.testset import TestSet
 from mteval_core.stats.segment_level import (
     ACCURACIES,
     CORRELATIONS,
@@ -40,10 +41,8 @@ from mteval_core.stats.system_agreement import (
     soft_pairwise_accuracy,
 )
 from mteval_core.stats.undefined import UNDEFINED
-from mteval_core.testset import HumanScores, TestSet
 
 if TYPE_CHECKING:
-    from mteval_core.io.metric_tables import SegmentMetricTable
     from mteval_core.stats.ranking import MetricRanking
 
 MIN_RATED_SYSTEMS = 2  # a pair of systems: the least any segment-level grouping compares
@@ -82,7 +81,7 @@ def segment_matrices(
         raise InputError(
             "segment-level statistics need human judgments of segments, and "
             + ("there are none" if judgments is None else "these judgments are system-level only"),
-            origin=_origins(judgments),
+            origin=judgment_origins(judgments),
             hint="Give a file with a segment column (system, segment_id, score), or leave out "
             "the segment-level options.",
         )
@@ -95,7 +94,7 @@ def segment_matrices(
         raise InputError(
             f"{len(systems)} of the {len(candidates)} scored systems have segment judgments "
             f"under {criterion!r}",
-            origin=_origins(judgments),
+            origin=judgment_origins(judgments),
             hint=f"Segment-level statistics compare systems: at least {MIN_RATED_SYSTEMS} need "
             "judgments. Check the system names in the judgments.",
         )
@@ -111,80 +110,6 @@ def segment_matrices(
     return SegmentMatrices(criterion, systems, every_row[rated], metrics, tuple(negated), without)
 
 
-@dataclass(frozen=True, eq=False)
-class TableMatrices:
-    """``segment_matrices`` of two segment tables, and the systems only one of them has."""
-
-    matrices: SegmentMatrices
-    notes: tuple[str, ...]
-
-
-def table_matrices(
-    judgments: HumanScores,
-    table: SegmentMetricTable,
-    criterion: str | None = None,
-    exclude: Sequence[str] = (),
-    lower_is_better: Sequence[str] = (),
-) -> TableMatrices:
-    """The matrices of `mteval correlate --human-segments --metric-segments`: every metric
-    column of ``table`` (those in ``lower_is_better`` negated) and the human ``criterion`` over
-    the systems both files have, minus ``exclude``; segment numbers are shared by the two files.
-    A system only one file has is set aside with a note."""
-    if not len(judgments.segment_rows):
-        raise InputError(
-            "these judgments are system-level only",
-            origin=_origins(judgments),
-            hint="--human-segments needs a segment column (system, segment_id, score); "
-            "system-level judgments go to --human.",
-        )
-    for name in lower_is_better:
-        if name not in table.metrics:
-            raise InputError(
-                f"--lower-is-better {name}: there is no metric column {name!r}",
-                origin=table.origin,
-                hint=f"The metric columns are: {', '.join(table.metrics)}.",
-            )
-    criterion = criterion or default_criterion(judgments)
-    rated = set(judgments.segment_rows["system"])
-    both = [s for s in table.systems if s in rated]
-    notes = _one_file_only(table, judgments, both)
-    systems = tuple(s for s in both if s not in set(exclude))
-    n_segments = max(table.n_segments, int(judgments.segment_rows["segment"].max()))
-    human = criterion_matrix(judgments, systems, n_segments, criterion)
-    if len(systems) < MIN_RATED_SYSTEMS:
-        raise InputError(
-            f"{len(systems)} systems have both metric scores and judgments",
-            origin=f"{_origins(judgments)}, {table.origin}",
-            hint=f"Segment-level statistics compare at least {MIN_RATED_SYSTEMS} systems. Check "
-            "that the two files name the systems alike.",
-        )
-    metrics = {}
-    for name in table.metrics:
-        matrix = table.matrix(name, systems, n_segments)
-        metrics[name] = -matrix if name in lower_is_better else matrix
-    negated = tuple(m for m in table.metrics if m in lower_is_better)
-    return TableMatrices(SegmentMatrices(criterion, systems, human, metrics, negated), notes)
-
-
-def _one_file_only(
-    table: SegmentMetricTable, judgments: HumanScores, both: Sequence[str]
-) -> tuple[str, ...]:
-    notes = []
-    metric_only = [s for s in table.systems if s not in set(both)]
-    human_only = list(dict.fromkeys(s for s in judgments.segment_rows["system"] if s not in both))
-    if metric_only:
-        notes.append(
-            f"{table.origin}: {len(metric_only)} system(s) without judgments set aside: "
-            + ", ".join(metric_only)
-        )
-    if human_only:
-        notes.append(
-            f"{_origins(judgments)}: {len(human_only)} system(s) without metric scores set "
-            "aside: " + ", ".join(human_only)
-        )
-    return tuple(notes)
-
-
 def _segment_row(scores: Scores, metric_name: str, system: str) -> np.ndarray:
     """One system's segment scores; NaN where an external metric scored no segment (not 0)."""
     row = np.asarray(scores.segment_scores(system, metric_name), dtype=np.float64)
@@ -194,7 +119,8 @@ def _segment_row(scores: Scores, metric_name: str, system: str) -> np.ndarray:
     return row
 
 
-def _origins(judgments: object) -> str | None:
+def judgment_origins(judgments: object) -> str | None:
+    """The files the judgments were read from, for a message; None without judgments."""
     if judgments is None:
         return None
     frames = (judgments.segment_rows, judgments.system_rows)  # type: ignore[attr-defined]

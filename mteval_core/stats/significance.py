@@ -20,8 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mteval_core.limits import MAX_RESAMPLES
-from mteval_core.scoring import Progress, Scores
+from mteval_core.metrics.scoring import Progress, Scores
 from mteval_core.stats.bootstrap import (
     BootstrapOptions,
     percentile_interval,
@@ -95,38 +94,6 @@ def resamples_needed(n_pairs: int = 1, level: float = SIGNIFICANCE_LEVEL) -> int
     while needed > 1 and smallest_reachable_p(needed - 1, n_pairs) < level:
         needed -= 1
     return needed
-
-
-def too_few_resamples(
-    n_resamples: int, n_pairs: int, most_offered: int, n_segments: int
-) -> str | None:
-    """What to tell a reader whose resamples are too few for any of ``n_pairs`` pairs to reach
-    p < ``SIGNIFICANCE_LEVEL`` after Holm's correction, or None when a pair can: how many
-    resamples it takes, and where to get them when that is more than a page offers for
-    ``n_segments`` segments (``most_offered``) or more than the server allows (``MAX_RESAMPLES``).
-    Plain text with no name in it; a page shows it before the figure it explains."""
-    floor = smallest_reachable_p(n_resamples, n_pairs)
-    if floor < SIGNIFICANCE_LEVEL:
-        return None
-    needed = resamples_needed(n_pairs)
-    if needed <= most_offered:
-        where = "."
-    elif needed <= MAX_RESAMPLES:
-        where = (
-            f", more than this page offers for {n_segments:,} segments ({most_offered:,}); the "
-            f"command line's --bootstrap N goes to {MAX_RESAMPLES:,}."
-        )
-    else:
-        where = (
-            f", more than the {MAX_RESAMPLES:,} this server and the command line allow: compare "
-            "fewer systems at a time."
-        )
-    return (
-        f"With {n_resamples:,} resamples and Holm's correction over {n_pairs:,} "
-        f"pair{'s' if n_pairs != 1 else ''}, the smallest p-value a pair can get is {floor:.4f}: "
-        f"no pair can reach p < {SIGNIFICANCE_LEVEL}. "
-        f"Choose at least {needed:,} resamples{where}"
-    )
 
 
 def holm(p_values: np.ndarray) -> np.ndarray:

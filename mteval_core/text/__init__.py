@@ -17,7 +17,7 @@ from functools import cache
 
 import numpy as np
 
-from mteval_core.config import Options
+from mteval_core.settings.options import Options
 from mteval_core.text import character_classes
 
 try:

@@ -1,5 +1,5 @@
 """What every dashboard page shares: the session's inputs, cached core calls, friendly errors,
-and the escaping of user-supplied text (``escape_markdown``, see ``pages.ui.text``).
+and the escaping of user-supplied text (``escape_markdown``, see ``pages.ui.markdown_escape``).
 
 Streamlit treats only the .py files directly in pages/ as pages, so this sub-package is not one.
 Caches are keyed by the test set's content hash, never by a file name: two users who upload the
@@ -16,26 +16,28 @@ from typing import Any
 
 import streamlit as st
 
-from mteval_core.config import Options
 from mteval_core.errors import InputError
-from mteval_core.io.mqm import MqmAnnotations
-from mteval_core.languages import snowball_language
-from mteval_core.limits import MAX_RESAMPLES
+from mteval_core.io.mqm_tsv import MqmAnnotations
 from mteval_core.metrics import DEFAULT_METRICS
 from mteval_core.metrics.external import ExternalMetric
-from mteval_core.scoring import Progress, Scores, score_test_set
-from mteval_core.tables import overview
-from mteval_core.testset import TestSet
-from pages.ui.cache import CACHE_BYTES, CACHE_ENTRIES, ContentCache, estimate_bytes
+from mteval_core.metrics.scoring import Progress, Scores, score_test_set
+from mteval_core.model.testset import TestSet
+from mteval_core.report.frames import overview
+from mteval_core.settings.languages import snowball_language
+from mteval_core.settings.limits import MAX_RESAMPLES
+from mteval_core.settings.options import Options
+from pages.ui.cache import CACHE_BYTES, CACHE_ENTRIES, CacheKey, ContentCache, estimate_bytes
+from pages.ui.markdown_escape import escape_markdown
 from pages.ui.sample import current_test_set
-from pages.ui.text import escape_markdown
 
 __all__ = [
     "CACHE_BYTES",
     "CACHE_ENTRIES",
     "DASHBOARD_METRICS",
     "RESAMPLES_HELP",
+    "CacheKey",
     "ContentCache",
+    "cache_key",
     "cached",
     "escape_markdown",
     "estimate_bytes",
@@ -136,7 +138,26 @@ def _cache() -> ContentCache:
     return ContentCache()
 
 
-def cached(key: Hashable, compute: Callable[[Progress], Any], label: str) -> Any:
+def cache_key(
+    view: str,
+    *choices: Hashable,
+    content: Hashable | None = None,
+    options: Options | None = None,
+) -> CacheKey:
+    """The key of a result of ``view`` for this session: ``content`` (by default the session's
+    test set's content hash, which covers its judgments), ``options`` (by default the session's),
+    the session's external metrics, and the view's own ``choices``. Every cached result is keyed
+    here, so that two sessions share a result only when everything that changes it is equal."""
+    return CacheKey(
+        view,
+        session_test_set().content_hash if content is None else content,
+        session_options() if options is None else options,
+        tuple(session_external_metrics()),
+        choices,
+    )
+
+
+def cached(key: CacheKey, compute: Callable[[Progress], Any], label: str) -> Any:
     """``compute(progress)`` once per key (shared by every session), behind a progress bar."""
 
     def with_bar() -> Any:
@@ -159,7 +180,7 @@ def scores_of(test_set: TestSet, metrics: Sequence[str], options: Options) -> Sc
     content and options."""
     external = session_external_metrics()
     return cached(
-        ("scores", test_set.content_hash, tuple(metrics), options, tuple(external)),
+        cache_key("scores", tuple(metrics), content=test_set.content_hash, options=options),
         lambda progress: score_test_set(
             test_set, metrics, options, progress, external=list(external.values())
         ),

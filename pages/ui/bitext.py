@@ -1,15 +1,15 @@
 """What the Bitext grid page shows besides its widgets: the segment list's columns, the link's
 first values, the reference chooser, and each system's numbers and grid; the matching itself comes
-from mteval_core.grid, the figure from mteval_core.figures."""
+from mteval_core.gtm.grid, the figure from mteval_core.report.figures."""
 
 from __future__ import annotations
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from mteval_core.figures import bitext_grid_figure, bitext_grid_width
-from mteval_core.grid import BitextGrid, compare_matchings, one_reference, segment_number
-from pages.ui.text import escape_markdown
+from mteval_core.gtm.grid import BitextGrid, compare_matchings, one_reference, segment_number
+from mteval_core.report.figures import bitext_grid_figure, bitext_grid_width
+from pages.ui.markdown_escape import escape_markdown
 
 MATCHINGS = ("greedy (GTM 1.4)", "exact (maximum)")
 # Pixels a grid may take before its row scrolls, alone or beside another: the page's column in a

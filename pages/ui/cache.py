@@ -14,14 +14,31 @@ import threading
 import types
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from mteval_core.limits import CACHE_BYTES
+from mteval_core.settings.limits import CACHE_BYTES
+from mteval_core.settings.options import Options
 
 CACHE_ENTRIES = 128  # results kept per server process at most, however small
+
+
+@dataclass(frozen=True)
+class CacheKey:
+    """What a cached result depends on, all of it: the view that computed it, the content it was
+    computed from (the test set's SHA-256 with its judgments, or an uploaded table's bytes), the
+    options that change a number, the external metrics loaded beside the test set, and the view's
+    own choices (criterion, excluded systems, resamples, ...). Pages get one from
+    ``pages.ui.cache_key``, which fills in the session's parts, so no page can leave one out."""
+
+    view: str
+    content: Hashable
+    options: Options
+    external: tuple[str, ...]
+    choices: tuple[Hashable, ...]
 
 
 _SHARED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
@@ -83,7 +100,7 @@ class ContentCache:
     """
 
     def __init__(self, entries: int = CACHE_ENTRIES, max_bytes: int = CACHE_BYTES) -> None:
-        self._values: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._values: OrderedDict[CacheKey, tuple[Any, int]] = OrderedDict()
         self._entries = entries
         self._max_bytes = max_bytes
         self._bytes = 0
@@ -94,10 +111,12 @@ class ContentCache:
         """The estimated size of what the cache holds now."""
         return self._bytes
 
-    def __contains__(self, key: Hashable) -> bool:
+    def __contains__(self, key: CacheKey) -> bool:
         return key in self._values
 
-    def get_or_compute(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+    def get_or_compute(self, key: CacheKey, compute: Callable[[], Any]) -> Any:
+        if not isinstance(key, CacheKey):
+            raise TypeError(f"cache keys come from pages.ui.cache_key, not {type(key).__name__}")
         with self._lock:
             if key in self._values:
                 self._values.move_to_end(key)

@@ -8,13 +8,12 @@ from typing import NamedTuple
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from mteval_core.figures import loss_bar_chart, rank_reversal_map
-from mteval_core.io.loss_tables import SHAPES_HINT
-from mteval_core.io.mqm import REQUIRED as MQM_COLUMNS
-from mteval_core.io.mqm import MqmAnnotations
+from mteval_core.io.loss_csv import SHAPES_HINT
+from mteval_core.io.mqm_tsv import REQUIRED as MQM_COLUMNS
+from mteval_core.io.mqm_tsv import MqmAnnotations
 from mteval_core.loss.average import Costs
 from mteval_core.loss.inputs import LossInput
-from mteval_core.loss.mqm import ErrorsPerSegment
+from mteval_core.loss.mqm_loss import ErrorsPerSegment
 from mteval_core.loss.mqm_view import MqmRanking, WeightMapView, WeightPlane, best_systems
 from mteval_core.loss.reversal import Reversal
 from mteval_core.loss.sources import LossSources, describe_sources
@@ -31,8 +30,9 @@ from mteval_core.loss.view import (
     uncertainty_of,
     view_at,
 )
+from mteval_core.report.figures import loss_bar_chart, rank_reversal_map
+from pages.ui.markdown_escape import escape_markdown
 from pages.ui.sample import SAMPLE_DATA
-from pages.ui.text import escape_markdown
 
 SAMPLES = {  # name: (file in sample_data/loss, what to know about it)
     "Tate & Voss 2006, all wh-types (Tables 2 and 4)": (
@@ -69,7 +69,7 @@ class WeightSlider(NamedTuple):
     step: float
 
 
-WEIGHT_SLIDERS = {  # every key that mteval_core.loss.mqm.starting_weights may give
+WEIGHT_SLIDERS = {  # every key that mteval_core.loss.mqm_loss.starting_weights may give
     "Major": WeightSlider("w_major", "Major (other than non-translation)", 25.0, 0.5),
     "Minor": WeightSlider("w_minor", "Minor (other than punctuation)", 5.0, 0.1),
     "Neutral": WeightSlider("w_neutral", "Neutral", 5.0, 0.1),

@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 
 from mteval_core.io import DirectoryRead, read_directory
-from mteval_core.testset import TestSet
+from mteval_core.model.testset import TestSet
 
 SAMPLE_DATA = Path(__file__).resolve().parents[2] / "sample_data"
 

@@ -8,15 +8,15 @@ from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
-from mteval_core.comparison_tables import ranking_p_value_frame
-from mteval_core.figures import metric_ranking_figure, segment_density
-from mteval_core.scoring import Scores
+from mteval_core.metrics.scoring import Scores
+from mteval_core.model.testset import TestSet
+from mteval_core.report.comparison_frames import ranking_p_value_frame
+from mteval_core.report.figures import metric_ranking_figure, segment_density
+from mteval_core.report.frames import segment_level_frame
 from mteval_core.stats import segment_meta
 from mteval_core.stats.bootstrap import DEFAULT_SEED
 from mteval_core.stats.segment_level import ACCURACIES, CORRELATIONS, GROUPINGS
-from mteval_core.tables import segment_level_frame
-from mteval_core.testset import TestSet
-from pages.ui import cached, escape_markdown, friendly_errors, session_external_metrics
+from pages.ui import CacheKey, cache_key, cached, escape_markdown, friendly_errors
 
 STATISTICS = (*ACCURACIES[::-1], *CORRELATIONS)  # acc_eq first: WMT's segment-level statistic
 PERMUTATION_CHOICES = (100, 200, 500, 1000)  # 1,000: the command line's, mt-metrics-eval's
@@ -51,11 +51,17 @@ def show_segment_level(
         f"{cells:,}, which takes a few seconds per metric with intervals.",
     ):
         return
-    external = tuple(session_external_metrics())  # part of the key, as in scores_of
-    key = (test_set.content_hash, scores.signature, external, criterion, tuple(exclude), resamples)
+    key = cache_key(
+        "segment level",
+        scores.signature,
+        criterion,
+        tuple(exclude),
+        resamples,
+        content=test_set.content_hash,
+    )
     with friendly_errors(stop=False):
         matrices, result = cached(
-            ("segment level", *key),
+            key,
             lambda progress: _statistics(test_set, scores, criterion, exclude, resamples),
             "Segment-level statistics...",
         )
@@ -86,10 +92,11 @@ def _show_ranking(
     matrices: segment_meta.SegmentMatrices,
     result: object,
     statistic: str,
-    key: tuple,
+    statistics_key: CacheKey,
     labels: Mapping[str, str],
 ) -> None:
-    """The metrics in significance clusters, and one metric's p-values against the others."""
+    """The metrics in significance clusters, and one metric's p-values against the others
+    (cached under the key of the statistics they start from, ``statistics_key``)."""
     left, right = st.columns(2)
     grouping = left.radio("Rank the metrics by grouping", GROUPINGS, index=1, horizontal=True)
     permutations = right.select_slider(
@@ -100,7 +107,7 @@ def _show_ranking(
         help=_PERMUTATIONS_HELP,
     )
     ranking = cached(
-        ("metric ranking", *key, statistic, grouping, permutations),
+        cache_key("metric ranking", statistics_key, statistic, grouping, permutations),
         lambda progress: segment_meta.rank_oriented_metrics(
             matrices, statistic, grouping, permutations, DEFAULT_SEED, result
         ),

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from mteval_core.config import Options
-from mteval_core.figures.bitext import MIN_CELL
-from mteval_core.grid import bitext_grid, segment_table, segments_matching
-from mteval_core.testset import TestSet, TextColumn
+from mteval_core.gtm.grid import bitext_grid, segment_table, segments_matching
+from mteval_core.model.testset import TestSet, TextColumn
+from mteval_core.report.figures.bitext import MIN_CELL
+from mteval_core.settings.options import Options
 from pages.ui.bitext import GRID_WIDTH, SCROLL_HINT
 from tests.helpers import load_sample, make_test_set, read_lines, shared_dataset
 

@@ -13,18 +13,18 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from mteval_core.comparison_tables import metric_comparison_frame, ranking_p_value_frame
-from mteval_core.config import Options
-from mteval_core.export import metric_labels
-from mteval_core.figures.correlation import HIGHLIGHT_COLOUR
-from mteval_core.io.human import read_human_for
-from mteval_core.scoring import score_test_set
+from mteval_core.io.human_judgments import read_human_for
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.model.testset import HumanScores, TestSet, TextColumn
+from mteval_core.report.comparison_frames import metric_comparison_frame, ranking_p_value_frame
+from mteval_core.report.figures.correlation import HIGHLIGHT_COLOUR
+from mteval_core.report.writers import metric_labels
+from mteval_core.settings.options import Options
 from mteval_core.stats import segment_meta
 from mteval_core.stats.bootstrap import DEFAULT_SEED
 from mteval_core.stats.meta import evaluate, evaluate_and_compare
-from mteval_core.testset import HumanScores, TestSet, TextColumn
 from pages.ui import DASHBOARD_METRICS, escape_markdown
-from pages.ui.tables import as_plain_text
+from pages.ui.table_display import as_plain_text
 from tests.helpers import load_sample, read_lines, shared_dataset
 
 ROOT = Path(__file__).resolve().parents[2]

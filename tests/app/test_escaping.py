@@ -9,8 +9,9 @@ import json
 import numpy as np
 import pytest
 
-from mteval_core.config import Options
-from mteval_core.figures import (
+from mteval_core.gtm.grid import bitext_grid
+from mteval_core.loss.reversal import Boundary, RankingRegion
+from mteval_core.report.figures import (
     bitext_grid_figure,
     differential_scatter,
     metric_human_scatter,
@@ -18,14 +19,13 @@ from mteval_core.figures import (
     significance_heatmap,
     system_scores_bar,
 )
-from mteval_core.figures.loss import loss_bar_chart, rank_reversal_map
-from mteval_core.figures.text import escape_plotly
-from mteval_core.grid import bitext_grid
-from mteval_core.loss.reversal import Boundary, RankingRegion
+from mteval_core.report.figures.loss import loss_bar_chart, rank_reversal_map
+from mteval_core.report.figures.plotly_escape import escape_plotly
+from mteval_core.settings.options import Options
 from mteval_core.stats.reliability import ReliabilityCurve
 from mteval_core.stats.significance import PairedTest
 from pages.ui import escape_markdown
-from pages.ui.text import WORD_JOINER
+from pages.ui.markdown_escape import WORD_JOINER
 from tests.helpers import make_test_set
 
 HOSTILE = [

@@ -13,9 +13,14 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from mteval_core.io.mqm import read_mqm
+from mteval_core.io.mqm_tsv import read_mqm
 from mteval_core.io.uploads import test_set_from_uploads
-from mteval_core.limits import MAX_RESAMPLES, MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
+from mteval_core.settings.limits import (
+    MAX_RESAMPLES,
+    MAX_UPLOAD_MB,
+    MAX_UPLOAD_SEGMENTS,
+    MAX_UPLOAD_TEXTS,
+)
 from pages.ui import escape_markdown
 
 ROOT = Path(__file__).resolve().parents[2]

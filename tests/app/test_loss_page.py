@@ -10,9 +10,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import mteval_core.loss.view
-from mteval_core.io.mqm import read_mqm
-from mteval_core.loss.mqm import GOOGLE_WEIGHTS, system_error_points
-from pages.ui.text import escape_markdown
+from mteval_core.io.mqm_tsv import read_mqm
+from mteval_core.loss.mqm_loss import GOOGLE_WEIGHTS, system_error_points
+from pages.ui.markdown_escape import escape_markdown
 from tests.helpers import make_test_set, shared_dataset
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from mteval_core.config import Options
+from mteval_core.settings.options import Options
 from tests.helpers import SAMPLE_DATA
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,9 +60,9 @@ def test_correlation_page_scatter_and_table():
 
 
 def test_correlation_page_puts_stemmed_and_unstemmed_side_by_side():
-    from mteval_core.export import metric_labels
     from mteval_core.metrics import DEFAULT_METRICS
-    from mteval_core.scoring import score_test_set
+    from mteval_core.metrics.scoring import score_test_set
+    from mteval_core.report.writers import metric_labels
     from mteval_core.stats.meta import evaluate
     from tests.helpers import load_sample
 
@@ -102,7 +102,7 @@ def test_data_page_shows_the_sample_and_sets_options_for_every_page():
 
 
 def test_data_page_summarises_loaded_mqm_annotations():
-    from mteval_core.io.mqm import read_mqm
+    from mteval_core.io.mqm_tsv import read_mqm
 
     tsv = (
         "system\tseg_id\trater\tcategory\tseverity\n"

@@ -13,11 +13,11 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from mteval_core.config import Options
-from mteval_core.export import metric_labels
-from mteval_core.scoring import Scores, score_test_set
+from mteval_core.metrics.scoring import Scores, score_test_set
+from mteval_core.report.writers import metric_labels, too_few_resamples
+from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions
-from mteval_core.stats.significance import BootstrapResult, bootstrap_scores, too_few_resamples
+from mteval_core.stats.significance import BootstrapResult, bootstrap_scores
 from pages.ui import DASHBOARD_METRICS, escape_markdown
 from tests.helpers import load_sample, make_test_set
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from mteval_core.limits import MAX_RESAMPLES
-from mteval_core.stats.significance import too_few_resamples
-from mteval_core.testset import TestSet
+from mteval_core.model.testset import TestSet
+from mteval_core.report.writers import too_few_resamples
+from mteval_core.settings.limits import MAX_RESAMPLES
 from pages.ui import escape_markdown
 from tests.helpers import make_test_set
 

@@ -56,7 +56,7 @@ def test_the_scores_page_names_the_smallest_reachable_p():
 
 
 def test_the_notes_of_the_scores_are_shown_beside_them():
-    from mteval_core.config import Options
+    from mteval_core.settings.options import Options
 
     words = " ".join(f"w{k % 3}" for k in range(1100))  # 1,100 x 1,100 cells, many blocks
     app = AppTest.from_file(str(ROOT / "pages/1_Scores.py"), default_timeout=120)

@@ -3,12 +3,20 @@ the estimated memory of its entries."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
+import pytest
 
-from pages.ui import ContentCache
+import pages.ui as ui
+from mteval_core.settings.options import Options
+from pages.ui import CacheKey, ContentCache
+
+
+def key(name: str) -> CacheKey:
+    return CacheKey(name, "content", Options(), (), ())
 
 
 def test_a_key_is_computed_once_and_the_oldest_is_dropped():
@@ -18,12 +26,12 @@ def test_a_key_is_computed_once_and_the_oldest_is_dropped():
     def compute(value):
         return lambda: calls.append(value) or value
 
-    assert cache.get_or_compute("a", compute(1)) == 1
-    assert cache.get_or_compute("a", compute(99)) == 1  # cached: not computed again
-    cache.get_or_compute("b", compute(2))
-    cache.get_or_compute("a", compute(99))  # "a" is now the most recently used
-    cache.get_or_compute("c", compute(3))  # drops "b"
-    assert cache.get_or_compute("b", compute(4)) == 4
+    assert cache.get_or_compute(key("a"), compute(1)) == 1
+    assert cache.get_or_compute(key("a"), compute(99)) == 1  # cached: not computed again
+    cache.get_or_compute(key("b"), compute(2))
+    cache.get_or_compute(key("a"), compute(99))  # "a" is now the most recently used
+    cache.get_or_compute(key("c"), compute(3))  # drops "b"
+    assert cache.get_or_compute(key("b"), compute(4)) == 4
     assert calls == [1, 2, 3, 4]
 
 
@@ -36,16 +44,16 @@ def megabytes(n: float) -> np.ndarray:
 
 def test_the_cache_is_bounded_by_the_bytes_of_its_entries():
     cache = ContentCache(max_bytes=3 * MB)
-    cache.get_or_compute("a", lambda: megabytes(1))
-    cache.get_or_compute("b", lambda: megabytes(1))
+    cache.get_or_compute(key("a"), lambda: megabytes(1))
+    cache.get_or_compute(key("b"), lambda: megabytes(1))
     assert 2 * MB <= cache.bytes < 2.1 * MB
-    cache.get_or_compute("a", lambda: None)  # "a" is now the most recently used
-    cache.get_or_compute("c", lambda: megabytes(1.5))  # over 3 MB: drops "b", the oldest
-    assert "a" in cache and "b" not in cache and "c" in cache
+    cache.get_or_compute(key("a"), lambda: None)  # "a" is now the most recently used
+    cache.get_or_compute(key("c"), lambda: megabytes(1.5))  # over 3 MB: drops "b", the oldest
+    assert key("a") in cache and key("b") not in cache and key("c") in cache
     assert 2.5 * MB <= cache.bytes < 2.6 * MB
-    big = cache.get_or_compute("d", lambda: megabytes(4))  # larger than the whole budget
-    assert len(big) == 4 * MB and "d" not in cache  # returned, not kept...
-    assert "a" in cache and "c" in cache  # ...and nothing else dropped for it
+    big = cache.get_or_compute(key("d"), lambda: megabytes(4))  # larger than the whole budget
+    assert len(big) == 4 * MB and key("d") not in cache  # returned, not kept...
+    assert key("a") in cache and key("c") in cache  # ...and nothing else dropped for it
 
 
 def test_estimated_bytes_follow_arrays_frames_containers_and_dataclasses():
@@ -66,3 +74,52 @@ def test_estimated_bytes_follow_arrays_frames_containers_and_dataclasses():
     result = Result(array, frame, ["a" * 1000] * 2)
     assert 2 * MB <= estimate_bytes(result) < 2 * MB + 5000
     assert estimate_bytes(np.array(["x" * MB], dtype=object)) >= MB  # objects in an array
+
+
+def test_a_key_not_made_by_cache_key_is_refused():
+    with pytest.raises(TypeError, match="cache_key"):
+        ContentCache().get_or_compute(("scores", "hash"), lambda: 1)
+
+
+# A value of every field of Options other than its default: a field added to Options without a
+# value here fails the test below, so every option is shown to reach the key.
+OTHER_OPTIONS = {
+    "tokenize": "intl",
+    "lowercase": True,
+    "stem": "porter",
+    "stem_language": "german",
+    "fmean_alpha": 0.5,
+    "bp": "shortest",
+    "gtm_exponent": 2.0,
+    "gtm_matching": "exact",
+}
+
+
+def test_every_part_that_changes_a_number_changes_the_key(monkeypatch):
+    session = {"content": "sha-1", "options": Options(), "external": {}}
+    monkeypatch.setattr(
+        ui, "session_test_set", lambda: SimpleNamespace(content_hash=session["content"])
+    )
+    monkeypatch.setattr(ui, "session_options", lambda: session["options"])
+    monkeypatch.setattr(ui, "session_external_metrics", lambda: session["external"])
+    base = ui.cache_key("scores", "bleu", 1000)
+    assert ui.cache_key("scores", "bleu", 1000) == base  # equal parts, equal keys
+    keys = {
+        "view": ui.cache_key("bootstrap", "bleu", 1000),
+        "choice": ui.cache_key("scores", "bleu", 2000),
+        "content given": ui.cache_key("scores", "bleu", 1000, content="sha-2"),
+    }
+    assert sorted(OTHER_OPTIONS) == sorted(f.name for f in fields(Options))
+    for name, value in OTHER_OPTIONS.items():
+        keys[f"options given: {name}"] = ui.cache_key(
+            "scores", "bleu", 1000, options=replace(Options(), **{name: value})
+        )
+        session["options"] = replace(Options(), **{name: value})
+        keys[f"session options: {name}"] = ui.cache_key("scores", "bleu", 1000)
+    session["options"] = Options()
+    session["content"] = "sha-2"
+    keys["session test set"] = ui.cache_key("scores", "bleu", 1000)
+    session["content"] = "sha-1"
+    session["external"] = {"comet-key": object()}
+    keys["external metrics"] = ui.cache_key("scores", "bleu", 1000)
+    assert [part for part, changed in keys.items() if changed == base] == []

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from mteval_core.cli import main
-from mteval_core.limits import MAX_RESAMPLES
+from mteval_core.settings.limits import MAX_RESAMPLES
 from tests.helpers import SAMPLE_DATA
 
 SCORE = [

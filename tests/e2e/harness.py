@@ -233,7 +233,7 @@ def assert_no_error(page) -> None:
 def main_text(page) -> str:
     """All text of the page's main area: Markdown, the cells of tables (drawn on a canvas, kept
     in the page for screen readers) and the text of figures; the invisible word joiners that
-    break autolinks (pages/ui/text.py) are taken out."""
+    break autolinks (pages/ui/markdown_escape.py) are taken out."""
     return page.evaluate(
         "() => document.querySelector('[data-testid=stMain]').textContent.replaceAll('\\u2060', '')"
     )

@@ -4,7 +4,7 @@
 
 Two fresh servers, each a real `streamlit run` driven by Chromium as the browser tests do:
 
-1. accepted: the largest upload the limits accept (mteval_core.limits: MAX_UPLOAD_SEGMENTS
+1. accepted: the largest upload the limits accept (mteval_core.settings.limits: MAX_UPLOAD_SEGMENTS
    segments, one reference and as many systems as MAX_UPLOAD_TEXTS allows; distinct sentences
    built from a 5,000-word vocabulary) is loaded on the Data page, then every page is opened;
 2. refused: a 200,000-segment upload (two files of about 17 MB) is refused on the Data page.
@@ -27,7 +27,7 @@ import time
 import numpy as np
 from playwright.sync_api import sync_playwright
 
-from mteval_core.limits import MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
+from mteval_core.settings.limits import MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
 from tests.e2e.harness import (
     ARTIFACTS,
     CHROMIUM_ARGS,

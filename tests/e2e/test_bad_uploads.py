@@ -25,7 +25,7 @@ CHROMIUM = shutil.which("chromium")
 if CHROMIUM is None:
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 
-from mteval_core.limits import MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS  # noqa: E402
+from mteval_core.settings.limits import MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS  # noqa: E402
 from tests.bad_inputs import (  # noqa: E402
     ENTITY_BOMB,
     HYP_SEGMENTS,
@@ -257,7 +257,8 @@ CASES = [
         ("no-hypothesis.tsv", "hypothesis"),
     ),
     # -------------------------------------------------------------------------- human scores
-    Case(  # a numeric column of another name is a criterion (mteval_core.io.human); text is not
+    # a numeric column of another name is a criterion (mteval_core.io.human_judgments); text is not
+    Case(
         "human-unknown-column-instead-of-score",
         {
             "references": BASE_REF,

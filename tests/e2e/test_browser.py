@@ -17,11 +17,11 @@ import time
 
 import pytest
 
-from mteval_core.config import Options
-from mteval_core.grid import bitext_grid
+from mteval_core.gtm.grid import bitext_grid
 from mteval_core.io import read_directory
-from mteval_core.loss.mqm import GOOGLE_WEIGHTS, system_error_points
-from mteval_core.scoring import score_test_set
+from mteval_core.loss.mqm_loss import GOOGLE_WEIGHTS, system_error_points
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
 from mteval_core.text import tokenize_13a
 from tests.e2e.harness import (
     ARTIFACTS,
@@ -328,7 +328,7 @@ def test_ted_scores_heat_map_and_csv_download(page, server, ted_folder_and_set, 
 
 
 def test_ted_mqm_weights_rank_the_systems(page, server):
-    from mteval_core.io.mqm import read_mqm
+    from mteval_core.io.mqm_tsv import read_mqm
 
     annotations_path = shared_dataset(TED) / "human" / "original" / "mqm_ted_ende.tsv"
     annotations = read_mqm(annotations_path.read_bytes(), annotations_path.name)

@@ -9,16 +9,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mteval_core.config import Options
 from mteval_core.errors import InputError
-from mteval_core.grid import (
+from mteval_core.gtm.grid import (
     SHORT_TEXT,
     bitext_grid,
     matching_gaps,
     segment_table,
     segments_matching,
 )
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
 from tests.helpers import load_sample, make_test_set
 
 pytestmark = pytest.mark.usefixtures("gtm_loops")  # every grid on both GTM implementations

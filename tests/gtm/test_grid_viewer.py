@@ -9,14 +9,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from mteval_core.config import Options
-from mteval_core.grid import (
+from mteval_core.gtm.grid import (
     bitext_grid,
     compare_matchings,
     one_reference,
     segment_number,
     viewer_options,
 )
+from mteval_core.settings.options import Options
 from tests.helpers import make_test_set
 
 AT_E2 = Options(tokenize="none", gtm_exponent=2.0)
@@ -114,8 +114,8 @@ def test_exact_f_for_every_segment_waits_on_wmt_sized_sets(n_segments, n_referen
     """With one reference the exact search is quick (WMT17's 3,004 segments: 0.04 s), so the
     viewer waits only above 10,000 segments; with several it asks first above 1,000 segments x
     references (WMT21 news en-de, 1,002 x 3: up to 1.2 s)."""
-    from mteval_core.grid import exact_table_is_quick
-    from mteval_core.testset import TestSet, TextColumn
+    from mteval_core.gtm.grid import exact_table_is_quick
+    from mteval_core.model.testset import TestSet, TextColumn
 
     lines = tuple(f"segment {k}" for k in range(n_segments))
     test_set = TestSet(

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.gtm.matching import exact_matching, greedy_matching, greedy_sizes
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
 from mteval_core.text import split_whitespace
 from tests.helpers import make_test_set, read_lines, shared_dataset
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mteval_core.gtm.matching as matching
-from mteval_core.config import Options
+from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.gtm import _loops_python
 from mteval_core.gtm.matching import (
     _integer_program,
@@ -23,8 +23,8 @@ from mteval_core.gtm.matching import (
     run_lengths,
     segment_grids,
 )
-from mteval_core.ngrams import EncodedCorpus
-from mteval_core.testset import TestSet, TextColumn
+from mteval_core.model.testset import TestSet, TextColumn
+from mteval_core.settings.options import Options
 from tests.helpers import read_lines, shared_dataset
 
 EXPONENTS = st.sampled_from([1.5, 2.0, 3.0])

@@ -19,17 +19,17 @@ import pytest
 
 import mteval_core.gtm.matching as matching
 from mteval_core.cli import main
-from mteval_core.config import Options
 from mteval_core.errors import InputError
-from mteval_core.grid import bitext_grid, segment_table
+from mteval_core.gtm.grid import bitext_grid, segment_table
 from mteval_core.gtm.matching import (
     SegmentTooLarge,
     closed_form_size,
     greedy_matching,
     greedy_sizes,
 )
-from mteval_core.limits import GTM_MAX_HITS
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.limits import GTM_MAX_HITS
+from mteval_core.settings.options import Options
 from tests.helpers import make_test_set
 
 GTM = ["gtm", "gtm_precision", "gtm_recall"]
@@ -175,9 +175,9 @@ def test_without_the_compiled_module_the_python_loops_say_so_and_agree():
         sys.modules["mteval_core.gtm._loops"] = None  # as if built without a compiler
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            from mteval_core.config import Options
-            from mteval_core.scoring import score_test_set
-            from mteval_core.testset import TestSet, TextColumn
+            from mteval_core.settings.options import Options
+            from mteval_core.metrics.scoring import score_test_set
+            from mteval_core.model.testset import TestSet, TextColumn
             text = ("a b c a b d e", "x y x y z")
             test_set = TestSet(
                 references=[TextColumn("ref", text, "ref")],

@@ -6,8 +6,13 @@ import pytest
 
 from mteval_core.errors import InputError
 from mteval_core.io import read_directory
-from mteval_core.io.human import criterion_from_name, keep_known_systems, read_human, read_human_for
-from mteval_core.testset import TestSet, TextColumn
+from mteval_core.io.human_judgments import (
+    criterion_from_name,
+    keep_known_systems,
+    read_human,
+    read_human_for,
+)
+from mteval_core.model.testset import TestSet, TextColumn
 from tests.helpers import shared_dataset
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from mteval_core.errors import InputError
 from mteval_core.io.jsonl import read_jsonl, read_jsonl_columns
 from mteval_core.io.tabular import read_tabular, read_tabular_columns
-from mteval_core.testset import TestSet, TextColumn
+from mteval_core.model.testset import TestSet, TextColumn
 
 ORIGIN = "long.csv"
 

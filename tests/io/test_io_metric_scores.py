@@ -10,7 +10,7 @@ import pytest
 from mteval_core.errors import InputError
 from mteval_core.io import parse_direction, read_metric_scores, read_metric_scores_file
 from mteval_core.metrics.external import ExternalMetric
-from mteval_core.testset import TestSet, TextColumn
+from mteval_core.model.testset import TestSet, TextColumn
 from tests.helpers import make_test_set
 
 TEST_SET = make_test_set(["r1", "r2", "r3"], {"A": ["a1", "a2", "a3"], "B": ["b1", "b2", "b3"]})

@@ -6,7 +6,7 @@ import pytest
 
 from mteval_core.errors import InputError
 from mteval_core.io.plain import read_plain, system_name_from_path
-from mteval_core.testset import TestSet
+from mteval_core.model.testset import TestSet
 
 
 def test_one_segment_per_line() -> None:

@@ -18,8 +18,8 @@ from mteval_core.errors import InputError
 from mteval_core.io import read_columns, read_directory, read_human
 from mteval_core.io.detect import detect_format
 from mteval_core.io.directory import parse_segment_ids
-from mteval_core.io.loss_tables import read_loss_table
-from mteval_core.io.mqm import read_mqm
+from mteval_core.io.loss_csv import read_loss_table
+from mteval_core.io.mqm_tsv import read_mqm
 from mteval_core.io.mteval_sgml import read_sgml
 from mteval_core.io.uploads import test_set_from_uploads as from_uploads
 

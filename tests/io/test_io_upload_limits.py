@@ -9,7 +9,7 @@ import pytest
 from mteval_core.errors import InputError
 from mteval_core.io.uploads import MAX_UPLOAD_MB
 from mteval_core.io.uploads import test_set_from_uploads as from_uploads
-from mteval_core.limits import MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
+from mteval_core.settings.limits import MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
 
 
 def lines(n: int, word: bytes = b"x") -> bytes:

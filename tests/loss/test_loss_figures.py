@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from mteval_core.figures import loss_bar_chart, rank_reversal_map
-from mteval_core.io.loss_tables import read_loss_table
+from mteval_core.io.loss_csv import read_loss_table
 from mteval_core.loss.inputs import grouped_rates
 from mteval_core.loss.reversal import boundaries, ranking_regions, simplex_losses, simplex_point
+from mteval_core.report.figures import loss_bar_chart, rank_reversal_map
 
 PATH = (
     Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mteval_core.io.loss_tables import read_loss_table
+from mteval_core.io.loss_csv import read_loss_table
 from mteval_core.loss.average import losses, ranking
 from mteval_core.loss.inputs import Rates, grouped_rates
 from mteval_core.loss.reversal import (

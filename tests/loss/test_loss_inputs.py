@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mteval_core.errors import InputError
-from mteval_core.io.loss_tables import read_loss_table
+from mteval_core.io.loss_csv import read_loss_table
 from mteval_core.loss.inputs import Counts, case_matrix, grouped_counts, grouped_rates
 
 COUNTS_HEADER = "system,correct,non_response,incorrect,rt_total,marked_total,cases\n"

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from mteval_core.errors import InputError
-from mteval_core.io.mqm import read_mqm
-from mteval_core.loss.mqm import (
+from mteval_core.io.mqm_tsv import read_mqm
+from mteval_core.loss.mqm_loss import (
     CRITICAL_WEIGHT,
     GOOGLE_WEIGHTS,
     errors_per_segment,

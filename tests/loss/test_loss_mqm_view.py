@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from mteval_core.loss.mqm import ErrorsPerSegment
+from mteval_core.loss.mqm_loss import ErrorsPerSegment
 from mteval_core.loss.mqm_view import (
     best_systems,
     map_view_at,

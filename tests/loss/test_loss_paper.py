@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mteval_core.io.loss_tables import read_loss_table
+from mteval_core.io.loss_csv import read_loss_table
 from mteval_core.loss.average import category_reversals, losses, ranking
 from mteval_core.loss.inputs import grouped_rates
 

@@ -3,8 +3,8 @@ annotations, and what to upload when the user's own test set has no loss data.""
 
 from __future__ import annotations
 
-from mteval_core.io.loss_tables import SHAPES_HINT
-from mteval_core.io.mqm import REQUIRED
+from mteval_core.io.loss_csv import SHAPES_HINT
+from mteval_core.io.mqm_tsv import REQUIRED
 from mteval_core.loss.sources import LossSources, describe_sources
 
 PAPER_FILE = "tate-voss-2006-table2-table4-rates.csv"

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mteval_core.io.loss_tables import read_loss_table
+from mteval_core.io.loss_csv import read_loss_table
 from mteval_core.loss import uncertainty
 from mteval_core.loss.average import losses
 from mteval_core.loss.inputs import case_matrix, grouped_counts, grouped_rates

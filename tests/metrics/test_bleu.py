@@ -9,9 +9,9 @@ import pytest
 import sacrebleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 
-from mteval_core.config import Options
 from mteval_core.metrics.bleu import reference_length
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
 from tests.helpers import make_test_set, read_lines, shared_dataset
 
 

@@ -12,12 +12,12 @@ import pytest
 from sacrebleu.metrics import CHRF as SacreCHRF
 from sacrebleu.metrics import TER as SacreTER
 
-from mteval_core.config import Options
 from mteval_core.metrics import REGISTRY, get_metric
 from mteval_core.metrics.chrf import chrf_from_totals
+from mteval_core.metrics.scoring import run_signature
 from mteval_core.metrics.ter import ter_from_totals
-from mteval_core.scoring import run_signature
-from mteval_core.testset import TestSet, TextColumn
+from mteval_core.model.testset import TestSet, TextColumn
+from mteval_core.settings.options import Options
 from tests.helpers import make_test_set, read_lines, shared_dataset
 
 
@@ -129,7 +129,7 @@ def test_systems_with_the_same_output_share_statistics():
 
 def test_scored_through_score_test_set():
     """The registry path: needs EncodedCorpus to keep its test set (``corpus.test_set``)."""
-    from mteval_core.scoring import score_test_set
+    from mteval_core.metrics.scoring import score_test_set
 
     test_set = make_test_set(EDGE_REFERENCES, EDGE_SYSTEMS)
     scores = score_test_set(test_set, ["chrf", "chrf++", "ter"], Options())

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mteval_core.config import Options
-from mteval_core.scoring import compact, score_test_set
+from mteval_core.metrics.scoring import compact, score_test_set
+from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import resampled_sums
 
 METRICS = ["bleu", "nist", "precision", "fmean", "gtm", "chrf", "ter"]

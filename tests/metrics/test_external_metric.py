@@ -14,16 +14,16 @@ import numpy as np
 import pytest
 from sacrebleu.metrics import CHRF as SacreCHRF
 
-from mteval_core.config import Options
 from mteval_core.errors import InputError, Note
-from mteval_core.export import to_csv, to_json, to_latex, to_text
 from mteval_core.io import read_directory, read_human, read_metric_scores
 from mteval_core.metrics.external import ExternalMetric
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.model.testset import TestSet
+from mteval_core.report.frames import scores_frame
+from mteval_core.report.writers import to_csv, to_json, to_latex, to_text
+from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions, resample_counts
 from mteval_core.stats.meta import evaluate
-from mteval_core.tables import scores_frame
-from mteval_core.testset import TestSet
 from tests.helpers import make_test_set, shared_dataset
 
 # the notes of set-aside systems are asserted where they matter, not printed by every test

@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mteval_core.config import Options
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
 from tests.helpers import make_test_set, read_lines, shared_dataset
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mteval_core import ngrams
-from mteval_core.config import Options
+from mteval_core.engine import ngrams
+from mteval_core.engine.ngrams import EncodedCorpus
+from mteval_core.engine.tokens import TokenStream
 from mteval_core.metrics.gtm import segment_sizes
-from mteval_core.ngrams import EncodedCorpus
-from mteval_core.testset import TestSet, TextColumn
-from mteval_core.tokens import TokenStream
+from mteval_core.model.testset import TestSet, TextColumn
+from mteval_core.settings.options import Options
 
 
 def all_matches(test_set: TestSet) -> dict[str, list[np.ndarray]]:

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from nltk.translate.nist_score import corpus_nist
 
-from mteval_core.config import Options
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
 from mteval_core.text import tokenize
 from tests.helpers import make_test_set, read_lines, shared_dataset
 

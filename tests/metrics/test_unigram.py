@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mteval_core.config import Options
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
 from tests.helpers import make_test_set
 
 UNIGRAM = ["precision", "recall", "f1", "fmean"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mteval_core.testset import TestSet, TextColumn
+from mteval_core.model.testset import TestSet, TextColumn
 from tests.helpers import load_sample
 
 Row = dict[str, object]

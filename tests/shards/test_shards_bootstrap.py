@@ -8,13 +8,13 @@ import math
 import numpy as np
 import pytest
 
-from mteval_core.config import Options
 from mteval_core.metrics import get_metric
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
 from mteval_core.shards import bootstrap
-from mteval_core.shards.bootstrap import poisson_sums, poisson_weights
-from mteval_core.shards.engine import Cluster, score_shards
+from mteval_core.shards.cluster import Cluster, score_shards
 from mteval_core.shards.partition import PartitionTask
+from mteval_core.shards.poisson_bootstrap import poisson_sums, poisson_weights
 from mteval_core.shards.reading import find_shards
 from mteval_core.shards.results import corpus_scores, poisson_bootstrap
 from mteval_core.stats.bootstrap import BootstrapOptions, percentile_interval

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from mteval_core.cli import main
-from mteval_core.config import Options
 from mteval_core.metrics import REGISTRY
-from mteval_core.scoring import score_test_set
-from mteval_core.shards.engine import Cluster, score_shards
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
+from mteval_core.shards.cluster import Cluster, score_shards
 from mteval_core.shards.partition import PartitionTask
 from mteval_core.shards.reading import find_shards
 from mteval_core.shards.results import corpus_scores

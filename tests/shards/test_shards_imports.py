@@ -1,5 +1,5 @@
 """Dask stays optional: the in-memory `mteval score` never loads it, a sharded run without
-workers does not either, and only the engine module imports it."""
+workers does not either, and only the cluster module imports it."""
 
 from __future__ import annotations
 
@@ -36,6 +36,6 @@ def test_a_sharded_run_in_this_process_does_not_load_dask(tmp_path):
 
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "shards").glob("*.py")), ids=lambda p: p.name)
-def test_only_the_engine_imports_dask(path):
+def test_only_the_cluster_module_imports_dask(path):
     dask_imports = {m for m in imported_modules(path) if m.split(".")[0] in DASK}
-    assert bool(dask_imports) == (path.name == "engine.py")
+    assert bool(dask_imports) == (path.name == "cluster.py")

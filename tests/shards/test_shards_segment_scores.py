@@ -8,10 +8,9 @@ import csv
 import numpy as np
 import pytest
 
-from mteval_core.cli import main
-from mteval_core.config import Options
-from mteval_core.scoring import score_test_set
-from mteval_core.shards import command
+from mteval_core.cli import main, score_shards
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
 
 METRICS = ["bleu", "chrf", "ter", "fmean", "gtm"]
 
@@ -36,7 +35,7 @@ def test_segment_scores_are_the_in_memory_ones_one_file_per_shard(
 ):
     if form == "parquet":
         pytest.importorskip("pyarrow")
-    monkeypatch.setattr(command, "default_format", lambda: form)  # as without pyarrow
+    monkeypatch.setattr(score_shards, "default_format", lambda: form)  # as without pyarrow
     folder = write_shards(sample, "jsonl", 3, "stride")
     out = tmp_path / "scores"
     args = ["--shards", str(folder), "--workers", "0", "--metrics", ",".join(METRICS)]

@@ -10,10 +10,11 @@ import math
 import numpy as np
 import pytest
 
-from mteval_core.config import Options
-from mteval_core.io.human import read_human_for
+from mteval_core.io.human_judgments import read_human_for
 from mteval_core.metrics import DEFAULT_METRICS
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.model.testset import HumanScores
+from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.correlation import williams_test
 from mteval_core.stats.meta import (
@@ -25,7 +26,6 @@ from mteval_core.stats.meta import (
     turned,
 )
 from mteval_core.stats.significance import MetricComparison
-from mteval_core.testset import HumanScores
 from tests.helpers import load_sample
 
 DA = b"system\tscore\nneural-large\t0.4\nneural-small\t0.1\nphrase-based\t0.2\nword-by-word\t-0.6\n"

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from mteval_core.config import Options
-from mteval_core.human import criterion_matrix
 from mteval_core.io import read_directory
 from mteval_core.metrics import get_metric
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.model.judgment_matrices import criterion_matrix
+from mteval_core.settings.options import Options
 from mteval_core.stats.segment_level import (
     SegmentLevelParams,
     batched_statistic,

@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
-from mteval_core.config import Options
 from mteval_core.errors import InputError
 from mteval_core.io import read_directory
 from mteval_core.metrics.external import ExternalMetric
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
 from mteval_core.stats import segment_meta
 from tests.helpers import load_sample, shared_dataset
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mteval_core.config import Options
-from mteval_core.human import segment_matrix
 from mteval_core.io import read_directory
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.model.judgment_matrices import segment_matrix
+from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.significance import bootstrap_scores
 from tests.helpers import shared_dataset

@@ -7,11 +7,11 @@ import time
 import numpy as np
 import pytest
 
-from mteval_core.config import Options
 from mteval_core.errors import InputError
-from mteval_core.human import segment_matrix
 from mteval_core.metrics import get_metric
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.model.judgment_matrices import segment_matrix
+from mteval_core.settings.options import Options
 from mteval_core.stats.reliability import (
     ReliabilityCurve,
     ReliabilityOptions,
@@ -117,10 +117,10 @@ def test_a_corpus_with_fewer_references_gives_the_statistics_of_scoring_them_alo
     """The reliability experiment encodes the text once for every combination of references."""
     from dataclasses import replace
 
-    from mteval_core.config import Options
+    from mteval_core.engine.ngrams import EncodedCorpus
     from mteval_core.metrics import REGISTRY, get_metric
-    from mteval_core.ngrams import EncodedCorpus
-    from mteval_core.scoring import score_test_set
+    from mteval_core.metrics.scoring import score_test_set
+    from mteval_core.settings.options import Options
     from tests.helpers import load_sample
 
     test_set = load_sample().test_set.with_human(None)
@@ -149,7 +149,7 @@ def test_the_experiment_runs_unasked_only_where_it_is_quick():
     assert not is_quick(sample.with_human(None))
     import pandas as pd
 
-    from mteval_core.testset import HumanScores
+    from mteval_core.model.testset import HumanScores
     from tests.helpers import make_test_set
 
     systems = {f"s{i}": ["a"] * 1000 for i in range(5)}

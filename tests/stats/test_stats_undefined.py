@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mteval_core.config import Options
 from mteval_core.io import read_human
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions, percentile_interval
 from mteval_core.stats.correlation import (
     SYSTEM_STATISTICS,

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mteval_core.config import Options
-from mteval_core.scoring import score_test_set
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions, resample_counts
 from mteval_core.stats.ranking import assign_ranks
 from mteval_core.stats.significance import (

@@ -21,11 +21,11 @@ enumeration of the pairs. Here each is a product of the whole weight matrix with
 Every count is a whole number (half-integers for ranks), and each product is exact: in float32
 when its bound allows, two fields packed into one product where they fit, float64 otherwise.
 
-The package, in the order its modules depend on each other: ``weights`` (the resample weights
-and the exact products with them), ``cells`` (a grouping's cells ordered by human score, the
-sums over tie runs, the trees over the levels), ``tables`` (cumulative segment counts of sorted
-cells), ``system_forms`` and ``none_forms`` (the pair sums of each grouping) and ``grouped``
-(every statistic from those sums, what ``segment_level`` calls).
+The package, in the order its modules depend on each other: ``weights`` (the resample weights and
+the exact products with them), ``cells`` (a grouping's cells ordered by human score, the sums over
+tie runs, the trees over the levels), ``cumulative_counts`` (cumulative segment counts of sorted
+cells), ``system_forms`` and ``none_forms`` (the pair sums of each grouping) and ``grouped`` (every
+statistic from those sums, what ``segment_level`` calls).
 """
 
 from mteval_core.stats.pairs.cells import CellGroups, cell_groups, monotone_end

@@ -1,8 +1,8 @@
 """The pair sums of the none grouping: all cells are one group, a segment carries several cells.
 
-A pair sum is w' B w, B segment by segment. B is enumerated from the pairs where they are few
-(at most DIRECT_PAIRS), and otherwise built over a tree of the human levels from cumulative
-segment counts (``tables``); the quadratic forms are then products of the weights with B's rows
+A pair sum is w' B w, B segment by segment. B is enumerated from the pairs where they are few (at
+most DIRECT_PAIRS), and otherwise built over a tree of the human levels from cumulative segment
+counts (``cumulative_counts``); the quadratic forms are then products of the weights with B's rows
 that are not 0, CHUNK_ENTRIES entries at a time.
 """
 
@@ -19,7 +19,7 @@ from mteval_core.stats.pairs.cells import (
     level_tree,
     separated_blocks,
 )
-from mteval_core.stats.pairs.tables import Accumulator, SortedCells, TableStack
+from mteval_core.stats.pairs.cumulative_counts import Accumulator, SortedCells, TableStack
 from mteval_core.stats.pairs.weights import FLOAT32_EXACT, Weights, field_products, product_bound
 
 DIRECT_PAIRS = 1_000_000  # pairs of cells few enough to enumerate into a segment matrix

@@ -1,0 +1,374 @@
+"""The test set as integer arrays, and clipped n-gram matches computed with numpy.
+
+Every lexical metric needs the same few things per segment: token counts, n-gram matches clipped
+by the references (BLEU, NIST), unigram matches against each reference on its own (precision,
+recall, Fmean) and NIST's information weights. :class:`EncodedCorpus` turns the references
+into token ids once and each system when it is scored (``mteval_core.engine.tokens``), and computes
+those arrays without a Python loop over segments.
+
+How n-grams get ids: the n-grams that occur in the references form a dictionary per order. An
+n-gram is keyed by (id of its (n-1)-gram prefix, id of its last token); a hypothesis n-gram whose
+prefix is not in the references cannot be in them either, so it gets id -1 and never matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+import numpy as np
+
+from mteval_core.engine.memory import return_freed_memory
+from mteval_core.engine.tokens import SystemStreams, TokenStream, Vocabulary, offsets_of
+from mteval_core.model.testset import TestSet
+from mteval_core.settings.options import Options
+from mteval_core.text import stemmer
+
+BARRIER = -1  # GTM's reference barrier in a token stream: real token ids are >= 0
+# A system's matches are computed this many tokens at a time (whole segments): the pass's
+# per-token arrays take about 80 bytes a token, so a block needs about 20 MB at most.
+MATCH_BLOCK_TOKENS = 1 << 18
+_KEY_BASE = np.int64(1 << 32)  # bigger than any token id: (prefix + 1) * base + token is unique
+
+
+@dataclass(frozen=True, eq=False)
+class _SegmentCounts:
+    """Counts of (segment, n-gram id) pairs, as sorted keys segment * n_ids + id."""
+
+    keys: np.ndarray
+    counts: np.ndarray
+    n_ids: np.int64  # the size of the order's dictionary
+
+
+@dataclass(frozen=True, eq=False)
+class _ReferenceCounts:
+    """One reference's counts of one order, segment by segment: segment s has the n-gram ids
+    ids[offsets[s]:offsets[s + 1]] (sorted) with their counts. An int32 id and a small count
+    take 5 bytes a pair, where a (segment, id) int64 key and its count took 9."""
+
+    ids: np.ndarray  # int32
+    counts: np.ndarray  # uint8, or int32 where a segment repeats an n-gram 256 times
+    offsets: np.ndarray  # int64, n_segments + 1
+    n_ids: np.int64
+
+    @staticmethod
+    def of(blocks: Sequence[_SegmentCounts], n_segments: int) -> _ReferenceCounts:
+        """The table of consecutive blocks' counts (keys segment * n_ids + id)."""
+        n_ids = blocks[0].n_ids
+        ids, per_segment = [], np.zeros(n_segments, np.int64)
+        for block in blocks:
+            segment, ngram = np.divmod(block.keys, n_ids)
+            ids.append(ngram.astype(np.int32))
+            per_segment += np.bincount(segment, minlength=n_segments)
+        counts = np.concatenate([block.counts for block in blocks])
+        return _ReferenceCounts(np.concatenate(ids), counts, offsets_of(per_segment), n_ids)
+
+    def block(self, first: int, last: int) -> _SegmentCounts:
+        """Segments [first, last) as sorted keys segment * n_ids + id (segments keep their
+        numbers in the test set)."""
+        start, end = self.offsets[first], self.offsets[last]
+        per_segment = np.diff(self.offsets[first : last + 1])
+        keys = np.repeat(np.arange(first, last, dtype=np.int64) * self.n_ids, per_segment)
+        keys += self.ids[start:end]
+        return _SegmentCounts(keys, self.counts[start:end], self.n_ids)
+
+
+class EncodedCorpus:
+    """A test set tokenized once under one set of options, with cached match statistics."""
+
+    def __init__(self, test_set: TestSet, options: Options, max_order: int = 5) -> None:
+        self.test_set = test_set  # the raw text, for metrics that do their own preprocessing (chrF)
+        self.options = options
+        self.max_order = max_order
+        self.n_segments = test_set.n_segments
+        self.vocabulary = Vocabulary(stemmer(options.stem, options.stem_language))
+        self.references = [
+            self.vocabulary.encode_texts(ref.segments, options) for ref in test_set.references
+        ]
+        self.systems = SystemStreams(
+            test_set.systems, lambda texts: self.vocabulary.encode_texts(texts, options)
+        )
+        self._cache: dict[tuple, object] = {}
+
+    def with_references(self, indices: Sequence[int]) -> EncodedCorpus:
+        """The same corpus with only the references at ``indices``, without tokenizing again:
+        the reliability experiment scores every combination of a test set's references."""
+        reduced = object.__new__(EncodedCorpus)
+        reduced.test_set = replace(
+            self.test_set, references=tuple(self.test_set.references[i] for i in indices)
+        )
+        reduced.options = self.options
+        reduced.max_order = self.max_order
+        reduced.n_segments = self.n_segments
+        reduced.vocabulary = self.vocabulary
+        reduced.references = [self.references[i] for i in indices]
+        reduced.systems = self.systems
+        reduced._cache = {}
+        return reduced
+
+    def release(self, system: str) -> None:
+        """Drop what was computed for ``system`` (its tokens, n-grams and matches, the largest
+        tables here): the scorer calls this once the system's statistics are out. Asked again,
+        they are computed again."""
+        for key in [key for key in self._cache if key[1:2] == (system,)]:
+            del self._cache[key]
+        self.systems.drop(system)
+        return_freed_memory()
+
+    # ------------------------------------------------------------------ lengths
+    @property
+    def n_references(self) -> int:
+        return len(self.references)
+
+    def hypothesis_lengths(self, system: str) -> np.ndarray:
+        return self.systems[system].lengths
+
+    @cached_property
+    def reference_lengths(self) -> np.ndarray:
+        """(n_references, n_segments) token counts."""
+        return np.stack([ref.lengths for ref in self.references])
+
+    @cached_property
+    def concatenated_references(self) -> TokenStream:
+        """Per segment, R_1 + [barrier] + R_2 + [barrier] + ... + R_k + [barrier] (GTM's Rcat)."""
+        widths = self.reference_lengths + 1  # each reference and its barrier
+        offsets = np.zeros(self.n_segments + 1, np.int64)
+        np.cumsum(widths.sum(axis=0), out=offsets[1:])
+        ids = np.full(offsets[-1], BARRIER, np.int32)
+        start = offsets[:-1].copy()
+        for ref, width in zip(self.references, widths):
+            within = np.arange(len(ref.ids)) - np.repeat(ref.offsets[:-1], ref.lengths)
+            ids[np.repeat(start, ref.lengths) + within] = ref.ids
+            start += width
+        return TokenStream(ids, offsets)
+
+    # ------------------------------------------------------------------ the reference index
+    @cached_property
+    def _reference_index(self) -> _ReferenceIndex:
+        """Per order: the dictionary of reference n-grams, each reference's counts per segment,
+        and the count of each n-gram over all references (NIST's weights).
+
+        Like a system's matches, each order is computed a block of segments at a time, so its
+        per-token arrays grow with the block, not with the test set: first each block's distinct
+        n-grams (the dictionary is their union), then each block's counts. Only the prefix ids of
+        the last order stay for the whole reference, to key the next."""
+        index = _ReferenceIndex([], [], [])
+        pieces = [  # (reference, first segment, last segment + 1)
+            (ref, first, last)
+            for ref in range(self.n_references)
+            for first, last in self.references[ref].blocks(MATCH_BLOCK_TOKENS)
+        ]
+        prefixes: list[np.ndarray | None] = [None] * self.n_references
+        for n in range(1, self.max_order + 1):
+            uniques, inverses = [], []  # per piece: its distinct keys, and which one each n-gram is
+            for ref, first, last in pieces:
+                keys = self._reference_keys(ref, first, last, n, prefixes[ref])
+                unique, inverse = np.unique(keys, return_inverse=True)
+                uniques.append(unique)
+                inverses.append(inverse.astype(np.int32))
+            dictionary = np.unique(np.concatenate(uniques))
+            totals = np.zeros(len(dictionary), np.int64)
+            counts: list[list[_SegmentCounts]] = [[] for _ in self.references]
+            by_token = [np.full(len(ref.ids), -1, np.int32) for ref in self.references]
+            for (ref, first, last), unique, inverse in zip(pieces, uniques, inverses, strict=True):
+                grams = self.references[ref].block(first, last).grams(n)
+                gid = np.searchsorted(dictionary, unique)[inverse]
+                segment = grams.segment + np.int64(first)
+                counts[ref].append(_segment_counts(segment, gid, len(dictionary)))
+                totals += np.bincount(gid, minlength=len(dictionary))
+                by_token[ref][self.references[ref].offsets[first] + grams.starts] = gid
+            index.dictionaries.append(dictionary)
+            index.counts.append([_ReferenceCounts.of(part, self.n_segments) for part in counts])
+            index.totals.append(totals)
+            prefixes = by_token
+        return_freed_memory()
+        return index
+
+    def _reference_keys(
+        self, ref: int, first: int, last: int, n: int, prefix: np.ndarray | None
+    ) -> np.ndarray:
+        """The keys of the n-grams of reference ``ref`` in segments [first, last)."""
+        stream = self.references[ref].block(first, last)
+        if prefix is not None:  # the (n-1)-gram ids of the whole reference, by token
+            offsets = self.references[ref].offsets
+            prefix = prefix[offsets[first] : offsets[last]]
+        return _keys(stream, stream.grams(n).starts, n, prefix)
+
+    # ------------------------------------------------------------------ a system's matches
+    def _matches(self, system: str) -> _Matches:
+        """All of a system's match statistics in one pass over its n-gram orders; each order's
+        n-gram arrays are dropped once its per-segment sums are out."""
+        key = ("matches", system)
+        if key not in self._cache:
+            self._cache[key] = self._compute_matches(self.systems[system])
+        return self._cache[key]
+
+    def _compute_matches(self, stream: TokenStream) -> _Matches:
+        """The system's matches a block of segments at a time: the per-token arrays of one pass
+        (n-gram keys, lookups, counts) then grow with the block, not with the test set."""
+        parts = [
+            self._block_matches(stream.block(first, last), first)
+            for first, last in stream.blocks(MATCH_BLOCK_TOKENS)
+        ]
+        if len(parts) == 1:
+            return parts[0]
+        orders = range(self.max_order)
+        return _Matches(
+            [np.concatenate([p.clipped[k] for p in parts]) for k in orders],
+            [np.concatenate([p.information[k] for p in parts]) for k in orders],
+            np.concatenate([p.unigrams_per_reference for p in parts], axis=1),
+        )
+
+    def _block_matches(self, stream: TokenStream, first: int) -> _Matches:
+        """Matches of the segments first, first + 1, ... that ``stream`` holds."""
+        index = self._reference_index
+        n_segments = len(stream.offsets) - 1
+        clipped, information = [], []
+        prefix: np.ndarray | None = None  # gid of the (n-1)-gram at each token
+        for n in range(1, self.max_order + 1):
+            dictionary = index.dictionaries[n - 1]
+            grams = stream.grams(n)
+            if prefix is None:
+                gid = _lookup(dictionary, stream.ids[grams.starts])
+            else:
+                gid = np.full(len(grams.starts), -1, np.int32)
+                known = prefix[grams.starts] >= 0
+                gid[known] = _lookup(dictionary, _keys(stream, grams.starts[known], n, prefix))
+            counts = _segment_counts(grams.segment + np.int64(first), gid, len(dictionary))
+            references = [table.block(first, first + n_segments) for table in index.counts[n - 1]]
+            if n == 1:  # P, R, F1 and Fmean match each reference on its own
+                per_reference = [_clip(counts, reference) for reference in references]
+                unigrams = np.stack(
+                    [_per_segment(m, seg - first, n_segments) for m, seg, _ in per_reference]
+                )
+            matches, segment, ngram = _clip(counts, _max_counts(references))
+            segment -= first
+            clipped.append(_per_segment(matches, segment, n_segments))
+            weights = self.nist_weights(n)[ngram]
+            information.append(_per_segment(matches * weights, segment, n_segments))
+            prefix = _by_token(len(stream.ids), grams.starts, gid)
+        return _Matches(clipped, information, unigrams)
+
+    def clipped_matches(self, system: str, n: int) -> np.ndarray:
+        """Per segment, n-gram matches clipped by the max count over references (BLEU, NIST)."""
+        return self._matches(system).clipped[n - 1]
+
+    def nist_information(self, system: str, n: int) -> np.ndarray:
+        """Per segment, the sum of information weights of the clipped n-gram matches."""
+        return self._matches(system).information[n - 1]
+
+    def unigram_matches_per_reference(self, system: str) -> np.ndarray:
+        """(n_references, n_segments): unigram matches against each reference on its own.
+
+        This is the size of the maximum one-to-one matching of identical tokens (or stems):
+        the sum over word types of min(count in hypothesis, count in that reference).
+        """
+        return self._matches(system).unigrams_per_reference
+
+    # ------------------------------------------------------------------ NIST weights
+    def nist_weights(self, n: int) -> np.ndarray:
+        """Information weight of every reference n-gram of order n, as mteval-v13a computes it.
+
+        info(w1..wn) = log2(count(w1..wn-1) / count(w1..wn)) over all reference segments; for
+        unigrams the numerator is the total number of reference words. mteval-v13a's quirk is kept:
+        Perl reads the prefix string "0" as false, so a bigram whose first token is "0" also
+        takes the total number of reference words as its numerator.
+        """
+        key = ("nist-weights", n)
+        if key not in self._cache:
+            index = self._reference_index
+            total_words = float(self.reference_lengths.sum())
+            counts = index.totals[n - 1].astype(np.float64)
+            if n == 1:
+                numerator = np.full(len(counts), total_words)
+            else:
+                prefix = index.dictionaries[n - 1] // _KEY_BASE - 1
+                numerator = index.totals[n - 2][prefix].astype(np.float64)
+                if n == 2:
+                    zero = self.vocabulary.id_of("0")
+                    if zero is not None:
+                        prefix_token = index.dictionaries[0][prefix]
+                        numerator = np.where(prefix_token == zero, total_words, numerator)
+            self._cache[key] = -np.log(counts / numerator) / np.log(2.0)
+        return self._cache[key]
+
+
+@dataclass(frozen=True, eq=False)
+class _ReferenceIndex:
+    """Per order (index n - 1): sorted n-gram keys, each reference's counts, total counts."""
+
+    dictionaries: list[np.ndarray]
+    counts: list[list[_ReferenceCounts]]
+    totals: list[np.ndarray]  # the count of each dictionary n-gram over all references
+
+
+@dataclass(frozen=True, eq=False)
+class _Matches:
+    """One system's per-segment match statistics (what its metrics need, all of it small)."""
+
+    clipped: list[np.ndarray]  # per order: matches clipped by the references' max counts
+    information: list[np.ndarray]  # per order: the NIST information of those matches
+    unigrams_per_reference: np.ndarray  # (n_references, n_segments)
+
+
+def _keys(stream: TokenStream, starts: np.ndarray, n: int, prefix: np.ndarray | None) -> np.ndarray:
+    """An n-gram's key: its last token's id, keyed by its (n-1)-gram prefix's id from order 2."""
+    last = stream.ids[starts + n - 1]
+    if prefix is None:
+        return last
+    return (prefix[starts] + 1) * _KEY_BASE + last
+
+
+def _by_token(n_tokens: int, starts: np.ndarray, gid: np.ndarray) -> np.ndarray:
+    """The id of the n-gram starting at each token, -1 where none starts (or it is unknown)."""
+    by_token = np.full(n_tokens, -1, np.int32)  # dictionaries stay far below 2^31 n-grams
+    by_token[starts] = gid
+    return by_token
+
+
+def _lookup(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Index of each key in sorted_keys, -1 where absent."""
+    if len(sorted_keys) == 0:
+        return np.full(len(keys), -1, np.int64)
+    index = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return np.where(sorted_keys[index] == keys, index, -1)
+
+
+def _segment_counts(segment: np.ndarray, gid: np.ndarray, n_ids: int) -> _SegmentCounts:
+    """How often each known n-gram (gid >= 0) occurs in each segment."""
+    found = gid >= 0
+    keys, counts = np.unique(segment[found] * np.int64(n_ids) + gid[found], return_counts=True)
+    # nearly every count is small: one byte each, unless a segment repeats an n-gram 256 times
+    small = len(counts) == 0 or counts.max() <= np.iinfo(np.uint8).max
+    return _SegmentCounts(keys, counts.astype(np.uint8 if small else np.int32), np.int64(n_ids))
+
+
+def _max_counts(references: Sequence[_SegmentCounts]) -> _SegmentCounts:
+    """Per segment and n-gram, the largest count over the references (BLEU's clipping)."""
+    if len(references) == 1:
+        return references[0]
+    keys = np.concatenate([r.keys for r in references])
+    counts = np.concatenate([r.counts for r in references]).astype(np.int32)  # negated below
+    order = np.lexsort((-counts, keys))  # by key, largest count first
+    keys, counts = keys[order], counts[order]
+    first_of_key = np.ones(len(keys), bool)
+    first_of_key[1:] = keys[1:] != keys[:-1]
+    return _SegmentCounts(keys[first_of_key], counts[first_of_key], references[0].n_ids)
+
+
+def _per_segment(values: np.ndarray, segment: np.ndarray, n_segments: int) -> np.ndarray:
+    """Per segment, the sum of ``values`` (float64)."""
+    return np.bincount(segment, weights=values, minlength=n_segments)
+
+
+def _clip(
+    hypothesis: _SegmentCounts, reference: _SegmentCounts
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each (segment, n-gram) of ``hypothesis``: its count clipped by ``reference``'s,
+    its segment and its n-gram's id (the keys are segment * n_ids + id)."""
+    found = _lookup(reference.keys, hypothesis.keys)
+    ref_counts = np.zeros(len(found), np.int32)
+    ref_counts[found >= 0] = reference.counts[found[found >= 0]]
+    segment, ngram = np.divmod(hypothesis.keys, hypothesis.n_ids)
+    return np.minimum(hypothesis.counts, ref_counts), segment, ngram

@@ -1,0 +1,199 @@
+"""Score every system of a test set with a list of metrics: the one call the CLI and app make."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from mteval_core.engine.ngrams import EncodedCorpus
+from mteval_core.errors import InputError, Note
+from mteval_core.metrics import get_metric
+from mteval_core.metrics.base import Metric
+from mteval_core.metrics.external import ExternalMetric
+from mteval_core.model.testset import TestSet
+from mteval_core.settings.options import Options, signature
+
+
+@dataclass(frozen=True, eq=False)
+class Scores:
+    """Corpus and segment scores of every system, with the statistics they came from."""
+
+    signature: str
+    systems: list[str]
+    metrics: list[Metric]
+    # metric name -> system -> (n_segments, n_stats); n_stats is 0 for a metric with system
+    # scores only (see without_segments)
+    statistics: dict[str, dict[str, np.ndarray]]
+    notes: tuple[str, ...] = ()  # what a reader of these scores must know (errors.Note)
+
+    @property
+    def metric_names(self) -> list[str]:
+        return [m.name for m in self.metrics]
+
+    def without_segments(self) -> dict[str, str]:
+        """metric name -> why statistics over segments are undefined for it, for every metric
+        that has system scores only (an external metric read from system scores).
+
+        Bootstrap intervals, paired tests, document scores, segment scores and segment-level
+        correlations of such a metric are undefined, with this reason; asked for anyway, its
+        statistics raise an InputError that gives it. Corpus scores and system-level
+        correlations are defined for every metric.
+        """
+        return {
+            m.name: m.why_no_segments
+            for m in self.metrics
+            if isinstance(m, ExternalMetric) and m.why_no_segments
+        }
+
+    def corpus(self) -> dict[str, dict[str, float]]:
+        """system -> metric -> corpus score."""
+        return {
+            system: {m.name: self._corpus_score(m, system) for m in self.metrics}
+            for system in self.systems
+        }
+
+    def _corpus_score(self, metric: Metric, system: str) -> float:
+        if isinstance(metric, ExternalMetric):  # its own number, also without segments
+            return metric.system_score(system)
+        return metric.corpus_score(self.statistics[metric.name][system])
+
+    def documents(self, documents: Sequence[str]) -> dict[str, dict[str, dict[str, float]]]:
+        """system -> metric -> document -> score, from the statistics summed per document.
+
+        ``documents`` gives each segment's document id; documents keep their first-seen order.
+        Like mteval and GTM 1.4, a document is scored as a small corpus, not as a mean.
+        """
+        position = {name: k for k, name in enumerate(dict.fromkeys(documents))}
+        names = list(position)
+        index = np.fromiter((position[d] for d in documents), np.int64, len(documents))
+        result: dict[str, dict[str, dict[str, float]]] = {}
+        for system in self.systems:
+            result[system] = {}
+            for metric in self.metrics:
+                stats = self.statistics[metric.name][system]
+                sums = np.zeros((len(names), stats.shape[1]))
+                np.add.at(sums, index, stats)
+                result[system][metric.name] = dict(
+                    zip(names, metric.score_from_totals(sums).tolist())
+                )
+        return result
+
+    def segments(self) -> dict[str, dict[str, np.ndarray]]:
+        """system -> metric -> segment scores."""
+        return {
+            system: {name: self.segment_scores(system, name) for name in self.metric_names}
+            for system in self.systems
+        }
+
+    def segment_scores(self, system: str, metric_name: str) -> np.ndarray:
+        """One system's segment scores under one metric, without computing all the others."""
+        metric = self.metrics[self.metric_names.index(metric_name)]
+        return metric.segment_scores(self.statistics[metric_name][system])
+
+
+def run_signature(options: Options, metrics: Sequence[Metric], n_references: int) -> str:
+    """One signature for a whole run: preprocessing plus every chosen metric's own options."""
+    extra: dict[str, str] = {}
+    for metric in metrics:
+        extra.update(metric.signature_options())
+    return signature(options, n_references, extra)
+
+
+Progress = Callable[[float], None]  # told the share of the work done, 0..1
+
+
+def score_test_set(
+    test_set: TestSet,
+    metric_names: Sequence[str],
+    options: Options,
+    progress: Progress | None = None,
+    external: Sequence[ExternalMetric] = (),
+) -> Scores:
+    """Tokenize once, then extract every metric's per-segment statistics for every system.
+
+    ``external`` metrics (scores read from files, see ``io.metric_scores``) follow the built-in
+    ones, with the statistics they carry; their notes join the run's.
+    """
+    if not test_set.systems:
+        raise InputError("there is no system output to score", hint="Add at least one system file.")
+    builtin = [get_metric(name, options) for name in metric_names]
+    _check_external(external, builtin, test_set)
+    statistics: dict[str, dict[str, np.ndarray]] = {}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", Note)
+        if builtin:  # external scores alone need no tokenizing
+            statistics = _builtin_statistics(EncodedCorpus(test_set, options), builtin, progress)
+    for metric in external:
+        statistics[metric.name] = {s: metric.statistics_of(s) for s in test_set.system_names}
+    metrics: list[Metric] = [*builtin, *external]
+    notes = []
+    for warning in caught:  # notes are kept (once each, e.g. gtm and gtm_precision say the same)
+        if issubclass(warning.category, Note):
+            notes.append(str(warning.message))
+        else:  # anything else goes on as if it had not been caught
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+    notes += [note for metric in external for note in metric.notes]
+    for note in dict.fromkeys(notes):
+        warnings.warn(note, Note, stacklevel=2)
+    return Scores(
+        signature=run_signature(options, metrics, len(test_set.references)),
+        systems=test_set.system_names,
+        metrics=metrics,
+        statistics=statistics,
+        notes=tuple(dict.fromkeys(notes)),
+    )
+
+
+def _builtin_statistics(
+    corpus: EncodedCorpus, metrics: Sequence[Metric], progress: Progress | None
+) -> dict[str, dict[str, np.ndarray]]:
+    """Every metric's statistics, system by system: a system's n-gram tables are dropped as soon
+    as its statistics are out, so memory holds one system's tables, not all of them. Metrics of
+    one ``statistics_kind`` share one read-only array."""
+    statistics: dict[str, dict[str, np.ndarray]] = {metric.name: {} for metric in metrics}
+    for done, system in enumerate(corpus.systems):
+        if progress:
+            progress(done / len(corpus.systems))
+        computed: dict[str, np.ndarray] = {}  # statistics kind (or metric name) -> array
+        for metric in metrics:
+            kind = metric.statistics_kind or metric.name
+            if kind not in computed:
+                computed[kind] = compact(metric.statistics(corpus, system))
+                computed[kind].flags.writeable = False
+            statistics[metric.name][system] = computed[kind]
+        corpus.release(system)
+    return statistics
+
+
+def compact(statistics: np.ndarray) -> np.ndarray:
+    """Statistics that are all whole numbers (counts: BLEU, P, R, F, chrF, GTM at e = 1) as
+    int32, half the memory of float64. Their sums and scores do not change: float64 adds whole
+    numbers exactly too, and every metric turns its sums into float64 before dividing."""
+    whole = (
+        statistics.size > 0
+        and np.issubdtype(statistics.dtype, np.floating)
+        and np.array_equal(statistics, np.trunc(statistics))  # False for NaN and infinities
+        and np.abs(statistics).max() < 2**31
+    )
+    return statistics.astype(np.int32) if whole else statistics
+
+
+def _check_external(
+    external: Sequence[ExternalMetric], builtin: Sequence[Metric], test_set: TestSet
+) -> None:
+    """Unique names, and scores read for this test set (its segments, all its systems)."""
+    seen = {metric.name: "a built-in metric" for metric in builtin}
+    for metric in external:
+        if metric.name in seen:
+            raise InputError(
+                f"two metrics are named {metric.name!r} ({seen[metric.name]} and the scores "
+                f"of {metric.origin})",
+                hint="Give every metric its own name.",
+            )
+        seen[metric.name] = f"the scores of {metric.origin}"
+        metric.check_fits(test_set)

@@ -1,0 +1,37 @@
+"""Plotly figure builders: plain data in, a Figure out; nothing here knows about Streamlit.
+
+Pages import every builder from here; the modules group them by subject.
+"""
+
+from mteval_core.report.figures.bars import ranked_bars
+from mteval_core.report.figures.bitext import bitext_grid_figure, bitext_grid_width
+from mteval_core.report.figures.correlation import (
+    differential_scatter,
+    metric_human_scatter,
+    reliability_figure,
+    system_scatter,
+)
+from mteval_core.report.figures.loss import loss_bar_chart, rank_reversal_map
+from mteval_core.report.figures.scores import (
+    significance_clusters_figure,
+    significance_heatmap,
+    system_scores_bar,
+)
+from mteval_core.report.figures.segment_level import metric_ranking_figure, segment_density
+
+__all__ = [
+    "bitext_grid_figure",
+    "bitext_grid_width",
+    "differential_scatter",
+    "loss_bar_chart",
+    "metric_human_scatter",
+    "metric_ranking_figure",
+    "rank_reversal_map",
+    "ranked_bars",
+    "reliability_figure",
+    "segment_density",
+    "significance_clusters_figure",
+    "significance_heatmap",
+    "system_scatter",
+    "system_scores_bar",
+]
