@@ -10,4 +10,5 @@ cd "$(dirname "$0")/.."
 .venv/bin/python -m pip install --quiet --no-deps "pycocoevalcap==1.2"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-exec .venv/bin/python -m pytest "$@"
+# On every core (pytest-xdist); a module of browser tests stays on one worker (tests/conftest.py).
+exec .venv/bin/python -m pytest -n auto "$@"

@@ -8,6 +8,21 @@ from mteval_core.model.testset import TestSet, TextColumn
 from tests.helpers import read_lines, shared_dataset
 
 
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """With pytest-xdist (scripts/test.sh: -n auto), every test is a unit of work of its own,
+    except the browser tests: a module of them runs whole on one worker, in order, because its
+    tests share one `streamlit run` and one Chromium (module fixtures) and some build on the
+    session state of the test before."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BrowserModulesTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            in_browser = nodeid.startswith("tests/e2e/")
+            return nodeid.split("::", 1)[0] if in_browser else nodeid
+
+    return BrowserModulesTogether(config, log)
+
+
 @pytest.fixture(scope="session")
 def wmt17() -> TestSet:
     folder = shared_dataset("wmt17-newstest2017-ende")

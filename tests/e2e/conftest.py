@@ -1,4 +1,8 @@
-"""Fixtures of the browser tests: one Chromium and one real `streamlit run` per test module."""
+"""Fixtures of the browser tests: one Chromium and one real `streamlit run` per test module.
+
+Under pytest-xdist (scripts/test.sh runs on every core) each module runs whole on one worker, in
+order, sharing that worker's server as in one process (see ``pytest_xdist_make_scheduler`` in
+tests/conftest.py)."""
 
 from __future__ import annotations
 

@@ -378,7 +378,7 @@ def test_pair_sums_agree_on_every_path(grouping, path, monkeypatch):
     into one product or not, in chunks or not, products or cumulative sums for large systems):
     forcing the other ways changes no value; and a few resamples equal the statistic of the
     replicated data."""
-    from mteval_core.stats.pairs import none_forms, system_forms, tables
+    from mteval_core.stats.pairs import cumulative_counts, none_forms, system_forms
     from mteval_core.stats.pairs import weights as products
 
     metric, human = tied_scores(3, (6, 40))
@@ -390,7 +390,7 @@ def test_pair_sums_agree_on_every_path(grouping, path, monkeypatch):
         monkeypatch.setattr(system_forms, "CUMULATING_COST", 0)
     else:
         monkeypatch.setattr(none_forms, "DIRECT_PAIRS", 0)
-        monkeypatch.setattr(tables, "TABLE_BLOCK", 4)
+        monkeypatch.setattr(cumulative_counts, "TABLE_BLOCK", 4)
         monkeypatch.setattr(none_forms, "CHUNK_ENTRIES", 100)  # a few rows at a time
         for module in (products, system_forms, none_forms):  # each imports it by name
             monkeypatch.setattr(module, "FLOAT32_EXACT", 0.0)

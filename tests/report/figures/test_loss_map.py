@@ -25,7 +25,7 @@ from mteval_core.report.figures import rank_reversal_map
 from mteval_core.report.figures.labels import PlacedLabel, PlotArea, place_labels
 from mteval_core.report.figures.loss import EQUAL_SCALE_SIZES
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TABLES = {
     "all": ROOT / "sample_data/loss/tate-voss-2006-table2-table4-rates.csv",
     "per wh": ROOT / "sample_data/loss/tate-voss-2006-table3-table8-rates-by-wh.csv",
