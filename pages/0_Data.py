@@ -3,8 +3,10 @@
 import streamlit as st
 
 from mteval_core.errors import InputError
+from mteval_core.io.decoding import CARRIAGE_RETURNS, LoneCarriageReturn
 from mteval_core.io.mqm_tsv import read_mqm
 from mteval_core.io.uploads import check_upload_sizes, read_uploaded_metric, test_set_from_uploads
+from mteval_core.model.testset import TestSet
 from mteval_core.report.frames import files_summary, mqm_overview, segment_preview
 from mteval_core.settings.languages import languages_of, stemming_advice
 from mteval_core.settings.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
@@ -28,12 +30,25 @@ from pages.ui import (
 
 st.set_page_config(page_title="mteval: data", layout="wide")
 
+CARRIAGE_RETURN_LABEL = "Carriage returns without a line feed (CR inside a line, old Mac line ends)"
+CARRIAGE_RETURN_CHOICES = {
+    "refuse": "refuse the file",
+    "split": "end the segment there, as sacreBLEU does",
+    "space": "read as a space",
+}
+CARRIAGE_RETURN_OFFER = (  # said when a file is refused for one: the choice that loads it
+    f"choose '{CARRIAGE_RETURN_CHOICES['split']}' or '{CARRIAGE_RETURN_CHOICES['space']}' under "
+    "'Carriage returns without a line feed' above, then press 'Use this test set' again"
+)
+
 
 st.title("Data")
 st.markdown(
     "Upload references and system outputs in any format mteval reads (plain text with one "
     "segment per line, CSV/TSV or JSON Lines long format, NIST mteval SGML, WMT XML); the "
-    "format is recognised by content. Everything stays in your session: other users never see it."
+    "format is recognised by the file's extension (.jsonl, .sgm, .xml, .tsv, .csv) or by its "
+    "whole content, and anything else is plain text; a note says which reading a file got when "
+    "it could be read two ways. Everything stays in your session: other users never see it."
 )
 st.caption(
     f"Limits of this shared server: files of up to {MAX_UPLOAD_MB} MB each; a test set of up to "
@@ -57,6 +72,16 @@ with st.form("upload"):
         "MQM error annotations (optional): Google's TSV (system, seg_id, rater, category, "
         "severity); the Loss page then ranks systems under your own error weights"
     )
+    carriage_returns = st.radio(
+        CARRIAGE_RETURN_LABEL,
+        CARRIAGE_RETURNS,
+        format_func=CARRIAGE_RETURN_CHOICES.__getitem__,
+        horizontal=True,
+        help="In references, system outputs and the source. sacreBLEU and most tools end a line "
+        "at a lone CR; mteval refuses it unless you choose: ending the segment there reads the "
+        "file as they do, a space keeps the segments as they are. CRLF line ends are always "
+        "fine.",
+    )
     submitted = st.form_submit_button("Use this test set")
 
 
@@ -64,10 +89,10 @@ def upload(file) -> tuple[str, bytes] | None:
     return (file.name, file.getvalue()) if file else None
 
 
-if submitted:
-    with friendly_errors(stop=False):  # on a problem the previous test set stays loaded
-        notes: list[str] = []  # e.g. judgments of systems without text, set aside
-        test_set = test_set_from_uploads(
+def uploaded_test_set(notes: list[str]) -> TestSet:
+    """The test set of the form's files; a refused lone CR names the form's choice."""
+    try:
+        return test_set_from_uploads(
             [upload(f) for f in references or []],
             [upload(f) for f in systems or []],
             upload(source),
@@ -75,7 +100,17 @@ if submitted:
             lower_is_better,
             upload(segment_ids),
             notes=notes,
+            carriage_returns=carriage_returns,
         )
+    except LoneCarriageReturn as error:
+        raise error.offering(CARRIAGE_RETURN_OFFER) from None
+
+
+if submitted:
+    # which reading a file got, judgments set aside: shown also when the files do not fit
+    notes: list[str] = []
+    with friendly_errors(stop=False):  # on a problem the previous test set stays loaded
+        test_set = uploaded_test_set(notes)
         annotations = None
         if mqm:
             check_upload_sizes([upload(mqm)])
@@ -87,8 +122,8 @@ if submitted:
             "Loaded. Every page now shows this test set, read from "
             f"{escape_markdown(files_summary(test_set))}."
         )
-        for note in notes:
-            st.info(escape_markdown(note))
+    for note in notes:
+        st.info(escape_markdown(note))
 if "test_set" in st.session_state and st.button("Go back to the sample test set"):
     del st.session_state["test_set"]
     st.session_state.pop("mqm", None)

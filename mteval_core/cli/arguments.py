@@ -1,5 +1,6 @@
 """What the commands share: the parser that turns usage errors into one line, the checked types of
---bootstrap and --seed, and the checks of --exclude."""
+--bootstrap and --seed, the checks of --exclude, and --carriage-returns for commands that read
+text files."""
 
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ from mteval_core.settings.limits import MAX_RESAMPLES
 from mteval_core.stats.bootstrap import DEFAULT_SEED, BootstrapOptions
 
 MAX_SEED = 2**32 - 1  # 32-bit seeds: every numpy generator and most other tools take them
+# io.decoding.CARRIAGE_RETURNS, written out: building the parser must not import the readers
+CARRIAGE_RETURNS = ("refuse", "split", "space")
+# What the refusal of a lone carriage return offers, where --carriage-returns is taken.
+CARRIAGE_RETURNS_OFFER = (
+    "give --carriage-returns split to end the segment there, as sacreBLEU does, or "
+    "--carriage-returns space to read it as a space"
+)
 
 
 class Parser(argparse.ArgumentParser):
@@ -77,6 +85,19 @@ def add_resampling_arguments(parser: argparse.ArgumentParser, what: str) -> None
         default=DEFAULT_SEED,
         metavar="S",
         help=f"seed of the resamples, 0 to {MAX_SEED} (default: %(default)s)",
+    )
+
+
+def add_carriage_returns_argument(parser: argparse.ArgumentParser, files: str) -> None:
+    """--carriage-returns refuse|split|space: what a CR without a LF in ``files`` means."""
+    parser.add_argument(
+        "--carriage-returns",
+        choices=CARRIAGE_RETURNS,
+        default="refuse",
+        help=f"what a carriage return (CR) without a line feed in {files} means: refuse "
+        "(default) stops with the CR's file, line and column; split ends the line there, a new "
+        "segment, as sacreBLEU and Python's universal newlines read it; space reads it as a "
+        "space, so the segments stay as they are. CRLF line ends are always fine.",
     )
 
 

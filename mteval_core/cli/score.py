@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from mteval_core.cli.arguments import (
+    CARRIAGE_RETURNS_OFFER,
+    add_carriage_returns_argument,
     add_ranking_arguments,
     add_resampling_arguments,
     bootstrap_options,
@@ -79,6 +81,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         help="system outputs; each is named after its file (without the last extension), "
         "or give NAME=PATH (required, unless --shards gives the test set)",
     )
+    add_carriage_returns_argument(score, "the --refs and --hyps files")
     add_shard_arguments(score)
     score.add_argument(
         "--metrics",
@@ -238,6 +241,15 @@ def _check_in_memory_input(args: argparse.Namespace) -> None:
             )
 
 
+def _check_sharded_input(args: argparse.Namespace) -> None:
+    """--carriage-returns reads --refs and --hyps files; the shards are tables of their own."""
+    if args.carriage_returns != "refuse":
+        raise InputError(
+            "--carriage-returns works with --refs and --hyps files, not with --shards",
+            hint="Leave it out, or remove the carriage returns from the shards (tr -d '\\r').",
+        )
+
+
 def run(args: argparse.Namespace) -> str:
     from mteval_core.metrics.scoring import score_test_set
 
@@ -255,9 +267,10 @@ def run(args: argparse.Namespace) -> str:
     if args.shards:
         from mteval_core.cli.score_shards import run_sharded
 
+        _check_sharded_input(args)
         return run_sharded(args, metrics, options)
     _check_in_memory_input(args)
-    test_set = load_command_line_test_set(args.refs, args.hyps)
+    test_set = load_command_line_test_set(args.refs, args.hyps, args.carriage_returns)
     documents = test_set.documents if args.documents else None
     if args.documents and documents is None:
         raise InputError(
@@ -392,18 +405,26 @@ def _merged(correlations: dict[str, dict], accuracies: dict[str, dict]) -> dict[
     return merged
 
 
-def load_command_line_test_set(ref_args: Sequence[str], hyp_args: Sequence[str]) -> TestSet:
+def load_command_line_test_set(
+    ref_args: Sequence[str], hyp_args: Sequence[str], carriage_returns: str = "refuse"
+) -> TestSet:
     """Read every --refs and --hyps file; SGML/XML files may carry several columns and doc ids,
-    and their segments are matched by id (mteval_core.io.alignment), plain text by position."""
+    and their segments are matched by id (mteval_core.io.alignment), plain text by position.
+    ``carriage_returns`` is --carriage-returns; its refusal names the option."""
     from mteval_core.io import ColumnsRead, read_bytes, read_columns
     from mteval_core.io.alignment import align_by_ids
+    from mteval_core.io.decoding import LoneCarriageReturn
 
     reads: dict[str, list[ColumnsRead]] = {"ref": [], "sys": []}
     for role, args in (("ref", ref_args), ("sys", hyp_args)):
         for arg in args:
             name, path = _split_name(arg) if role == "sys" else (None, arg)
-            read = read_columns(read_bytes(path), path, role, name)
-            for note in read.notes:  # e.g. skipped test-suite documents: worth knowing, not fatal
+            try:
+                read = read_columns(read_bytes(path), path, role, name, carriage_returns)
+            except LoneCarriageReturn as error:
+                raise error.offering(CARRIAGE_RETURNS_OFFER) from None
+            # which reading was used, skipped test-suite documents: worth knowing, not fatal
+            for note in read.notes:
                 print(f"mteval: note: {note}", file=sys.stderr)
             reads[role].append(read)
     aligned = align_by_ids(reads["ref"], reads["sys"])

@@ -1,7 +1,8 @@
 """Readers that turn files (or uploaded bytes) into the pieces of a :class:`TestSet`.
 
-Formats are recognised by content (:func:`detect_format`); every problem is an :class:`InputError`
-that names the file, the line or column, what is wrong and what to do.
+Formats are recognised by a file's extension or its whole structure, never by its first line alone
+(:func:`detect_format`); every problem is an :class:`InputError` that names the file, the line or
+column, what is wrong and what to do.
 """
 
 from mteval_core.errors import InputError

@@ -8,14 +8,21 @@ Segments are split on "\\n" only; ``str.splitlines`` would also split on charact
 \\x1c or \\u2028 that can occur inside a sentence, and every later segment would silently move to
 the wrong line. A lone carriage return is different: sacreBLEU and most tools read files with
 universal newlines and split there, so a file with one would give them another number of segments
-than us. Formats whose lines are segments or records refuse it (:func:`refuse_lone_cr`), and NUL
-bytes with it (:func:`refuse_nul`), which never occur in text.
+than us. Formats whose lines are segments or records refuse it (:func:`refuse_lone_cr`), unless
+the user chose to split the line there or to read a space (:func:`resolve_carriage_returns`), and
+NUL bytes with it (:func:`refuse_nul`), which never occur in text.
+
+UTF-16 and UTF-32 are refused by name, with the iconv call that converts them: by their byte order
+mark, or without one by where their zero bytes fall (:func:`refuse_wide_encoding`). They are not
+decoded for the user, because sacreBLEU and mteval-v13a read UTF-8 only, and a test set must mean
+the same text to them.
 """
 
 from __future__ import annotations
 
 import codecs
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from mteval_core.errors import InputError
@@ -47,18 +54,58 @@ BZIP2 = re.compile(rb"BZh[1-9]1AY&SY")  # the magic and the first block's header
 ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")
 OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # old Office files: .xls, .doc, .ppt
 
+# (byte order mark, encoding, its name for iconv); UTF-32's come first, because the little-endian
+# one starts with UTF-16's.
+WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32 little-endian", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32 big-endian", "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16 little-endian", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16 big-endian", "UTF-16"),
+)
+
+
+@dataclass(frozen=True)
+class WidePattern:
+    """Where a wide encoding puts zero bytes in text that is mostly ASCII (for UTF-32, in any
+    text of the Basic Multilingual Plane), as positions modulo 4: ``zero_at`` mostly hold 0, the
+    low bytes at ``text_at`` hardly ever do."""
+
+    encoding: str
+    iconv: str
+    codec: str
+    zero_at: tuple[int, ...]
+    text_at: tuple[int, ...]
+    evidence: str
+
+
+THREE_IN_FOUR = "three bytes in four are 0"
+EVERY_OTHER = "every other byte is 0"
+WIDE_PATTERNS = (  # UTF-32 first: its zeros fill UTF-16's pattern too
+    WidePattern("UTF-32 little-endian", "UTF-32LE", "utf-32-le", (2, 3), (0,), THREE_IN_FOUR),
+    WidePattern("UTF-32 big-endian", "UTF-32BE", "utf-32-be", (0, 1), (3,), THREE_IN_FOUR),
+    WidePattern("UTF-16 little-endian", "UTF-16LE", "utf-16-le", (1, 3), (0, 2), EVERY_OTHER),
+    WidePattern("UTF-16 big-endian", "UTF-16BE", "utf-16-be", (0, 2), (1, 3), EVERY_OTHER),
+)
+WIDE_SAMPLE = 4096  # bytes looked at; a multiple of 4
+MIN_WIDE_SAMPLE = 8  # fewer bytes are too few to tell UTF-16 from UTF-8 with a NUL in it
+ZERO_SHARE = 0.5  # at least this share of the pattern's positions hold 0 (mostly ASCII)
+STRAY_ZERO_SHARE = 0.05  # at most this share of the other positions do
+PRINTABLE_SHARE = 0.95  # of the sample decoded in the wide encoding: text, not binary numbers
+
+CARRIAGE_RETURNS = ("refuse", "split", "space")  # what a lone CR means, as the user chose
+LONE_CR = re.compile(rb"\r(?!\n)")
+CR_WHY = "sacreBLEU and most tools split lines there and we do not, so the segments would differ"
+
 
 def decode(data: bytes, origin: str) -> str:
     """UTF-8 bytes (with or without a byte order mark) as text with "\\n" line ends.
 
-    Binary files are refused first, by name (:func:`refuse_binary`). CRLF becomes LF. A lone CR
-    stays: readers whose lines are segments refuse it with :func:`refuse_lone_cr`.
+    Binary files are refused first, by name (:func:`refuse_binary`), then UTF-16 and UTF-32
+    (:func:`refuse_wide_encoding`). CRLF becomes LF. A lone CR stays: readers whose lines are
+    segments refuse it with :func:`refuse_lone_cr`.
     """
     refuse_binary(data, origin)
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise InputError(
-            "the file is UTF-16, not UTF-8", origin=origin, line=1, column=1, hint=UTF8_HINT
-        )
+    refuse_wide_encoding(data, origin)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -118,6 +165,79 @@ def _ole2_kind(data: bytes) -> tuple[str, str]:
     )
 
 
+def refuse_wide_encoding(data: bytes, origin: str) -> None:
+    """Refuse UTF-16 and UTF-32 by name, with or without a byte order mark, and say how to convert.
+
+    Without a mark, the zero bytes tell: in UTF-16 little-endian every other byte of mostly-ASCII
+    text is 0 (at odd positions; even ones in big-endian), in UTF-32 three bytes in four. The
+    sample must also decode in that encoding to printable text, so that binary numbers with zeros
+    in the same places are not taken for text.
+    """
+    for bom, encoding, iconv in WIDE_BOMS:
+        if data.startswith(bom):
+            raise InputError(
+                f"the file is {iconv}, not UTF-8 (it starts with a {encoding} byte order mark)",
+                origin=origin,
+                hint=_convert_hint(iconv),
+            )
+    pattern = _wide_pattern(data[:WIDE_SAMPLE])
+    if pattern is not None:
+        raise InputError(
+            f"the file looks like {pattern.encoding}, not UTF-8 ({pattern.evidence})",
+            origin=origin,
+            hint=_convert_hint(pattern.iconv),
+        )
+
+
+def _convert_hint(iconv: str) -> str:
+    return (
+        f"Convert it to UTF-8: iconv -f {iconv} -t UTF-8 FILE > FILE.utf8 (or save it as UTF-8 "
+        "in the editor)."
+    )
+
+
+def _wide_pattern(sample: bytes) -> WidePattern | None:
+    """The wide encoding whose zero bytes ``sample`` shows, or None."""
+    sample = sample[: len(sample) - len(sample) % 4]
+    if len(sample) < MIN_WIDE_SAMPLE or 0 not in sample:
+        return None
+    zero_shares = [sample[k::4].count(0) / len(sample[k::4]) for k in range(4)]
+    for pattern in WIDE_PATTERNS:
+        if (
+            min(zero_shares[k] for k in pattern.zero_at) >= ZERO_SHARE
+            and max(zero_shares[k] for k in pattern.text_at) <= STRAY_ZERO_SHARE
+            and _printable_in(sample, pattern.codec)
+        ):
+            return pattern
+    return None
+
+
+def _printable_in(sample: bytes, codec: str) -> bool:
+    """Whether ``sample`` decodes in ``codec`` (a character cut at its end is fine) to text."""
+    try:
+        text = codecs.getincrementaldecoder(codec)().decode(sample, final=False)
+    except UnicodeDecodeError:
+        return False
+    printable = sum(char.isprintable() or char in "\t\n\r" for char in text)
+    return bool(text) and printable >= PRINTABLE_SHARE * len(text)
+
+
+def resolve_carriage_returns(data: bytes, choice: str) -> bytes:
+    """``data`` with every lone carriage return read as the user chose: ``refuse`` keeps it (the
+    reader refuses it with its line), ``split`` makes it a line end (a new segment, as sacreBLEU
+    and Python's universal newlines read it), ``space`` makes it a space (the segments stay).
+
+    This works on the bytes, before decoding: in UTF-8 the byte 0x0D is always the character CR,
+    and each replacement is one byte, so byte offsets in later messages stay those of the file.
+    CRLF is not a lone CR; it stays a line end.
+    """
+    if choice not in CARRIAGE_RETURNS:
+        raise ValueError(f"carriage_returns must be one of {CARRIAGE_RETURNS}, not {choice!r}")
+    if choice == "refuse":
+        return data
+    return LONE_CR.sub(b"\n" if choice == "split" else b" ", data)
+
+
 def refuse_nul(text: str, origin: str) -> None:
     """A NUL character never occurs in text: the file is binary, or UTF-16 without a BOM."""
     position = text.find("\x00")
@@ -139,17 +259,36 @@ def refuse_lone_cr(text: str, origin: str) -> None:
         raise lone_cr_error(text, position, origin)
 
 
-def lone_cr_error(text: str, position: int, origin: str) -> InputError:
+class LoneCarriageReturn(InputError):
+    """A carriage return without a line feed. A reader that can be told to split the line there
+    or to read a space (``carriage_returns=``) names its own way of saying so with
+    :meth:`offering`, as the command line's option or the Data page's choice."""
+
+    def __init__(self, problem: str, *, origin: str, line: int, column: int, fix: str) -> None:
+        super().__init__(problem, origin=origin, line=line, column=column, hint=f"{CR_WHY}: {fix}.")
+        self.fix = fix
+
+    def offering(self, choice: str) -> LoneCarriageReturn:
+        """The same error whose hint offers ``choice`` (how to split or read a space) first."""
+        return LoneCarriageReturn(
+            self.problem,
+            origin=self.origin or "",
+            line=self.line or 1,
+            column=int(self.column or 1),
+            fix=f"{choice}; or {self.fix}",
+        )
+
+
+def lone_cr_error(text: str, position: int, origin: str) -> LoneCarriageReturn:
     """The error for the lone carriage return at ``position`` of ``text``, with its line."""
     line, column = _line_and_column(text, position)
-    why = "Other tools such as sacreBLEU split lines there and we do not, so the segments differ"
     if "\n" not in text:
         problem = "the lines end with a carriage return (CR) alone, the old Mac line ends"
         fix = "save the file with LF line ends (e.g. tr '\\r' '\\n' < FILE > FILE.lf)"
     else:
         problem = "a carriage return (CR) without a line feed inside the line"
         fix = "remove it (e.g. tr -d '\\r' < FILE > FILE.lf) or save the file with LF line ends"
-    return InputError(problem, origin=origin, line=line, column=column, hint=f"{why}: {fix}.")
+    return LoneCarriageReturn(problem, origin=origin, line=line, column=column, fix=fix)
 
 
 def _line_and_column(text: str, position: int) -> tuple[int, int]:

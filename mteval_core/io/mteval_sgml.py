@@ -87,6 +87,16 @@ def read_sgml(data: bytes, origin: str) -> SgmlSet:
     )
 
 
+def sgml_problem(text: str, origin: str) -> InputError | None:
+    """Why ``text`` is not well-formed mteval SGML, or None when it is: how format detection
+    tells documents that close from a plain file whose first segment starts with ``<doc``."""
+    try:
+        _Parser(text, origin).parse()
+    except InputError as error:
+        return error
+    return None
+
+
 class _Parser:
     """One pass over the tags, keeping the open document and segment."""
 

@@ -49,6 +49,7 @@ def test_set_from_uploads(
     human_lower_is_better: bool = False,
     segment_ids: Upload | None = None,
     notes: list[str] | None = None,
+    carriage_returns: str = "refuse",
 ) -> TestSet:
     """Validate and combine the uploads; any problem is an InputError naming the file.
 
@@ -56,7 +57,11 @@ def test_set_from_uploads(
     (:func:`mteval_core.io.alignment.align_by_ids`), plain text by position. ``segment_ids`` is
     a segment-id map (line, segment_id, doc), needed when the human scores use a data set's own
     segment ids rather than line numbers (as the WMT21 TED sets do). Human rows of systems
-    without text are set aside; ``notes`` (when given) receives one line saying so.
+    without text are set aside. ``notes`` (when given) receives a line for each, and the notes
+    of the text files (which reading a file that could be read two ways was given, skipped
+    test-suite documents) as soon as they are read, so that they are there to show even when the
+    files turn out not to fit together. ``carriage_returns`` says what a lone CR in a reference,
+    system or source file means (:func:`mteval_core.io.detect.read_columns`).
     """
     uploads = [*references, *systems, *(u for u in (source, human, segment_ids) if u)]
     check_upload_sizes(uploads)
@@ -65,10 +70,13 @@ def test_set_from_uploads(
             "a test set needs at least one reference and one system output",
             hint="Upload the reference file(s) and the system output file(s).",
         )
-    counter = _TextCounter()
+    counter = _TextCounter(carriage_returns)
     reference_reads = [counter.read(data, name, "ref") for name, data in references]
     system_reads = [counter.read(data, name, "sys") for name, data in systems]
-    source_read = read_columns(source[1], source[0], "src") if source else None
+    source_read = counter.read_source(*source) if source else None
+    if notes is not None:
+        reads = [*reference_reads, *system_reads, *([source_read] if source_read else [])]
+        notes.extend(note for read in reads for note in read.notes)
     aligned = align_by_ids(reference_reads, system_reads, source_read)
     n_segments = len(aligned.references[0])
     id_map = parse_segment_ids(segment_ids[1], segment_ids[0], n_segments) if segment_ids else None
@@ -101,11 +109,12 @@ class _TextCounter:
     """Reads reference and system files, refusing a test set over the limits as soon as the
     file that crosses one has been read, before the others are read and the set is checked."""
 
-    def __init__(self) -> None:
+    def __init__(self, carriage_returns: str) -> None:
         self.texts = 0
+        self.carriage_returns = carriage_returns
 
     def read(self, data: bytes, name: str, role: str) -> ColumnsRead:
-        read = read_columns(data, name, role)
+        read = read_columns(data, name, role, None, self.carriage_returns)
         n_segments = len(read.columns[0])
         if n_segments > MAX_UPLOAD_SEGMENTS:
             raise InputError(
@@ -123,6 +132,10 @@ class _TextCounter:
                 hint=COMMAND_LINE_HINT,
             )
         return read
+
+    def read_source(self, name: str, data: bytes) -> ColumnsRead:
+        """The source, outside the limits: they count the texts that are scored."""
+        return read_columns(data, name, "src", None, self.carriage_returns)
 
 
 def read_uploaded_metric(

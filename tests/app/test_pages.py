@@ -97,7 +97,7 @@ def test_data_page_shows_the_sample_and_sets_options_for_every_page():
     assert app.session_state["options"].stem == "porter"
     assert "stem:porter-nltk" in app.caption[-1].value
     app.number_input[1].set_value(0.5).run()  # GTM exponent below 1 with exact matching
-    app.radio[0].set_value("exact").run()
+    next(radio for radio in app.radio if radio.label == "GTM matching").set_value("exact").run()
     assert "at least 1" in app.error[0].value  # refused in plain words; options kept
 
 

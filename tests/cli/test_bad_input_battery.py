@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import pytest
 import sacrebleu
 
-from mteval_core.cli import main
+from mteval_core.cli import arguments, main
+from mteval_core.io import decoding
 from tests.bad_inputs import (
     ENTITY_BOMB,
     HYP_SEGMENTS,
@@ -108,8 +109,56 @@ def ok(out: str, err: str) -> None:
     assert out
 
 
+def and_note(check: Callable[[str, str], None], *words: str) -> Callable[[str, str], None]:
+    """``check``, and one note on stderr that holds ``words`` (which reading a file got)."""
+
+    def both(out: str, err: str) -> None:
+        check(out, err)
+        notes = [line for line in err.splitlines() if line.startswith("mteval: note: ")]
+        assert len(notes) == 1 and all(word in notes[0] for word in words), err
+
+    return both
+
+
+def without_notes(check: Callable[[str, str], None]) -> Callable[[str, str], None]:
+    """``check``, and nothing on stderr: the file was read the one way it can be."""
+
+    def both(out: str, err: str) -> None:
+        check(out, err)
+        assert err == "", err
+
+    return both
+
+
+def segments_of(system: str, expected: list[str]) -> Callable[[str, str], None]:
+    """The system's BLEU is sacreBLEU's for ``expected`` as its segments, one by one."""
+    bleu = sacrebleu.corpus_bleu(expected, [REF.splitlines()]).score
+
+    def check(out: str, err: str) -> None:
+        scores = json.loads(out)["scores"]
+        assert abs(scores[system]["bleu"] - bleu) < 1e-9, scores
+
+    return check
+
+
 JSON = ["--format", "json"]
 LATIN1 = "Der Bär läuft .\n".encode("latin-1")
+HYP_LINES = HYP.splitlines()
+JSON_LIKE = '{"system": "A", "hypothesis": "x"}'  # a first segment that is a JSON object
+LONG_RECORDS = "".join(  # long format, one JSON object per line
+    json.dumps({"system": "A", "segment": n, "hypothesis": text}) + "\n"
+    for n, text in enumerate(HYP_LINES, start=1)
+)
+CR_INSIDE = HYP.replace("cat is", "cat\ris", 1)  # a CR inside segment 1
+CR_SPLIT = HYP.replace(" .\nA fast", " .\rA fast", 1)  # a CR where a line feed should be
+WIDE = {  # id -> bytes, the words the refusal must say
+    "utf-16le-no-bom": (HYP.encode("utf-16-le"), ("UTF-16 little-endian", "iconv -f UTF-16LE")),
+    "utf-16be-no-bom": (HYP.encode("utf-16-be"), ("UTF-16 big-endian", "iconv -f UTF-16BE")),
+    "utf-16be-bom": (b"\xfe\xff" + HYP.encode("utf-16-be"), ("UTF-16, not UTF-8",)),
+    "utf-32le-bom": (HYP.encode("utf-32"), ("UTF-32, not UTF-8", "iconv -f UTF-32 ")),
+    "utf-32le-no-bom": (HYP.encode("utf-32-le"), ("UTF-32 little-endian", "iconv -f UTF-32LE")),
+    "utf-32be-no-bom": (HYP.encode("utf-32-be"), ("UTF-32 big-endian", "iconv -f UTF-32BE")),
+}
 CASES = [
     # ------------------------------------------------------------------ files that are not there
     Case("missing-ref", BASE, score_args("nothere.en"), ("nothere.en",)),
@@ -153,6 +202,92 @@ CASES = [
         ("hyp.en", "line 1"),
     ),
     Case("ref-is-binary", with_files(ref__en=bytes(range(256))), score_args(), ("ref.en",)),
+    *(
+        Case(f"{name}", with_files(hyp__en=data), score_args(), ("hyp.en", *words))
+        for name, (data, words) in WIDE.items()
+    ),
+    # ------------------------------------------- carriage returns: refused, or read as chosen
+    Case(
+        "cr-inside-names-the-choice",
+        with_files(hyp__en=CR_INSIDE.encode()),
+        score_args(),
+        ("hyp.en", "line 1, column 8", "--carriage-returns split", "--carriage-returns space"),
+    ),
+    Case(
+        "old-mac-names-the-choice",
+        with_files(hyp__en=HYP.replace("\n", "\r").encode()),
+        score_args(),
+        ("hyp.en", "old Mac", "--carriage-returns split"),
+    ),
+    Case(
+        "cr-split",
+        with_files(hyp__en=CR_SPLIT.encode()),
+        [*score_args(), "--carriage-returns", "split", *JSON],
+        check=bleu_is(HYP_BLEU),
+    ),
+    Case(
+        "cr-space",
+        with_files(hyp__en=CR_INSIDE.encode()),
+        [*score_args(), "--carriage-returns", "space", *JSON],
+        check=bleu_is(HYP_BLEU),
+    ),
+    Case(
+        "cr-split-crlf-stays-a-line-end",
+        with_files(hyp__en=CR_SPLIT.replace("\n", "\r\n").encode()),
+        [*score_args(), "--carriage-returns", "split", *JSON],
+        check=bleu_is(HYP_BLEU),
+    ),
+    Case(
+        "cr-choice-is-checked",
+        BASE,
+        [*score_args(), "--carriage-returns", "drop"],
+        ("--carriage-returns", "invalid choice: 'drop'", "'refuse', 'split', 'space'"),
+    ),
+    Case(
+        "cr-choice-with-shards",
+        {"s.tsv": b"system\tsegment\thypothesis\treference\nA\t1\tx\tx\n"},
+        ["score", "--shards", "{d}/s.tsv", "--carriage-returns", "space"],
+        ("--carriage-returns", "--shards"),
+    ),
+    # ------------------------------------- plain text whose first line looks like another format
+    Case(
+        "first-segment-json-object",
+        with_files(hyp__txt=f"{JSON_LIKE}\n{HYP_LINES[1]}\n{HYP_LINES[2]}\n".encode()),
+        score_args(hyps=("hyp.txt",)) + JSON,
+        check=and_note(
+            segments_of("hyp", [JSON_LIKE, *HYP_LINES[1:]]),
+            "hyp.txt: read as plain text",
+            "line 2 is not",
+        ),
+    ),
+    Case(
+        "first-segment-json-object-no-extension",
+        {**BASE, "hyp": f"{JSON_LIKE}\n{HYP_LINES[1]}\n{HYP_LINES[2]}\n".encode()},
+        score_args(hyps=("hyp",)) + JSON,
+        check=and_note(segments_of("hyp", [JSON_LIKE, *HYP_LINES[1:]]), "read as plain text"),
+    ),
+    Case(
+        "first-segment-doc",
+        with_files(hyp__en=f"<doc> {HYP_LINES[0]}\n{HYP_LINES[1]}\n{HYP_LINES[2]}\n".encode()),
+        score_args() + JSON,
+        check=and_note(
+            segments_of("hyp", [f"<doc> {HYP_LINES[0]}", *HYP_LINES[1:]]),
+            "hyp.en: read as plain text",
+            "this <doc> has no docid",
+        ),
+    ),
+    Case(
+        "every-line-long-format-json",
+        with_files(hyp__txt=LONG_RECORDS.encode()),
+        score_args(hyps=("hyp.txt",)) + JSON,
+        check=and_note(segments_of("A", HYP_LINES), "hyp.txt: read as JSON Lines"),
+    ),
+    Case(
+        "jsonl-by-extension",
+        with_files(hyp__jsonl=LONG_RECORDS.encode()),
+        score_args(hyps=("hyp.jsonl",)) + JSON,
+        check=without_notes(segments_of("A", HYP_LINES)),
+    ),
     # ------------------------------------------------------------------- text that is fine
     Case(
         "bom-and-crlf",
@@ -486,6 +621,11 @@ def test_bad_input(case: Case, tmp_path, capsys) -> None:
     assert len(lines) == 1 and lines[0].startswith("mteval: error:"), err
     for word in case.refused:
         assert word.lower() in err.lower(), (word, err)
+
+
+def test_the_option_offers_the_choices_the_readers_take() -> None:
+    """The parser writes them out (it must not import the readers); they must not drift."""
+    assert arguments.CARRIAGE_RETURNS == decoding.CARRIAGE_RETURNS
 
 
 def test_the_battery_is_as_large_as_promised() -> None:

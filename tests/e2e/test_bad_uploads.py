@@ -180,6 +180,20 @@ CASES = [
         {"references": BASE_REF, "systems": [payload("utf16.txt", HYPOTHESIS.encode("utf-16"))]},
         ("utf16.txt", "UTF-16"),
     ),
+    # ------------------------------------ plain text whose first segment looks like another format
+    Case(  # issue 26: read as JSON Lines and refused on line 2 before
+        "first-segment-json-object-is-a-segment",
+        {
+            "references": BASE_REF,
+            "systems": [
+                payload(
+                    "brace.txt",
+                    '{"system": "A", "hypothesis": "x"}\n' + HYPOTHESIS.split("\n", 1)[1],
+                )
+            ],
+        },
+        accepted="brace",
+    ),
     # ------------------------------------------------------------------ counts that disagree
     Case(
         "system-short",

@@ -6,7 +6,10 @@ import pandas as pd
 import pytest
 
 from mteval_core.errors import InputError
-from mteval_core.io import read_directory, read_human
+from mteval_core.io import read_columns, read_directory, read_human
+from mteval_core.io.plain import read_plain
+
+PLAIN_SETS = ("wmt17-newstest2017-ende", "wmt21-newstest2021-ende", "wmt21-newstest2021-zhen")
 
 
 def test_wmt21_ted_mqm_ende(shared_data) -> None:
@@ -62,3 +65,17 @@ def test_wmt21_newstest2021_zhen_skips_the_unaligned_da_file(shared_data) -> Non
 def test_scores_without_text_are_not_a_test_set(shared_data) -> None:
     with pytest.raises(InputError, match="no ref/ folder"):
         read_directory(shared_data / "wmt20-newstest2020-scores")
+
+
+@pytest.mark.parametrize("name", PLAIN_SETS)
+def test_every_wmt_text_file_is_read_as_plain_text_without_a_note(shared_data, name) -> None:
+    """The WMT sets are plain text, one segment per line, whatever their first lines hold: each
+    file is read as the plain reader reads it, and no note says it could be something else."""
+    folder = shared_data / name
+    files = [*folder.glob("src.*"), *(folder / "ref").iterdir(), *(folder / "sys").iterdir()]
+    assert len(files) > 10
+    for path in files:
+        data = path.read_bytes()
+        found = read_columns(data, str(path), "sys")
+        assert found.notes == (), path
+        assert found.columns[0].segments == read_plain(data, str(path), "x").segments, path

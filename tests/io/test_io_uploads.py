@@ -47,6 +47,34 @@ def test_bad_uploads_name_the_file(references, systems, human, message):
     assert message in str(error.value)
 
 
+def test_the_reading_of_a_text_file_is_a_note_even_when_the_files_do_not_fit():
+    """Without the note, a file read as plain text after all is only 'has 3 segments'."""
+    odd = ("mt.txt", b'{"system": "A", "hypothesis": "x"}\n{"system": "B"\nthird\n')
+    notes: list[str] = []
+    with pytest.raises(InputError, match="has 3 segments"):
+        from_uploads([REF], [odd], notes=notes)
+    assert len(notes) == 1 and notes[0].startswith("mt.txt: read as plain text")
+    assert "line 1 is a JSON object but line 2 is not" in notes[0]
+    notes.clear()
+    from_uploads([REF], [SYS], ("src.de", b"<doc> x\ny\n"), notes=notes)
+    assert len(notes) == 1 and notes[0].startswith("src.de: read as plain text")
+
+
+@pytest.mark.parametrize(
+    ("choice", "segments"), [("split", ("a b x", "d e f")), ("space", ("a b x d e f",))]
+)
+def test_a_lone_carriage_return_in_an_upload_is_read_as_chosen(choice, segments):
+    reference = ("ref.en", b"a b c d e f\n") if choice == "space" else REF
+    system = ("mt.en", b"a b x\rd e f\n")
+    with pytest.raises(InputError, match="carriage return"):
+        from_uploads([reference], [system])
+    test_set = from_uploads([reference], [system], carriage_returns=choice)
+    assert test_set.systems[0].segments == segments
+    source = ("src.de", b"x\ry\n")
+    with_source = from_uploads([reference], [system], source, carriage_returns=choice)
+    assert with_source.source.segments == (("x", "y") if choice == "split" else ("x y",))
+
+
 def test_a_file_over_the_size_limit_is_refused_by_name():
     with pytest.raises(InputError) as error:
         check_upload_sizes([REF, ("huge.de", b"x" * (2 * 2**20 + 1))], limit_mb=2)
