@@ -13,9 +13,11 @@ what to do instead.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 from collections.abc import Sequence
+from contextlib import nullcontext
 
 from mteval_core.errors import InputError, Note
 from mteval_core.metrics import DEFAULT_METRICS, REGISTRY
@@ -62,23 +64,19 @@ def run_sharded(args: argparse.Namespace, metric_names: Sequence[str], options: 
     names = sharded_metrics(metric_names, defaulted=args.metrics == ",".join(DEFAULT_METRICS))
     cluster = Cluster(args.workers, args.scheduler)
     shards = find_shards(args.shards)
-    if args.scheduler:  # the workers' working folder is not ours
-        shards = [path.resolve() for path in shards]
     out = None
     if args.segment_scores_out:
         out = SegmentScoresOut(args.segment_scores_out, default_format())
-        out.check(shards)
+    if args.scheduler:  # the workers' working folder is not ours
+        shards = [path.resolve() for path in shards]
+        if out is not None:
+            out = SegmentScoresOut(os.path.abspath(out.folder), out.format)
     bootstrap = BootstrapOptions(args.bootstrap, args.seed) if args.bootstrap else None
     tasks = [PartitionTask(str(path), tuple(names), options, bootstrap, out) for path in shards]
-    try:
+    # every segment-score file or none: checked before any work, published once all is scored
+    with out.writing(shards) if out is not None else nullcontext():
         corpus = score_shards(tasks, cluster)
         n_segments = check_coverage(corpus.indexes)
-    except BaseException:  # a bad shard, Ctrl-C: no segment-score file of this run is left
-        if out is not None:
-            out.discard(shards)
-        raise
-    if out is not None:
-        out.publish(shards)
     notes = list(dict.fromkeys(corpus.notes))
     if corpus.sums.inexact and len(shards) > 1:
         notes.append(INEXACT_NOTE.format(metrics=", ".join(sorted(corpus.sums.inexact))))

@@ -151,3 +151,136 @@ def test_bad_options_are_one_line(tmp_path, capsys, arguments, message):
     code, err = score(capsys, *(a.format(d=d) for a in arguments))
     assert code == 2
     assert message.format(d=d) in err
+
+
+# ------------------------------------------------------------ segment ids (issue 26, item 1)
+# Every reader refuses a segment id that is not a whole number from 1 up, with the file, line (or
+# row) and column; ids of more than 18 digits too, which are no segment of any test set and would
+# not fit the int64 arrays of a shard's index (a JSON or Parquet number has no length of its own).
+# A large id below that is read, and the check across shards says which segment is missing,
+# without allocating anything that grows with the id.
+def jsonl_row(segment: str, system: str = "A") -> str:
+    """One JSON Lines row; ``segment`` as written in the JSON (a number, or a quoted string)."""
+    return (
+        f'{{"system": "{system}", "segment": {segment}, "hypothesis": "a dog", '
+        '"reference": "the dog"}\n'
+    )
+
+
+BIG = "18 digits"
+SEGMENT_ID_CASES = {  # id -> (file name, content or Parquet segment column, message after "FILE, ")
+    "jsonl-2**63": (
+        "a.jsonl",
+        jsonl_row("1") + jsonl_row(str(2**63)),
+        "a.jsonl, line 2, column segment: segment 9223372036854775808 is not a segment number: "
+        f"it has more than {BIG}. Segments are numbered from 1 to the number of segments",
+    ),
+    "jsonl-2**64": (
+        "a.jsonl",
+        jsonl_row("1") + jsonl_row(str(2**64)),
+        "a.jsonl, line 2, column segment: segment 18446744073709551616 is not a segment number",
+    ),
+    "jsonl-19-digits-below-2**63": (
+        "a.jsonl",
+        jsonl_row("1") + jsonl_row(str(10**18)),
+        "a.jsonl, line 2, column segment: segment 1000000000000000000 is not a segment number",
+    ),
+    "jsonl-negative": ("a.jsonl", jsonl_row("-1"), "a.jsonl, line 1, column segment: segment -1 "),
+    "jsonl-zero": ("a.jsonl", jsonl_row("0"), "a.jsonl, line 1, column segment: segment 0 is not"),
+    "jsonl-float": ("a.jsonl", jsonl_row("1.0"), "a.jsonl, line 1, column segment: segment 1.0 is"),
+    "jsonl-exponent": (
+        "a.jsonl",
+        jsonl_row("1e3"),
+        "a.jsonl, line 1, column segment: segment 1000.0",
+    ),
+    "tsv-2**63": (
+        "a.tsv",
+        FIRST + f"A\t{2**63}\ta dog\tthe dog\n",
+        "a.tsv, line 4, column segment: segment '9223372036854775808' is not a segment number",
+    ),
+    "tsv-negative": ("a.tsv", GOOD.replace("A\t2\t", "A\t-2\t"), "a.tsv, line 3, column segment"),
+    "tsv-zero": ("a.tsv", GOOD.replace("A\t2\t", "A\t0\t"), "a.tsv, line 3, column segment: segm"),
+    "tsv-float": ("a.tsv", GOOD.replace("A\t2\t", "A\t2.0\t"), "a.tsv, line 3, column segment: se"),
+    "tsv-exponent": ("a.tsv", GOOD.replace("A\t2\t", "A\t1e3\t"), "a.tsv, line 3, column segment"),
+    "parquet-uint64-2**63": (
+        "a.parquet",
+        ("uint64", [1, 2**63]),
+        "a.parquet, column segment: row 2: segment 9223372036854775808 is not a segment number: "
+        f"it has more than {BIG}",
+    ),
+    "parquet-int64-max": (
+        "a.parquet",
+        ("int64", [1, 2**63 - 1]),
+        "a.parquet, column segment: row 2: segment 9223372036854775807 is not a segment number",
+    ),
+    "parquet-negative": ("a.parquet", ("int64", [1, -2]), "a.parquet, column segment: row 2: se"),
+    "parquet-float": ("a.parquet", ("float64", [1.0, 2.0]), "a.parquet, column segment: row 1: "),
+    "huge-id-below-the-limit-jsonl": (
+        "a.jsonl",
+        jsonl_row("1") + jsonl_row("2") + jsonl_row(str(10**18 - 1)),
+        "no shard has segment 3, but segments go up to 999999999999999999. Is a shard missing?",
+    ),
+    "huge-id-below-the-limit-tsv": (
+        "a.tsv",
+        GOOD + f"A\t{10**15}\tx\ty\nB\t{10**15}\tx\ty\n",
+        "no shard has segment 3, but segments go up to 1000000000000000. Is a shard missing?",
+    ),
+}
+
+
+def write_parquet_ids(path: Path, kind: str, ids: list) -> None:
+    """A Parquet shard whose segment column has the type ``kind`` (int64, uint64, float64)."""
+    pytest.importorskip("pyarrow")
+    import pyarrow
+    import pyarrow.parquet
+
+    rows = len(ids)
+    table = pyarrow.table(
+        {
+            "system": ["A"] * rows,
+            "segment": pyarrow.array(ids, getattr(pyarrow, kind)()),
+            "hypothesis": ["a dog"] * rows,
+            "reference": [f"the dog {k}" for k in range(rows)],
+        }
+    )
+    pyarrow.parquet.write_table(table, path)
+
+
+@pytest.mark.parametrize("case", SEGMENT_ID_CASES)
+def test_bad_segment_ids_are_refused_where_the_shard_is_read(tmp_path, capsys, case):
+    """With --bootstrap and --segment-scores-out, which use the ids too (weights, output rows)."""
+    name, content, message = SEGMENT_ID_CASES[case]
+    folder = tmp_path / "shards"
+    if isinstance(content, tuple):
+        folder.mkdir()
+        write_parquet_ids(folder / name, *content)
+    else:
+        write(folder, {name: content})
+    out = tmp_path / "scores"
+    code, err = score(capsys, "--shards", str(folder), "--workers", "0", "--bootstrap", "10",
+                      "--segment-scores-out", str(out))  # fmt: skip
+    assert code == 2
+    expected = message if message.startswith("no shard") else f"{folder}/{message}"
+    assert expected in err
+    assert not out.exists()  # made by the run, removed with it
+
+
+def test_a_padded_segment_number_is_read_as_in_memory(tmp_path, capsys):
+    """' 2' is segment 2 in a text shard and in a JSON string, as the in-memory long format
+    reads it: the scores equal those of the same shards written with 2 and 3."""
+    plain = write(
+        tmp_path / "plain", {"a.tsv": GOOD, "b.jsonl": jsonl_row("3") + jsonl_row("3", "B")}
+    )
+    padded = write(
+        tmp_path / "padded",
+        {
+            "a.tsv": GOOD.replace("A\t2\t", "A\t 2\t"),
+            "b.jsonl": jsonl_row('" 3"') + jsonl_row('"3"', "B"),
+        },
+    )
+    outputs = []
+    for folder in (plain, padded):
+        code = main(["score", "--metrics", "bleu", "--shards", str(folder), "--workers", "0"])
+        outputs.append((code, capsys.readouterr()))
+    assert outputs[0][0] == 0, outputs[0][1].err
+    assert outputs[1] == outputs[0]

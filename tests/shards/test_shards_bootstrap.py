@@ -11,7 +11,6 @@ import pytest
 from mteval_core.metrics import get_metric
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.settings.options import Options
-from mteval_core.shards import poisson_bootstrap as poisson_module
 from mteval_core.shards.cluster import Cluster, score_shards
 from mteval_core.shards.partition import PartitionTask
 from mteval_core.shards.poisson_bootstrap import poisson_sums, poisson_weights
@@ -72,7 +71,9 @@ def test_the_sums_do_not_depend_on_the_block_size(monkeypatch):
     statistics = np.random.default_rng(0).integers(0, 50, size=(300, 4)).astype(float)
     segments = np.arange(1, 301)
     whole = poisson_sums(statistics, segments, seed=5, n_resamples=50)
-    monkeypatch.setattr(poisson_module, "WEIGHTS_BUDGET_BYTES", 32 * 300 * 3)  # 3 a block
+    monkeypatch.setattr(
+        "mteval_core.shards.poisson_bootstrap.WEIGHTS_BUDGET_BYTES", 32 * 300 * 3
+    )  # 3 resamples a block
     np.testing.assert_array_equal(poisson_sums(statistics, segments, 5, 50), whole)
     np.testing.assert_array_equal(whole, poisson_weights(5, segments, np.arange(50)) @ statistics)
 

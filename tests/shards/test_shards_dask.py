@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from mteval_core.cli import main
-from mteval_core.shards import cluster as shard_cluster
+from mteval_core.shards import cluster
 
 distributed = pytest.importorskip("distributed")
 
@@ -23,8 +23,8 @@ def scheduler():
         processes=False,
         dashboard_address=None,
         scheduler_kwargs={"dashboard_address": ":0"},
-    ) as cluster:
-        yield cluster.scheduler_address
+    ) as local:
+        yield local.scheduler_address
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -106,7 +106,7 @@ def test_without_dask_the_message_says_what_to_install(sample, write_shards, cap
 
 
 def test_an_unreachable_scheduler_is_a_clear_message(sample, write_shards, capsys, monkeypatch):
-    monkeypatch.setattr(shard_cluster, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1.0)
     folder = write_shards(sample, "tsv", 1)
     code, _, err = run(capsys, "--shards", str(folder), "--scheduler", "tcp://127.0.0.1:9")
     assert code == 2
@@ -117,7 +117,7 @@ def test_local_workers_start_without_dasks_malloc_setting(monkeypatch):
     """Dask's nannies set MALLOC_TRIM_THRESHOLD_, which turns off glibc's adaptive mmap threshold
     (scoring took 1.5x as long); our local workers start without it, and keep Dask's others."""
     monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
-    with shard_cluster._client(distributed, shard_cluster.Cluster(workers=1), n_tasks=1) as client:
+    with cluster._client(distributed, cluster.Cluster(workers=1), n_tasks=1) as client:
         environments = client.run(lambda: dict(__import__("os").environ))
     (environment,) = environments.values()
     assert "MALLOC_TRIM_THRESHOLD_" not in environment
