@@ -14,6 +14,8 @@ id without becoming a Python string; a token seen for the first time is handed t
 ``add`` function, in first-seen order, so the ids are those the Python path gives.
 """
 
+import os
+
 import numpy as np
 
 from libc.stdlib cimport free, malloc, realloc
@@ -24,6 +26,7 @@ cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch)
 
 ctypedef long long i64
+ctypedef unsigned long long u64
 ctypedef int i32  # a token id: the vocabulary stays far below 2^31 words
 
 # Scheme of a call (which rules run, in which order) and the bits of the class table
@@ -176,43 +179,100 @@ cdef inline bint is_gtm_separator(Py_UCS4 c) noexcept:
 
 
 cdef struct Slot:
-    unsigned long long hash
+    u64 hash
     Py_ssize_t start  # of the token's code points in the arena
     Py_ssize_t length
     i64 id  # -1: an empty slot
 
 
-cdef inline unsigned long long fnv1a(const Py_UCS4 *chars, Py_ssize_t n) noexcept:
-    cdef unsigned long long h = 14695981039346656037ULL
+# ---------------------------------------------------------------- SipHash-1-3, keyed per table
+# The table's hash must be keyed with a secret: with a hash anyone can compute (FNV-1a, before
+# issue 26), one upload of tokens crafted to share a slot made every lookup walk one long probe
+# chain, quadratic time with the interpreter lock held. SipHash-1-3 is CPython's hash of str and
+# bytes; here it runs over the token's code points as UTF-32-LE, two code points a 64-bit word.
+cdef inline u64 rotl(u64 x, int b) noexcept nogil:
+    return (x << b) | (x >> (64 - b))
+
+
+cdef struct Sip:
+    u64 v0, v1, v2, v3
+
+
+cdef inline void sip_round(Sip *s) noexcept nogil:
+    s.v0 += s.v1
+    s.v1 = rotl(s.v1, 13) ^ s.v0
+    s.v0 = rotl(s.v0, 32)
+    s.v2 += s.v3
+    s.v3 = rotl(s.v3, 16) ^ s.v2
+    s.v0 += s.v3
+    s.v3 = rotl(s.v3, 21) ^ s.v0
+    s.v2 += s.v1
+    s.v1 = rotl(s.v1, 17) ^ s.v2
+    s.v2 = rotl(s.v2, 32)
+
+
+cdef inline void sip_word(Sip *s, u64 word) noexcept nogil:
+    s.v3 ^= word
+    sip_round(s)  # one compression round: SipHash-1-3
+    s.v0 ^= word
+
+
+cdef inline u64 siphash13(u64 k0, u64 k1, const Py_UCS4 *chars, Py_ssize_t n) noexcept nogil:
+    """SipHash-1-3 of the n code points' UTF-32-LE bytes under the key (k0, k1)."""
+    cdef Sip s
     cdef Py_ssize_t i
-    for i in range(n):
-        h = (h ^ <unsigned int> chars[i]) * 1099511628211ULL
-    return h
+    cdef u64 last = (<u64> (4 * n)) << 56  # the length in bytes, modulo 256, in the top byte
+    s.v0 = k0 ^ 0x736F6D6570736575ULL
+    s.v1 = k1 ^ 0x646F72616E646F6DULL
+    s.v2 = k0 ^ 0x6C7967656E657261ULL
+    s.v3 = k1 ^ 0x7465646279746573ULL
+    for i in range(0, n - 1, 2):
+        sip_word(&s, <u64> chars[i] | (<u64> chars[i + 1]) << 32)
+    if n & 1:
+        last |= <u64> chars[n - 1]
+    sip_word(&s, last)
+    s.v2 ^= 0xFF
+    sip_round(&s)  # three finalization rounds
+    sip_round(&s)
+    sip_round(&s)
+    return s.v0 ^ s.v1 ^ s.v2 ^ s.v3
+
+
+# With a random key, chains at load <= 1/2 stay a few dozen slots even for millions of tokens; a
+# lookup that walks past this many means the key is no longer secret (or was given, in tests):
+# the table then draws a fresh key and rehashes, once per such lookup, never a quadratic walk.
+PROBE_LIMIT = 128
+cdef Py_ssize_t _PROBE_LIMIT = PROBE_LIMIT
 
 
 cdef class TokenIds:
     """Token -> id without making a Python string per token: an open-addressing table over the
     code points of the tokens seen so far. A token it has not seen goes, as a string, to ``add``,
-    which decides its id (``Vocabulary`` stems it); the table then remembers the answer."""
+    which decides its id (``Vocabulary`` stems it); the table then remembers the answer.
+
+    The hash is keyed with 128 random bits per table (``key`` fixes them, for tests only);
+    ``longest_probe`` (the most slots one lookup has examined) and ``rekeys`` (fresh keys drawn
+    after a lookup walked past PROBE_LIMIT slots) show how well it resists flooding."""
     cdef Slot *slots
     cdef Py_ssize_t n_slots, n_used
     cdef Py_UCS4 *arena
     cdef Py_ssize_t arena_size, arena_capacity
     cdef object add
+    cdef u64 k0, k1
+    cdef readonly Py_ssize_t longest_probe, rekeys
 
-    def __cinit__(self, add):
-        cdef Py_ssize_t i
+    def __cinit__(self, add, bytes key=None):
         self.add = add
-        self.n_slots = 1 << 12
+        self.n_slots = 0
         self.n_used = 0
-        self.slots = <Slot *> malloc(self.n_slots * sizeof(Slot))
+        self.slots = NULL
         self.arena = NULL
         self.arena_size = 0
         self.arena_capacity = 0
-        if self.slots == NULL:
-            raise MemoryError("no memory for the token table")
-        for i in range(self.n_slots):
-            self.slots[i].id = -1
+        self.longest_probe = 0
+        self.rekeys = 0
+        self.set_key(os.urandom(16) if key is None else key)
+        self.rebuild(1 << 12)
 
     def __dealloc__(self):
         free(self.slots)
@@ -221,21 +281,47 @@ cdef class TokenIds:
     def __len__(self):
         return self.n_used
 
+    def hash_of(self, str token):
+        """The table's hash of a token under its current key (for tests)."""
+        cdef Buffer buffer
+        buffer.data = NULL
+        buffer.capacity = 0
+        try:
+            load(token, &buffer, False)
+            return siphash13(self.k0, self.k1, buffer.data, buffer.size)
+        finally:
+            free(buffer.data)
+
+    cdef int set_key(self, bytes key) except -1:
+        if len(key) != 16:
+            raise ValueError("the token table's key is 16 bytes")
+        self.k0 = int.from_bytes(key[:8], "little")
+        self.k1 = int.from_bytes(key[8:], "little")
+        return 0
+
     cdef i64 id_of(self, const Py_UCS4 *chars, Py_ssize_t n) except -2:
-        cdef unsigned long long h = fnv1a(chars, n)
-        cdef Py_ssize_t i = <Py_ssize_t> (h & <unsigned long long> (self.n_slots - 1))
+        cdef u64 h = siphash13(self.k0, self.k1, chars, n)
+        cdef Py_ssize_t mask = self.n_slots - 1, i = <Py_ssize_t> (h & <u64> mask), probes = 1
         cdef Slot *slot
+        cdef i64 id
         while self.slots[i].id != -1:
             slot = &self.slots[i]
             if (slot.hash == h and slot.length == n
                     and memcmp(self.arena + slot.start, chars, n * sizeof(Py_UCS4)) == 0):
+                self.longest_probe = max(self.longest_probe, probes)
                 return slot.id
-            i = (i + 1) & (self.n_slots - 1)
-        return self.remember(chars, n, h, <i64> self.add(PyUnicode_FromKindAndData(4, chars, n)))
+            i = (i + 1) & mask
+            probes += 1
+        self.longest_probe = max(self.longest_probe, probes)
+        id = <i64> self.add(PyUnicode_FromKindAndData(4, chars, n))
+        if probes > _PROBE_LIMIT:
+            self.set_key(os.urandom(16))
+            self.rekeys += 1
+            self.rebuild(self.n_slots)
+        return self.remember(chars, n, id)
 
-    cdef i64 remember(self, const Py_UCS4 *chars, Py_ssize_t n, unsigned long long h, i64 id) except -2:
+    cdef i64 remember(self, const Py_UCS4 *chars, Py_ssize_t n, i64 id) except -2:
         cdef Py_UCS4 *grown
-        cdef Py_ssize_t i
         if id < 0:
             raise ValueError("token ids must be >= 0")
         if self.arena_size + n > self.arena_capacity:
@@ -246,34 +332,39 @@ cdef class TokenIds:
             self.arena = grown
         memcpy(self.arena + self.arena_size, chars, n * sizeof(Py_UCS4))
         if 2 * (self.n_used + 1) > self.n_slots:
-            self.grow()
-        i = <Py_ssize_t> (h & <unsigned long long> (self.n_slots - 1))
-        while self.slots[i].id != -1:
-            i = (i + 1) & (self.n_slots - 1)
-        self.slots[i].hash = h
-        self.slots[i].start = self.arena_size
-        self.slots[i].length = n
-        self.slots[i].id = id
+            self.rebuild(2 * self.n_slots)
+        self.place(siphash13(self.k0, self.k1, chars, n), self.arena_size, n, id)
         self.arena_size += n
         self.n_used += 1
         return id
 
-    cdef int grow(self) except -1:
+    cdef void place(self, u64 h, Py_ssize_t start, Py_ssize_t length, i64 id) noexcept:
+        """Put a token in the first empty slot from its hash's (the table has room)."""
+        cdef Py_ssize_t mask = self.n_slots - 1, i = <Py_ssize_t> (h & <u64> mask)
+        while self.slots[i].id != -1:
+            i = (i + 1) & mask
+        self.slots[i].hash = h
+        self.slots[i].start = start
+        self.slots[i].length = length
+        self.slots[i].id = id
+
+    cdef int rebuild(self, Py_ssize_t n_slots) except -1:
+        """``n_slots`` empty slots, then every token back in, hashed under the current key."""
         cdef Slot *old = self.slots
-        cdef Py_ssize_t old_n = self.n_slots, k, i
-        cdef Slot *fresh = <Slot *> malloc(2 * old_n * sizeof(Slot))
+        cdef Py_ssize_t old_n = self.n_slots, k
+        cdef Slot *fresh = <Slot *> malloc(n_slots * sizeof(Slot))
         if fresh == NULL:
             raise MemoryError("no memory for the token table")
         self.slots = fresh
-        self.n_slots = 2 * old_n
-        for i in range(self.n_slots):
-            fresh[i].id = -1
+        self.n_slots = n_slots
+        for k in range(n_slots):
+            fresh[k].id = -1
         for k in range(old_n):
             if old[k].id != -1:
-                i = <Py_ssize_t> (old[k].hash & <unsigned long long> (self.n_slots - 1))
-                while fresh[i].id != -1:
-                    i = (i + 1) & (self.n_slots - 1)
-                fresh[i] = old[k]
+                self.place(
+                    siphash13(self.k0, self.k1, self.arena + old[k].start, old[k].length),
+                    old[k].start, old[k].length, old[k].id,
+                )
         free(old)
         return 0
 
