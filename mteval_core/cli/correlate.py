@@ -113,7 +113,9 @@ def run(args: argparse.Namespace) -> str:
             origin=args.human,
             hint=f"It has: {', '.join(human.criteria)}.",
         )
-    metrics = read_system_metric_table(read_bytes(args.metric_file), args.metric_file)
+    read = read_system_metric_table(read_bytes(args.metric_file), args.metric_file)
+    _print_notes(read.notes)
+    metrics = read.metrics
     human_scores = _system_means(human, criterion)
     known = list(dict.fromkeys([*human_scores, *(s for m in metrics.values() for s in m)]))
     check_excluded(args.exclude, known)
@@ -122,6 +124,11 @@ def run(args: argparse.Namespace) -> str:
         records = {metric: statistics.to_dict() for metric, statistics in results.items()}
         return json.dumps(records, indent=2, allow_nan=False) + "\n"
     return render_correlations(results, f"human: {criterion}")
+
+
+def _print_notes(notes: tuple[str, ...]) -> None:
+    for note in notes:
+        print(f"mteval: note: {note}", file=sys.stderr)
 
 
 def run_segment_level(args: argparse.Namespace) -> str:
@@ -134,14 +141,12 @@ def run_segment_level(args: argparse.Namespace) -> str:
 
     human = _read_table(args.human_segments)
     table = read_segment_metric_table(read_bytes(args.metric_segments), args.metric_segments)
-    check_excluded(
-        args.exclude, list(dict.fromkeys([*table.systems, *human.segment_rows["system"]]))
-    )
+    rated = human.segment_rows["system"].drop_duplicates().tolist()
+    check_excluded(args.exclude, list(dict.fromkeys([*table.systems, *rated])))
     if args.rank_metrics:
         segment_meta.parse_rank_statistic(args.rank_metrics)  # a typo fails before the work
     read = table_matrices(human, table, args.criterion, args.exclude, args.lower_is_better)
-    for note in read.notes:
-        print(f"mteval: note: {note}", file=sys.stderr)
+    _print_notes((*table.notes, *read.notes))
     matrices = read.matrices
     result = segment_meta.segment_statistics(matrices, args.bootstrap, args.seed)
     report: dict = {

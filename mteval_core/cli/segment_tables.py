@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mteval_core.errors import InputError
+from mteval_core.io.human_judgments import listed_names
 from mteval_core.io.wide_metric_scores import SegmentMetricTable
 from mteval_core.model.judgment_matrices import criterion_matrix, default_criterion
 from mteval_core.model.testset import HumanScores
-from mteval_core.stats.segment_meta import MIN_RATED_SYSTEMS, SegmentMatrices, judgment_origins
+from mteval_core.stats.segment_meta import SegmentMatrices, judgment_origins
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,18 +53,17 @@ def table_matrices(
                 hint=f"The metric columns are: {', '.join(table.metrics)}.",
             )
     criterion = criterion or default_criterion(judgments)
-    rated = set(judgments.segment_rows["system"])
+    rated = set(judgments.segment_rows["system"].drop_duplicates().tolist())
     both = [s for s in table.systems if s in rated]
     notes = _one_file_only(table, judgments, both)
     systems = tuple(s for s in both if s not in set(exclude))
     n_segments = max(table.n_segments, int(judgments.segment_rows["segment"].max()))
     human = criterion_matrix(judgments, systems, n_segments, criterion)
-    if len(systems) < MIN_RATED_SYSTEMS:
+    if not systems:  # with one or two, each statistic says whether it is defined, and why
         raise InputError(
-            f"{len(systems)} systems have both metric scores and judgments",
+            "no system has both metric scores and judgments",
             origin=f"{judgment_origins(judgments)}, {table.origin}",
-            hint=f"Segment-level statistics compare at least {MIN_RATED_SYSTEMS} systems. Check "
-            "that the two files name the systems alike.",
+            hint="Check that the two files name the systems alike.",
         )
     metrics = {}
     for name in table.metrics:
@@ -76,17 +76,18 @@ def table_matrices(
 def _one_file_only(
     table: SegmentMetricTable, judgments: HumanScores, both: Sequence[str]
 ) -> tuple[str, ...]:
-    notes = []
-    metric_only = [s for s in table.systems if s not in set(both)]
-    human_only = list(dict.fromkeys(s for s in judgments.segment_rows["system"] if s not in both))
+    notes, shared = [], set(both)
+    metric_only = [s for s in table.systems if s not in shared]
+    rated = judgments.segment_rows["system"].drop_duplicates().tolist()
+    human_only = [s for s in rated if s not in shared]
     if metric_only:
         notes.append(
-            f"{table.origin}: {len(metric_only)} system(s) without judgments set aside: "
-            + ", ".join(metric_only)
+            f"{table.origin}: {len(metric_only):,} system(s) without judgments set aside: "
+            + listed_names(metric_only)
         )
     if human_only:
         notes.append(
-            f"{judgment_origins(judgments)}: {len(human_only)} system(s) without metric scores set "
-            "aside: " + ", ".join(human_only)
+            f"{judgment_origins(judgments)}: {len(human_only):,} system(s) without metric scores "
+            "set aside: " + listed_names(human_only)
         )
     return tuple(notes)

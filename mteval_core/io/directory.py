@@ -21,7 +21,7 @@ from pathlib import Path
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode, read_bytes
 from mteval_core.io.delimited import Table, read_table
-from mteval_core.io.human_judgments import read_human
+from mteval_core.io.human_judgments import listed_names, read_human
 from mteval_core.io.plain import read_plain, system_name_from_path
 from mteval_core.model.testset import HumanScores, TestSet, TextColumn
 
@@ -190,18 +190,18 @@ def _read_human_folder(
 def _keep_known_systems(
     scores: HumanScores, known: set[str], label: str, notes: list[str]
 ) -> HumanScores:
-    """Drop (and report) rows for systems that have no text in the folder."""
+    """Drop (and report, naming the first few) rows for systems that have no text in the folder."""
     segment_keep = scores.segment_rows["system"].isin(known)
     system_keep = scores.system_rows["system"].isin(known)
     dropped = [
-        *scores.segment_rows.loc[~segment_keep, "system"],
-        *scores.system_rows.loc[~system_keep, "system"],
+        *scores.segment_rows.loc[~segment_keep, "system"].drop_duplicates().tolist(),
+        *scores.system_rows.loc[~system_keep, "system"].drop_duplicates().tolist(),
     ]
     if dropped:
-        names = sorted(set(dropped))
+        n_rows = int((~segment_keep).sum() + (~system_keep).sum())
         notes.append(
-            f"{label}: {_count(len(dropped), 'row')} for {_count(len(names), 'system')} without "
-            f"text output ({', '.join(names)}) were not loaded"
+            f"{label}: {_count(n_rows, 'row')} for {_count(len(set(dropped)), 'system')} without "
+            f"text output ({listed_names(sorted(set(dropped)))}) were not loaded"
         )
     return HumanScores(scores.segment_rows[segment_keep], scores.system_rows[system_keep])
 

@@ -4,28 +4,39 @@ A file with a segment column (segment, segment_id, seg_id or seg) holds segment 
 it holds one score per system, as in the WMT system-level tables. Scores come from the ``score``
 column, or, without one, from every other column that holds numbers (one criterion per column,
 e.g. adequacy and fluency). Known bookkeeping columns (n_ratings, raw_score, ...) are ignored, and
-so are columns that hold no numbers at all. A score that is empty or not a number is an error, not
-a silent NaN: an unrated row should be removed, not guessed.
+so are columns that hold no numbers at all, unless they hold numbers with decimal commas, which
+are refused. A score that is empty or not a number (:mod:`numbers`: 1_000, nan or ١٢٣ are none) is
+an error, not a silent NaN: an unrated row should be removed, not guessed.
 
 Files as WMT ships them also rate systems whose text is not in the test set: references rated as
 systems (ref-B), metric-task or anonymised systems. :func:`read_human_for` sets their rows aside
-with a note naming them and keeps the systems the test set has; only a file that rates none of
-them is refused.
+with a note that counts them and names the first few, and keeps the systems the test set has; only
+a file that rates none of them is refused.
+
+A WMT file can hold millions of rows, so the cells are checked column by column (each distinct
+segment id and score once), never as a Python object per row; a problem is still reported at the
+line and column of the first bad cell.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import NoReturn
+
+import numpy as np
 
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode
 from mteval_core.io.delimited import Row, Table, pick_column, read_table
 from mteval_core.io.long_format import SEGMENT_KEYS, is_segment_number
+from mteval_core.io.numbers import (
+    looks_like_decimal_comma,
+    number_problem,
+    parse_number,
+    refuse_decimal_commas,
+)
 from mteval_core.model.testset import HumanScores, TestSet
 
 IGNORED = {
@@ -40,7 +51,8 @@ IGNORED = {
     "line",
 }
 SCORE_HINT = "Remove unrated rows, or give a number."
-SHOWN = 5  # systems named in a note or a message; the others are counted
+CRITERION_HINT = "Name the criterion of every score (e.g. MQM, DA, adequacy)."
+SHOWN = 10  # names a note or a message gives; the others are counted
 
 
 @dataclass(frozen=True)
@@ -75,46 +87,52 @@ def read_human_for(
 
 
 def keep_known_systems(scores: HumanScores, known: Collection[str], origin: str) -> HumanRead:
-    """The rows of ``known`` systems, and a note naming the systems whose rows were set aside.
+    """The rows of ``known`` systems, and a note counting the systems whose rows were set aside
+    (naming the first few: a WMT file can rate hundreds of thousands).
 
     Refuses judgments that rate none of the known systems: then the names do not match at all
     (another test set, or another spelling), and continuing would correlate nothing.
     """
     frames = (scores.segment_rows, scores.system_rows)
-    keep = [frame["system"].isin(set(known)) for frame in frames]
-    rated = list(dict.fromkeys(name for frame in frames for name in frame["system"]))
+    known = set(known)
+    keep = [frame["system"].isin(known) for frame in frames]
+    names = [name for frame in frames for name in frame["system"].drop_duplicates().tolist()]
+    rated = list(dict.fromkeys(names))
     if rated and not any(mask.any() for mask in keep):
         first_line = min(int(frame["line"].min()) for frame in frames if len(frame))
         raise InputError(
-            f"none of the {len(rated):,} systems rated here ({_listed(rated)}) is in the test set",
+            f"none of the {len(rated):,} systems rated here ({listed_names(rated)}) is in the "
+            "test set",
             origin=origin,
             line=first_line,  # the first row: its system name is one that does not match
-            hint=f"The test set has {_listed(sorted(known))}. Check that the judgments belong "
-            "to this test set and that the system names are spelled as the system files are "
-            "named, or load those systems' output too.",
+            hint=f"The test set has {listed_names(sorted(known))}. Check that the judgments "
+            "belong to this test set and that the system names are spelled as the system files "
+            "are named, or load those systems' output too.",
         )
-    set_aside = [name for name in rated if name not in set(known)]
-    notes = ()
+    set_aside = [name for name in rated if name not in known]
+    notes: tuple[str, ...] = ()
     if set_aside:
         n_rows = sum(int((~mask).sum()) for mask in keep)
         verb = "was" if n_rows == 1 else "were"
         notes = (
             f"{origin}: {_count(n_rows, 'row')} for {_count(len(set_aside), 'system')} without "
-            f"text in the test set ({', '.join(set_aside)}) {verb} set aside",
+            f"text in the test set ({listed_names(set_aside)}) {verb} set aside",
         )
     return HumanRead(HumanScores(frames[0][keep[0]], frames[1][keep[1]]), notes)
 
 
-def _listed(names: Sequence[str]) -> str:
-    shown = ", ".join(names[:SHOWN])
-    return f"{shown} and {len(names) - SHOWN:,} more" if len(names) > SHOWN else shown
+def listed_names(names: Sequence[str], shown: int = SHOWN) -> str:
+    """'a, b, c', or the first ``shown`` names and 'and 299,990 more': a message or a note names
+    a handful and counts the rest, whatever a file holds."""
+    listed = ", ".join(names[:shown])
+    return f"{listed} and {len(names) - shown:,} more" if len(names) > shown else listed
 
 
 def _count(n: int, word: str) -> str:
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
-def read_human(  # long: one pass over the rows, each check naming line and column
+def read_human(
     data: bytes,
     origin: str,
     *,
@@ -132,7 +150,7 @@ def read_human(  # long: one pass over the rows, each check naming line and colu
     without it a numeric segment id is the line number itself.
     """
     table = read_table(decode(data, origin), origin)
-    if not table.rows:
+    if not len(table):
         raise InputError(
             "there are no scores, only a header", origin=origin, hint="Add one row per score."
         )
@@ -143,36 +161,46 @@ def read_human(  # long: one pass over the rows, each check naming line and colu
     criterion_column = columns.get("criterion")
     score_columns = _score_columns(table, columns, origin)
     _check_one_way_to_name_criteria(criterion_column, score_columns, table, origin)
-    default_criterion = criterion or criterion_from_name(origin)
-    resolve = SegmentResolver(documents, segment_ids, origin)
+    cells = _Cells(table, origin)
+    record: dict[str, object] = {
+        "system": cells.names(system, "the system name is empty"),
+        "origin": origin,
+        "line": np.asarray(table.lines, dtype=np.int64),
+    }
+    if segment is not None:
+        record["segment"] = cells.segments(segment, SegmentResolver(documents, segment_ids, origin))
+    if rater is not None:
+        record["rater"] = cells.stripped(rater)
+    criteria: str | list[str] = criterion or criterion_from_name(origin)
+    if criterion_column is not None:
+        criteria = cells.names(criterion_column, "the criterion is empty", CRITERION_HINT)
     sign = -1.0 if lower_is_better else 1.0
-    records = []
-    for row in table.rows:
-        name = row.cells[system].strip()
-        if not name:
-            raise InputError(
-                "the system name is empty", origin=origin, line=row.line, column=system
-            )
-        record = {"system": name, "origin": origin, "line": row.line}
-        if segment is not None:
-            record["segment"] = resolve(row, segment)
-        if rater is not None:
-            record["rater"] = row.cells[rater].strip()
-        for column in score_columns:
-            if criterion_column is not None:
-                label = _criterion_cell(row, criterion_column, origin)
-            elif len(score_columns) > 1:
-                label = column
-            else:
-                label = default_criterion
-            score = sign * _score(row, column, origin)
-            records.append({**record, "criterion": label, "score": score})
+    scores = {column: sign * cells.scores(column) for column in score_columns}
+    cells.raise_first_problem()
+    return _human_scores(record, criteria, scores, segment is not None)
+
+
+def _human_scores(
+    record: dict[str, object],
+    criteria: str | list[str],
+    scores: dict[str, np.ndarray],
+    by_segment: bool,
+) -> HumanScores:
+    """One row per file row and score column, in that order (a row's criteria side by side), as
+    the model keeps them. ``criteria`` is every score's criterion, or each row's (a criterion
+    column); several score columns are criteria by their names."""
     import pandas as pd  # here, not at the top: scoring without human scores stays fast
 
-    frame = pd.DataFrame.from_records(records)
-    if segment is None:
-        return HumanScores(system_rows=frame)
-    return HumanScores(segment_rows=frame)
+    n_rows = len(record["line"])  # type: ignore[arg-type]
+    frame = pd.DataFrame(record, index=pd.RangeIndex(n_rows))
+    if len(scores) > 1:  # every row once per score column: row 1's scores, then row 2's...
+        frame = frame.take(np.repeat(np.arange(n_rows), len(scores))).reset_index(drop=True)
+        criteria = list(np.tile(np.asarray(list(scores), dtype=object), n_rows))
+    frame["criterion"] = criteria
+    frame["score"] = np.column_stack(list(scores.values())).ravel()
+    if by_segment:
+        return HumanScores(segment_rows=frame)
+    return HumanScores(system_rows=frame)
 
 
 def criterion_from_name(origin: str) -> str:
@@ -212,15 +240,20 @@ def _check_one_way_to_name_criteria(
 
 
 def _score_columns(table: Table, columns: dict[str, str], origin: str) -> list[str]:
-    """'score', or else every other column that holds at least one number."""
+    """'score', or else every other column that holds at least one number. A column of numbers
+    with decimal commas is refused: skipped, its criterion would vanish without a word."""
     if "score" in columns:
         return [columns["score"]]
     roles = {"system", "rater", "criterion", *SEGMENT_KEYS, *IGNORED}
-    found = [
-        name
-        for lower, name in columns.items()
-        if lower not in roles and any(_number(row.cells[name]) is not None for row in table.rows)
-    ]
+    found = []
+    for lower, name in columns.items():
+        if lower in roles:
+            continue
+        distinct = dict.fromkeys(table.columns[name])
+        if any(parse_number(cell) is not None for cell in distinct):
+            found.append(name)
+        elif any(looks_like_decimal_comma(cell) for cell in distinct):
+            refuse_decimal_commas(table, name, origin)
     if not found:
         raise InputError(
             "there is no score column",
@@ -232,34 +265,69 @@ def _score_columns(table: Table, columns: dict[str, str], origin: str) -> list[s
     return found
 
 
-def _number(cell: str) -> float | None:
-    try:
-        value = float(cell.strip())
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
+class _Cells:
+    """Columns of a table checked cell by cell, each distinct value once; the first bad cell of
+    each column is kept, and ``raise_first_problem`` raises the one that comes first in the file
+    (the row a reader checking row by row would have stopped at)."""
 
+    def __init__(self, table: Table, origin: str) -> None:
+        self.table = table
+        self.origin = origin
+        self.problems: list[tuple[int, InputError]] = []  # (row index, error)
 
-def _score(row: Row, column: str, origin: str) -> float:
-    cell = row.cells[column]
-    value = _number(cell)
-    if value is None:
-        problem = "the score is empty" if not cell.strip() else f"{cell.strip()!r} is not a number"
-        raise InputError(problem, origin=origin, line=row.line, column=column, hint=SCORE_HINT)
-    return value
+    def stripped(self, column: str) -> list[str]:
+        return list(map(str.strip, self.table.columns[column]))
 
+    def names(self, column: str, empty: str, hint: str | None = None) -> list[str]:
+        """Stripped cells, none of them empty."""
+        cells = self.stripped(column)
+        if "" in set(cells):
+            self._problem(cells.index(""), column, empty, hint)
+        return cells
 
-def _criterion_cell(row: Row, column: str, origin: str) -> str:
-    label = row.cells[column].strip()
-    if not label:
-        raise InputError(
-            "the criterion is empty",
-            origin=origin,
-            line=row.line,
-            column=column,
-            hint="Name the criterion of every score (e.g. MQM, DA, adequacy).",
+    def segments(self, column: str, resolve: SegmentResolver) -> np.ndarray:
+        """Each row's 1-based segment position (0 where a problem was found)."""
+        cells = self.stripped(column)
+        positions: dict[str, int] = {}
+        for text in dict.fromkeys(cells):
+            try:
+                positions[text] = resolve.position(text)
+            except UnresolvedSegment as why:
+                self._problem(cells.index(text), column, why.problem, why.hint)
+                return np.zeros(len(cells), dtype=np.int64)
+        return np.fromiter(map(positions.__getitem__, cells), dtype=np.int64, count=len(cells))
+
+    def scores(self, column: str) -> np.ndarray:
+        """Each row's score (0 where a problem was found)."""
+        cells = self.table.columns[column]
+        values = {cell: parse_number(cell) for cell in dict.fromkeys(cells)}
+        bad = next((cell for cell, value in values.items() if value is None), None)
+        if bad is not None:
+            problem, hint = number_problem(bad)
+            self._problem(cells.index(bad), column, problem, hint or SCORE_HINT)
+            return np.zeros(len(cells))
+        return np.fromiter(map(values.__getitem__, cells), dtype=np.float64, count=len(cells))
+
+    def raise_first_problem(self) -> None:
+        if self.problems:
+            raise min(self.problems, key=lambda problem: problem[0])[1]
+
+    def _problem(self, index: int, column: str, problem: str, hint: str | None) -> None:
+        error = InputError(
+            problem, origin=self.origin, line=self.table.lines[index], column=column, hint=hint
         )
-    return label
+        self.problems.append((index, error))
+
+
+class UnresolvedSegment(ValueError):
+    """A segment id that names no segment: what is wrong, and what to do."""
+
+    def __init__(self, problem: str, hint: str | None = None) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.hint = hint or (
+            "Segment ids are 1-based line numbers, or docid::n for the n-th segment of a document."
+        )
 
 
 class SegmentResolver:
@@ -280,47 +348,38 @@ class SegmentResolver:
                 self.positions.setdefault(doc, []).append(number)
 
     def __call__(self, row: Row, column: str) -> int:
-        text = row.cells[column].strip()
+        """The 1-based position of the segment ``row`` names in ``column``."""
+        try:
+            return self.position(row.cells[column].strip())
+        except UnresolvedSegment as why:
+            raise InputError(
+                why.problem, origin=self.origin, line=row.line, column=column, hint=why.hint
+            ) from None
+
+    def position(self, text: str) -> int:
+        """The 1-based position of the segment with id ``text``; UnresolvedSegment if none."""
         if self.segment_ids is not None and text in self.segment_ids:
             return self.segment_ids[text]
         if is_segment_number(text):
             if self.segment_ids is not None:
-                self._fail(
-                    row,
-                    column,
+                raise UnresolvedSegment(
                     f"segment id {text} is not in the segment_id column of segment_ids.tsv",
                     "Human scores in a folder with segment_ids.tsv use its segment ids.",
                 )
             return int(text)
         doc, separator, number = text.rpartition("::")
         if not separator:
-            self._fail(row, column, f"segment id {text!r} is not a number", None)
+            raise UnresolvedSegment(f"segment id {text!r} is not a number")
         if self.positions is None:
-            self._fail(
-                row,
-                column,
+            raise UnresolvedSegment(
                 f"segment id {text!r} refers to a document, but no document ids were given",
                 "Give the document of every segment (segment_ids.tsv in a test set folder).",
             )
         in_doc = self.positions.get(doc)
         if in_doc is None:
-            self._fail(row, column, f"there is no document {doc!r} in the test set", None)
+            raise UnresolvedSegment(f"there is no document {doc!r} in the test set")
         if not (is_segment_number(number) and 1 <= int(number) <= len(in_doc)):
-            self._fail(
-                row,
-                column,
-                f"document {doc!r} has no segment {number!r} (it has {len(in_doc)})",
-                None,
+            raise UnresolvedSegment(
+                f"document {doc!r} has no segment {number!r} (it has {len(in_doc)})"
             )
         return in_doc[int(number) - 1]
-
-    def _fail(self, row: Row, column: str, problem: str, hint: str | None) -> NoReturn:
-        raise InputError(
-            problem,
-            origin=self.origin,
-            line=row.line,
-            column=column,
-            hint=hint
-            or "Segment ids are 1-based line numbers, or docid::n for the n-th "
-            "segment of a document.",
-        )

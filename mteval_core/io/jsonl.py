@@ -10,6 +10,7 @@ import json
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import read_text, split_lines
 from mteval_core.io.long_format import LongColumns, Record, columns_from_records
+from mteval_core.io.strings import refuse_lone_surrogates
 from mteval_core.model.testset import TestSet
 
 
@@ -30,6 +31,8 @@ def json_records(data: bytes, origin: str) -> tuple[list[str], list[Record]]:
         if not line.strip():
             continue
         value = _parse(line, number, origin)
+        if "\\u" in line:  # only an escape can make a lone surrogate, which no output can write
+            refuse_lone_surrogates(value, origin, number)
         if not isinstance(value, dict):
             raise InputError(
                 "this line is valid JSON but not an object ({...})",

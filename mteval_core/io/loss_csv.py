@@ -11,11 +11,10 @@ Each row is checked where it stands, so that a message can name its line and col
 
 from __future__ import annotations
 
-import math
-
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode
 from mteval_core.io.delimited import Row, Table, read_table
+from mteval_core.io.numbers import read_number
 from mteval_core.loss.inputs import Counts, LossInput, LossRow, Rates, Shape
 
 ALIASES = {  # lower-case name in a file -> our name
@@ -113,20 +112,14 @@ def _read_row(
 
 
 def _number(text: str, line: int, column: str, origin: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value):
-        shown = repr(text) if text else "empty"
-        raise InputError(
-            f"{shown} is not a number",
-            origin=origin,
-            line=line,
-            column=column,
-            hint="Give a number in every count or rate column.",
-        )
-    return value
+    return read_number(
+        text,
+        origin=origin,
+        line=line,
+        column=column,
+        hint="Give a number in every count or rate column.",
+        empty="empty is not a number",
+    )
 
 
 def _checked_counts(

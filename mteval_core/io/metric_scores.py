@@ -24,7 +24,6 @@ set without scores is refused, and so is every score that is not a finite number
 from __future__ import annotations
 
 import csv
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -34,8 +33,9 @@ import numpy as np
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode, read_bytes, refuse_lone_cr, refuse_nul, split_lines
 from mteval_core.io.delimited import Row, pick_column, read_table
-from mteval_core.io.human_judgments import SegmentResolver
+from mteval_core.io.human_judgments import SegmentResolver, listed_names
 from mteval_core.io.long_format import SEGMENT_KEYS
+from mteval_core.io.numbers import meant_as_number, parse_number, read_number
 from mteval_core.metrics.external import ExternalMetric, check_metric_name
 from mteval_core.model.testset import TestSet
 
@@ -50,7 +50,6 @@ SEGMENT_FILE_HINT = (
     "test set's segment order."
 )
 DIRECTIONS = {"higher": True, "lower": False}
-SHOWN = 5  # systems named in a message or note; the others are counted
 
 
 @dataclass(frozen=True)
@@ -146,7 +145,7 @@ def _has_header(text: str, origin: str) -> bool:
         except csv.Error:
             return False
     names = [cell.strip().lower() for cell in cells]
-    return "system" in names and all(_number(cell) is None for cell in cells)
+    return "system" in names and all(parse_number(cell) is None for cell in cells)
 
 
 def _read_table(
@@ -191,7 +190,9 @@ def _read_table(
                 + "; remove the duplicate row.",
             )
         first_line[key] = row.line
-        value = _score(row.cells[score], origin, row.line, score)
+        value = read_number(
+            row.cells[score], origin=origin, line=row.line, column=score, hint=SCORE_HINT
+        )
         scores.append(_Score(name, value, row.line, position))
     return scores
 
@@ -229,7 +230,7 @@ def _read_score_file(text: str, origin: str, n_segments: int) -> list[_Score]:
         system = fields[0].strip()
         if not system:
             raise InputError("the system name is empty", origin=origin, line=number, column=1)
-        if not records and _number(fields[1]) is None:  # a header, but without 'system'
+        if not records and not meant_as_number(fields[1]):  # a header, but without 'system'
             raise InputError(
                 "the first line is neither a header with a 'system' column nor a "
                 "'system<TAB>score' line",
@@ -237,7 +238,8 @@ def _read_score_file(text: str, origin: str, n_segments: int) -> list[_Score]:
                 line=number,
                 hint=LAYOUT_HINT,
             )
-        records.append((system, _score(fields[1], origin, number, 2), number))
+        value = read_number(fields[1], origin=origin, line=number, column=2, hint=SCORE_HINT)
+        records.append((system, value, number))
     if not records:
         raise InputError("the file is empty", origin=origin, hint=LAYOUT_HINT)
     counts: dict[str, int] = {}
@@ -313,28 +315,6 @@ def _segment_lines(
     return scores
 
 
-# ---------------------------------------------------------------------- numbers
-def _number(cell: str) -> float | None:
-    try:
-        return float(cell.strip())
-    except ValueError:
-        return None
-
-
-def _score(cell: str, origin: str, line: int, column: str | int) -> float:
-    value = _number(cell)
-    if value is None or not math.isfinite(value):
-        text = cell.strip()
-        if not text:
-            problem = "the score is empty"
-        elif value is None:
-            problem = f"{text!r} is not a number"
-        else:
-            problem = f"{text!r} is not a finite number"
-        raise InputError(problem, origin=origin, line=line, column=column, hint=SCORE_HINT)
-    return value
-
-
 # ---------------------------------------------------------------------- the metric
 def _metric(
     scores: list[_Score], origin: str, test_set: TestSet, name: str, higher_is_better: bool
@@ -354,8 +334,8 @@ def _metric(
     extra = [system for system in in_file if system not in set(known)]
     if extra:
         notes.append(
-            f"{origin}: the scores of {'system' if len(extra) == 1 else 'systems'} "
-            f"{', '.join(extra)}, which the test set does not have, were set aside"
+            f"{origin}: the scores of {_systems(extra)}, which the test set does not have, "
+            "were set aside"
         )
     kept = [score for score in scores if score.system in set(known)]
     n = test_set.n_segments
@@ -380,18 +360,13 @@ def _metric(
     ]
     if partial:
         notes.append(
-            f"{origin}: {name} scores only some of the {n:,} segments of {', '.join(partial)}; "
-            "a system's score is the mean over its scored segments, and an unscored segment "
-            "scores 0 in segment tables"
+            f"{origin}: {name} scores only some of the {n:,} segments of {listed_names(partial)}; "
+            "a system's score is the mean over its scored segments, and an unscored segment has "
+            "no score (null, or an empty cell) in segment and document tables"
         )
     return ExternalMetric(name, statistics=statistics, notes=notes, **common)
 
 
 def _systems(names: Sequence[str]) -> str:
     """'system A' / 'systems A, B and 3 more'."""
-    return f"{'system' if len(names) == 1 else 'systems'} {_listed(names)}"
-
-
-def _listed(names: Sequence[str]) -> str:
-    shown = ", ".join(names[:SHOWN])
-    return f"{shown} and {len(names) - SHOWN:,} more" if len(names) > SHOWN else shown
+    return f"{'system' if len(names) == 1 else 'systems'} {listed_names(names)}"

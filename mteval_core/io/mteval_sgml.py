@@ -5,22 +5,24 @@ A file holds one set, ``<srcset>``, ``<refset>`` or ``<tstset>``, made of
 ``<p>`` or ``<hl>``). Several sysids in one file are several references (or systems). Like
 mteval-v13a.pl we read it with regular expressions, not an XML parser: tag names are
 case-insensitive, attribute values may be unquoted, and the files are rarely well-formed XML.
-Segment text is unescaped (&amp; &lt; &gt; &quot; &apos; and numeric references), trimmed, and a
-line break inside a segment becomes a space. Other entities are never expanded; a DOCTYPE with
-declarations is refused, so that a file cannot mean one thing here and another to an XML parser.
+Segment text is unescaped (&amp; &lt; &gt; &quot; &apos; and numeric references, each the
+character it numbers, as in XML; a reference to a surrogate or to no character is refused with
+its line), trimmed, and a line break inside a segment becomes a space. Other entities are never
+expanded; a DOCTYPE with declarations is refused, so that a file cannot mean one thing here and
+another to an XML parser.
 Every pattern below runs in time linear in the file (possessive quantifiers, unclosed comments
 matched to the end and then refused), because an upload must not stall the dashboard.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import read_text
+from mteval_core.io.strings import REFERENCE_HINT, reference_problem
 from mteval_core.model.testset import TextColumn
 
 SET_KINDS = {"srcset": "src", "refset": "ref", "tstset": "tst"}
@@ -34,6 +36,7 @@ ATTRIBUTE = re.compile(
 )
 # Character references of more digits than any character has stay literal text.
 ENTITY = re.compile(r"&(amp|lt|gt|quot|apos|#[0-9]{1,8}|#[xX][0-9a-fA-F]{1,8});")
+NAMED_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 ENTITY_DECLARATION = re.compile(r"<!(?:ENTITY|DOCTYPE[^>\[]*\[)", re.IGNORECASE)
 
 
@@ -208,7 +211,7 @@ class _Parser:
                 "Segment ids must be unique within a document.",
             )
         raw = self.text[start : token.start()]
-        text = _unescape(raw).strip(" \t\n\r").replace("\n", " ")
+        text = self._unescape(raw, start).strip(" \t\n\r").replace("\n", " ")
         self.doc.segments.append(_Segment(seg_id, text, line))
         self.seg = None
 
@@ -287,10 +290,29 @@ class _Parser:
     def _attributes(self, token: re.Match[str]) -> dict[str, str]:
         attributes = {}
         for match in ATTRIBUTE.finditer(token.group(3)):
-            name, double_quoted, single_quoted, unquoted = match.groups()
-            value = next(v for v in (double_quoted, single_quoted, unquoted) if v is not None)
-            attributes[name.lower()] = _unescape(value)
+            name = match.group(1)
+            group = next(g for g in (2, 3, 4) if match.group(g) is not None)
+            offset = token.start(3) + match.start(group)
+            attributes[name.lower()] = self._unescape(match.group(group), offset)
         return attributes
+
+    def _unescape(self, text: str, offset: int) -> str:
+        """Resolve only the XML entities; other &... sequences are literal text in mteval files.
+        ``offset`` is where ``text`` starts in the file, for the line of a bad reference."""
+
+        def character(match: re.Match[str]) -> str:
+            name = match.group(1)
+            if name in NAMED_ENTITIES:
+                return NAMED_ENTITIES[name]
+            code_point = int(name[2:], 16) if name[1] in "xX" else int(name[1:])
+            problem = reference_problem(code_point)
+            if problem is not None:
+                raise self._error(
+                    f"{match.group(0)}: {problem}", offset + match.start(), REFERENCE_HINT
+                )
+            return chr(code_point)
+
+        return ENTITY.sub(character, text)
 
     def _line(self, position: int) -> int:
         return bisect_left(self.newlines, position) + 1
@@ -301,11 +323,6 @@ class _Parser:
         if position is not None:
             line = self._line(position)
         return InputError(problem, origin=self.origin, line=line, hint=hint)
-
-
-def _unescape(text: str) -> str:
-    """Resolve only the XML entities; other &... sequences are literal text in mteval files."""
-    return ENTITY.sub(lambda match: html.unescape(match.group(0)), text)
 
 
 def _check_same_documents(

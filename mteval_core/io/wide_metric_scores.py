@@ -1,15 +1,17 @@
 """Wide tables of metric scores, as `mteval correlate` reads them: one column per metric.
 
 * System level (``--metrics``): a ``system`` column and one column per metric, one row per
-  system. Every cell must be a finite number; a column without a single number (notes, say) is
-  skipped.
+  system. Every cell must be a finite number (see :mod:`numbers`).
 * Segment level (``--metric-segments``): ``system``, a segment column (``segment``,
   ``segment_id``, ``seg_id`` or ``seg``: 1-based segment numbers) and one column per metric, one
   row per (system, segment). An empty cell means the metric did not score that segment; it stays
   missing, never zero.
 
 Both are refused with the file, line and column of the first problem: a doubled row, an empty
-system, a cell that is not a number.
+system, a cell that is not a number. A column without a single number (notes, say) is not a
+metric: it is skipped with a note naming it, unless its cells are numbers written with a decimal
+comma (0,948, as spreadsheets export them in many locales), which is refused with the way to fix
+it rather than losing a metric without a word.
 """
 
 from __future__ import annotations
@@ -22,7 +24,14 @@ import numpy as np
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode
 from mteval_core.io.delimited import Row, Table, pick_column, read_table
+from mteval_core.io.human_judgments import listed_names
 from mteval_core.io.long_format import SEGMENT_KEYS, is_segment_number
+from mteval_core.io.numbers import (
+    looks_like_decimal_comma,
+    parse_number,
+    read_number,
+    refuse_decimal_commas,
+)
 
 SYSTEM_HINT = (
     "The metric table needs a 'system' column and one column per metric, one row per system."
@@ -45,6 +54,7 @@ class SegmentMetricTable:
     system_of_row: np.ndarray
     segment_of_row: np.ndarray
     values: np.ndarray
+    notes: tuple[str, ...] = ()  # the columns skipped (no number in them), for the user
 
     @property
     def n_segments(self) -> int:
@@ -61,21 +71,30 @@ class SegmentMetricTable:
         return matrix
 
 
-def read_system_metric_table(data: bytes, origin: str) -> dict[str, dict[str, float]]:
-    """metric -> system -> score, metrics named as in the header."""
+@dataclass(frozen=True)
+class SystemMetricTable:
+    """System scores of several metrics, and the columns skipped (no number in them)."""
+
+    metrics: dict[str, dict[str, float]]  # metric (as in the header) -> system -> score
+    notes: tuple[str, ...] = ()
+
+
+def read_system_metric_table(data: bytes, origin: str) -> SystemMetricTable:
+    """Every metric column's score of every system (see the module docstring)."""
     table = read_table(decode(data, origin), origin)
     columns = {name.lower(): name for name in table.header}
     system = _system_column(table, columns, origin, SYSTEM_HINT)
     _refuse_doubles(table, (system,), origin, SYSTEM_HINT)
+    score_columns, notes = _score_columns(table, (system,), origin)
     metrics: dict[str, dict[str, float]] = {}
-    for column in _score_columns(table, (system,)):
+    for column in score_columns:
         values = [_cell_number(row, column, origin, empty_allowed=False) for row in table.rows]
         metrics[column] = {row.cells[system].strip(): v for row, v in zip(table.rows, values)}
     if not metrics:
         raise InputError(
             "there is no column of scores", origin=origin, line=table.header_line, hint=SYSTEM_HINT
         )
-    return metrics
+    return SystemMetricTable(metrics, notes)
 
 
 def read_segment_metric_table(data: bytes, origin: str) -> SegmentMetricTable:
@@ -92,7 +111,7 @@ def read_segment_metric_table(data: bytes, origin: str) -> SegmentMetricTable:
             hint=SEGMENT_HINT + " A table without segments goes to --metrics.",
         )
     _refuse_doubles(table, (system, segment), origin, SEGMENT_HINT)
-    metrics = _score_columns(table, (system, segment))
+    metrics, notes = _score_columns(table, (system, segment), origin)
     if not metrics:
         raise InputError(
             "there is no column of scores", origin=origin, line=table.header_line, hint=SEGMENT_HINT
@@ -106,7 +125,7 @@ def read_segment_metric_table(data: bytes, origin: str) -> SegmentMetricTable:
         segment_of_row[i] = _segment_number(row, segment, origin)
         values[i] = [_cell_number(row, m, origin, empty_allowed=True) for m in metrics]
     return SegmentMetricTable(
-        origin, tuple(metrics), tuple(systems), system_of_row, segment_of_row, values
+        origin, tuple(metrics), tuple(systems), system_of_row, segment_of_row, values, notes
     )
 
 
@@ -138,13 +157,28 @@ def _refuse_doubles(table: Table, keys: tuple[str, ...], origin: str, hint: str)
         first_line[key] = row.line
 
 
-def _score_columns(table: Table, keys: tuple[str, ...]) -> list[str]:
-    """Every other column holding at least one number: a column of notes is not a metric."""
-    return [
-        column
-        for column in table.header
-        if column not in keys and any(_finite(row.cells[column]) is not None for row in table.rows)
-    ]
+def _score_columns(
+    table: Table, keys: tuple[str, ...], origin: str
+) -> tuple[list[str], tuple[str, ...]]:
+    """Every other column holding at least one number, and a note naming the others (a column of
+    notes is not a metric); a column of decimal-comma numbers is refused."""
+    found, skipped = [], []
+    for column in table.header:
+        if column in keys:
+            continue
+        distinct = dict.fromkeys(table.columns[column])
+        if any(parse_number(cell) is not None for cell in distinct):
+            found.append(column)
+        elif any(looks_like_decimal_comma(cell) for cell in distinct):
+            refuse_decimal_commas(table, column, origin)
+        else:
+            skipped.append(column)
+    if not skipped or not found:  # without a metric column the command says so, not a note
+        return found, ()
+    names = listed_names([repr(column) for column in skipped])
+    if len(skipped) == 1:
+        return found, (f"{origin}: the column {names} holds no number; it is not read as a metric",)
+    return found, (f"{origin}: the columns {names} hold no number; they are not read as metrics",)
 
 
 def _segment_number(row: Row, column: str, origin: str) -> int:
@@ -164,22 +198,11 @@ def _cell_number(row: Row, column: str, origin: str, *, empty_allowed: bool) -> 
     cell = row.cells[column].strip()
     if not cell and empty_allowed:
         return math.nan
-    value = _finite(cell)
-    if value is None:
-        raise InputError(
-            f"{cell!r} is not a number" if cell else "the score is empty",
-            origin=origin,
-            line=row.line,
-            column=column,
-            hint="Give a finite number in every metric column"
-            + (" (an empty cell is an unscored segment)." if empty_allowed else "."),
-        )
-    return value
-
-
-def _finite(cell: str) -> float | None:
-    try:
-        value = float(cell)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
+    return read_number(
+        cell,
+        origin=origin,
+        line=row.line,
+        column=column,
+        hint="Give a finite number in every metric column"
+        + (" (an empty cell is an unscored segment)." if empty_allowed else "."),
+    )

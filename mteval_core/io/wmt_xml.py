@@ -17,6 +17,7 @@ need one.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
@@ -25,7 +26,11 @@ import defusedxml.ElementTree
 
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode, refuse_nul
+from mteval_core.io.strings import XML_REFERENCE_HINT, reference_problem
 from mteval_core.model.testset import TextColumn
+
+BAD_CHARACTER_REFERENCE = 14  # expat's XML_ERROR_BAD_CHAR_REF: "reference to invalid character"
+REFERENCE = re.compile(r"&#([0-9]{1,12}|[xX][0-9a-fA-F]{1,12});")  # longer: no number to name
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,8 @@ def _parse(data: bytes, origin: str) -> ET.Element:
         ) from None
     except ET.ParseError as error:
         line, column = error.position
+        if error.code == BAD_CHARACTER_REFERENCE:
+            raise _reference_error(text, line, column, origin) from None
         raise InputError(
             f"this is not well-formed XML ({str(error).split(':')[0]})",
             origin=origin,
@@ -116,6 +123,19 @@ def _parse(data: bytes, origin: str) -> ET.Element:
             hint="Check that every tag is closed and that & and < in texts are written as "
             "&amp; and &lt;.",
         ) from None
+
+
+def _reference_error(text: str, line: int, column: int, origin: str) -> InputError:
+    """The parser's "reference to invalid character number" at ``line`` and 0-based ``column``
+    (where the reference starts) in the words of the other readers."""
+    reference = REFERENCE.match(text.split("\n")[line - 1], column)
+    problem = "this character reference names no character"
+    if reference is not None:
+        digits = reference.group(1)
+        code_point = int(digits[1:], 16) if digits[:1] in "xX" else int(digits)
+        why = reference_problem(code_point) or "XML does not allow this character"
+        problem = f"{reference.group(0)}: {why}"
+    return InputError(problem, origin=origin, line=line, column=column + 1, hint=XML_REFERENCE_HINT)
 
 
 def _names(documents: list[ET.Element], tag: str, origin: str) -> list[tuple[str, str]]:

@@ -5,6 +5,9 @@ bootstrap intervals, paired tests and correlations. With segment scores, the sta
 segment are (score, 1), or (0, 0) for a segment the file does not score, and the score of summed
 statistics is their sum over their count: a system's score is the mean of its segment scores, a
 resample's score the mean over the segments it drew, a segment's score the file's number itself.
+A segment the file does not score has no score (NaN in ``segment_scores``, null or an empty cell
+in what the writers print), and neither has a document none of whose segments it scores; never 0,
+which would pass for a score.
 
 With system scores only there is nothing per segment to resample or correlate. Such a metric keeps
 its system scores (``system_score``), has statistics with no columns, and refuses any score of
@@ -149,6 +152,17 @@ class ExternalMetric(Metric):
             )
         totals = np.asarray(totals, dtype=np.float64)
         return safe_divide(totals[..., 0], totals[..., 1])
+
+    def segment_scores(self, stats: np.ndarray) -> np.ndarray:
+        """The file's score of each segment; NaN where it scores none."""
+        return self.scored_means(stats)
+
+    def scored_means(self, totals: np.ndarray) -> np.ndarray:
+        """Scores of summed statistics (``score_from_totals``), NaN where no segment among them
+        was scored: a segment or document without a score, rather than 0."""
+        totals = np.asarray(totals, dtype=np.float64)
+        means = self.score_from_totals(totals)
+        return np.where(totals[..., 1] > 0, means, np.nan)
 
     def corpus_score(self, stats: np.ndarray) -> float:
         if not self.segment_level:

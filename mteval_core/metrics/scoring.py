@@ -64,7 +64,8 @@ class Scores:
         """system -> metric -> document -> score, from the statistics summed per document.
 
         ``documents`` gives each segment's document id; documents keep their first-seen order.
-        Like mteval and GTM 1.4, a document is scored as a small corpus, not as a mean.
+        Like mteval and GTM 1.4, a document is scored as a small corpus, not as a mean. A
+        document that an external metric scores no segment of has no score: NaN.
         """
         position = {name: k for k, name in enumerate(dict.fromkeys(documents))}
         names = list(position)
@@ -76,13 +77,16 @@ class Scores:
                 stats = self.statistics[metric.name][system]
                 sums = np.zeros((len(names), stats.shape[1]))
                 np.add.at(sums, index, stats)
-                result[system][metric.name] = dict(
-                    zip(names, metric.score_from_totals(sums).tolist())
+                document_scores = (
+                    metric.scored_means(sums)
+                    if isinstance(metric, ExternalMetric)
+                    else metric.score_from_totals(sums)
                 )
+                result[system][metric.name] = dict(zip(names, document_scores.tolist()))
         return result
 
     def segments(self) -> dict[str, dict[str, np.ndarray]]:
-        """system -> metric -> segment scores."""
+        """system -> metric -> segment scores; NaN where an external metric scores none."""
         return {
             system: {name: self.segment_scores(system, name) for name in self.metric_names}
             for system in self.systems

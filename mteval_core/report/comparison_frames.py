@@ -124,5 +124,6 @@ def ranking_p_value_frame(
     frame = pd.DataFrame.from_dict(
         rows, orient="index", columns=["rank", ranking.statistic, "p-value", "result"]
     )
+    frame["rank"] = frame["rank"].astype("Int64")  # whole numbers; none for an unranked metric
     frame.index.name = "other metric"
     return frame

@@ -12,6 +12,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from mteval_core.metrics.scoring import Scores
 from mteval_core.settings.limits import MAX_RESAMPLES
 from mteval_core.stats.significance import (
@@ -83,17 +85,37 @@ def to_json(
         out["metric_labels"] = metric_labels(scores.metrics)
     if segments:
         out["segments"] = {
-            system: {metric: values.tolist() for metric, values in by_metric.items()}
+            system: {metric: _numbers_or_null(values) for metric, values in by_metric.items()}
             for system, by_metric in scores.segments().items()
         }
     if documents is not None:
-        out["documents"] = scores.documents(documents)
+        out["documents"] = {
+            system: {
+                metric: dict(zip(by_document, _numbers_or_null(list(by_document.values()))))
+                for metric, by_document in by_metric.items()
+            }
+            for system, by_metric in scores.documents(documents).items()
+        }
     out.update(
         extra or {}
     )  # e.g. "human", "correlations", "ci", "pairs" (see mteval_core.cli.score)
     # NaN and Infinity are not JSON: a statistic without a value is null with its reason (see
     # stats.undefined), so a NaN here is a bug, and it stops the writer rather than a reader.
     return json.dumps(out, indent=2, ensure_ascii=False, default=float, allow_nan=False)
+
+
+def _numbers_or_null(values: Sequence[float]) -> list[float | None]:
+    """A segment or document without a score (an external metric's file scores none) as None:
+    null in JSON, never NaN nor 0."""
+    array = np.asarray(values, dtype=np.float64)
+    if not np.isnan(array).any():
+        return array.tolist()
+    return [None if math.isnan(value) else value for value in array.tolist()]
+
+
+def _cell(value: float) -> str:
+    """A number as a CSV cell keeps it (repr); no score is an empty cell."""
+    return "" if math.isnan(value) else repr(float(value))
 
 
 def to_csv(
@@ -125,16 +147,14 @@ def to_csv(
         writer.writerow(["system", "document", *named, "signature"])
         for system, by_metric in scores.documents(documents).items():
             for document in by_metric[metrics[0]]:
-                values = [repr(by_metric[m][document]) for m in metrics]
+                values = [_cell(by_metric[m][document]) for m in metrics]
                 writer.writerow([system, document, *values, scores.signature])
     elif segments:
         writer.writerow(["system", "segment", *named, "signature"])
         for system, by_metric in scores.segments().items():
             columns = [by_metric[m] for m in metrics]
             for index, values in enumerate(zip(*columns, strict=True), start=1):
-                writer.writerow(
-                    [system, index, *(repr(float(v)) for v in values), scores.signature]
-                )
+                writer.writerow([system, index, *map(_cell, values), scores.signature])
     else:
         ends = ("low", "high") if ci else ()
         bounds = [f"{headers[m]}{separator}{end}" for m in metrics for end in ends]
@@ -161,13 +181,19 @@ def to_text(scores: Scores, segments: bool = False) -> str:
             lines.append("")
             lines.append(f"segments of {system}:")
             seg_rows = [
-                [str(i), *(m.format(float(by_metric[m.name][i - 1])) for m in scores.metrics)]
+                [str(i), *(_formatted(m, by_metric[m.name][i - 1]) for m in scores.metrics)]
                 for i in range(1, len(by_metric[metrics[0]]) + 1)
             ]
             lines.extend(_align(["segment", *labels], seg_rows))
     lines.append("")
     lines.append(f"signature: {scores.signature}")
     return "\n".join(lines) + "\n"
+
+
+def _formatted(metric: Metric, value: float) -> str:
+    """A score as the text table prints it; "undefined" where there is none (a segment an
+    external metric's file does not score)."""
+    return UNDEFINED if math.isnan(value) else metric.format(float(value))
 
 
 def _align(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -356,13 +382,31 @@ def render_segment_level_text(report: Mapping) -> str:
         lines.append("(see --format json for every statistic and grouping)")
     ranking = report.get("metric_ranking")
     if ranking:
-        lines.append(f"metrics ranked by {report['metric_ranking_statistic']}:")
-        rows = [
-            [str(entry["rank"]), entry["metric"], _interval_cell(entry["value"], entry["ci"])]
-            for entry in ranking
-        ]
-        lines += _align(["rank", "metric", "value"], rows)
+        lines += _ranking_lines(ranking, report["metric_ranking_statistic"])
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _ranking_lines(ranking: Sequence[Mapping], statistic: str) -> list[str]:
+    """The ranking as a table (a metric whose statistic is undefined has no rank: "-"), and a
+    line per unranked metric saying why."""
+    rows = [
+        [
+            "-" if entry["rank"] is None else str(entry["rank"]),
+            entry["metric"],
+            _interval_cell(entry["value"], entry["ci"]),
+        ]
+        for entry in ranking
+    ]
+    unranked = [
+        f"not ranked: {entry['metric']} ({entry[UNDEFINED]['value']})"
+        for entry in ranking
+        if entry["rank"] is None
+    ]
+    return [
+        f"metrics ranked by {statistic}:",
+        *_align(["rank", "metric", "value"], rows),
+        *unranked,
+    ]
 
 
 def _statistic_cell(record: Mapping, key: str) -> str:

@@ -34,7 +34,6 @@ from mteval_core.model.testset import HumanScores, TestSet
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.correlation import (
     INTERVAL_STATISTICS,
-    MIN_SYSTEMS,
     SystemCorrelations,
     correlations,
     pairwise_differentials,
@@ -187,14 +186,16 @@ def correlate_tables(
     """metric -> statistics over the systems both tables share, minus ``exclude``.
 
     With ``bootstrap``, intervals come from resampling systems (all there is at system level).
+    Over fewer than ``MIN_SYSTEMS`` systems every statistic is undefined, with the reason; a
+    metric that shares no system with the human scores is refused (the names do not match).
     """
     results = {}
     for name, scores in metrics.items():
         systems = [s for s in human if s in scores and s not in set(exclude)]
-        if len(systems) < MIN_SYSTEMS:
+        if not systems:
             raise InputError(
-                f"metric {name!r} shares only {len(systems)} systems with the human scores",
-                hint=f"A correlation needs at least {MIN_SYSTEMS} systems; check the system names.",
+                f"metric {name!r} shares no system with the human scores",
+                hint="Check that the two tables name the systems alike.",
             )
         x = np.array([scores[s] for s in systems])
         y = np.array([human[s] for s in systems])
@@ -296,15 +297,14 @@ def _judged_systems(
         every_score = system_scores(judgments, candidates, test_set.n_segments, criterion)
         judged = np.isfinite(every_score)
     systems = [s for s, j in zip(candidates, judged) if j]
-    if len(systems) < MIN_SYSTEMS:
+    if not systems:  # fewer than MIN_SYSTEMS: each statistic is undefined, with the reason
         rows = (judgments.segment_rows, judgments.system_rows)
         raise InputError(
-            f"{len(systems)} of the {len(candidates)} scored systems"
+            f"none of the {len(candidates)} scored systems"
             + (f" (without {', '.join(exclude)})" if exclude else "")
-            + f" have human judgments under {criterion!r}",
+            + f" has human judgments under {criterion!r}",
             origin=", ".join(dict.fromkeys(o for r in rows for o in r["origin"])),
-            hint=f"A correlation needs at least {MIN_SYSTEMS} systems; check the system "
-            "names in the judgments.",
+            hint="Check the system names in the judgments, and the criterion.",
         )
     if matrix is not None:
         return systems, matrix, np.array([np.nanmean(row) for row in matrix])

@@ -3,7 +3,9 @@
 ``rank_metrics`` orders the metrics by a statistic (best first, by name on ties), tests every
 pair with a permutation test and groups them as mt-metrics-eval's AssignRanks does: a metric
 starts a new rank when a metric above it, at or below the current rank's first metric, is
-significantly better. The p-values are not corrected for multiple comparisons, as there.
+significantly better. The p-values are not corrected for multiple comparisons, as there. A metric
+whose statistic is undefined (constant scores, too few systems) is not ranked: it comes last, with
+no rank and the reason, and the clusters are those of the metrics with a value.
 
 Two permutation tests, both seeded with a ``numpy.random.Generator``:
 
@@ -29,15 +31,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from mteval_core.stats.segment_level import (
+    Estimate,
     SegmentLevelParams,
     SegmentLevelResult,
     batched_statistic,
     grouped_statistics,
-)
-from mteval_core.stats.system_agreement import (
-    permutation_signs,
-    resampled_system_agreement,
-    soft_pairwise_accuracy,
+    system_level_estimate,
 )
 from mteval_core.stats.tie_calibration import scored_pairs, tie_calibration
 
@@ -69,8 +68,9 @@ class PermutationResult:
 class RankedMetric:
     name: str
     value: float | None
-    rank: int  # significance cluster, 1 = best
+    rank: int | None  # significance cluster, 1 = best; None (not ranked) when value is None
     interval: tuple[float, float] | None = None  # from the bootstrap, when a result is given
+    undefined: str | None = None  # why value is None, and so the metric not ranked
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,8 @@ def _z_scores(metric: np.ndarray, cells: np.ndarray) -> np.ndarray:
     """The scores minus their mean over the scored cells, over their standard deviation there
     (ddof 0, scipy.stats.zscore's); NaN elsewhere."""
     scored = metric[cells]
-    return np.where(cells, (metric - scored.mean()) / scored.std(), np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):  # constant scores: NaN, as scipy's
+        return np.where(cells, (metric - scored.mean()) / scored.std(), np.nan)
 
 
 def statistic_function(
@@ -279,25 +280,33 @@ def rank_metrics(
     """Metrics ordered by ``statistic`` under ``grouping`` (ignored for the system-level "spa"
     and "pairwise_accuracy"), with their significance clusters and, from ``result`` (the same
     metrics' ``segment_level_statistics``), their intervals. A metric whose statistic is
-    undefined is ranked last and not tested."""
+    undefined comes last, untested and unranked, with the reason."""
     human = np.asarray(human, dtype=np.float64)
-    values = {
-        name: _value(statistic, grouping, scores, human, segment_params)
+    estimates = {
+        name: _estimate(statistic, grouping, scores, human, segment_params)
         for name, scores in metrics.items()
     }
+    values = {name: estimate.value for name, estimate in estimates.items()}
     order = sorted(metrics, key=lambda name: (values[name] is None, -(values[name] or 0), name))
-    tested = [name for name in order if values[name] is not None]
+    tested = [name for name in order if values[name] is not None]  # they come first in order
     p_values = np.ones((len(order), len(order)))
     test = _pair_test(metrics, human, statistic, grouping, params, segment_params)
     for i, better in enumerate(tested):
         for j in range(i + 1, len(tested)):
             p_values[i, j] = test(tested[j], better, rng).p_value
-    ranks = assign_ranks(p_values, params.significance)
+    ranks = assign_ranks(p_values[: len(tested), : len(tested)], params.significance)
+    ranks += [None] * (len(order) - len(tested))
     return MetricRanking(
         statistic=statistic,
         grouping=grouping,
         metrics=tuple(
-            RankedMetric(name, values[name], rank, _interval(result, name, statistic, grouping))
+            RankedMetric(
+                name,
+                values[name],
+                rank,
+                _interval(result, name, statistic, grouping),
+                estimates[name].undefined,
+            )
             for name, rank in zip(order, ranks)
         ),
         p_values=p_values,
@@ -339,21 +348,14 @@ def _pair_test(
     return lambda a, b, rng: outcome_permutation_test(of(a), of(b), weights[0], rng, params)
 
 
-def _value(
+def _estimate(
     statistic: str, grouping: str, metric: np.ndarray, human: np.ndarray, params: SegmentLevelParams
-) -> float | None:
-    if statistic == "spa":
-        signs = permutation_signs(
-            int(np.isfinite(human).all(0).sum()),
-            params.spa_permutations,
-            np.random.default_rng(params.spa_seed),
-        )
-        return soft_pairwise_accuracy(metric, human, signs)
-    if statistic == "pairwise_accuracy":
-        value = resampled_system_agreement(metric, human, np.ones((1, human.shape[1])))[0]
-        return float(value) if np.isfinite(value) else None
+) -> Estimate:
+    """The statistic of ``metric`` against ``human`` on all segments, or None with the reason."""
+    if statistic in ("spa", "pairwise_accuracy"):
+        return system_level_estimate(statistic, metric, human, params)
     ones = np.ones((1, human.shape[1]))
-    return getattr(grouped_statistics(metric, human, grouping, ones, params), statistic).value
+    return getattr(grouped_statistics(metric, human, grouping, ones, params), statistic)
 
 
 def _interval(

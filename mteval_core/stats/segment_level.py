@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mteval_core.stats.bootstrap import percentile_interval, resample_counts
+from mteval_core.stats.correlation import MIN_SYSTEMS
 from mteval_core.stats.pairs import Weights, as_weights, grouped_values
 from mteval_core.stats.system_agreement import (
     SPA_SEED,
@@ -59,6 +60,11 @@ GROUPINGS = ("none", "item", "system")
 CORRELATIONS = ("pearson", "spearman", "kendall_b", "kendall_c", "kendall_like")
 ACCURACIES = ("acc23", "acc_eq")
 WMT_KENDALL_LIKE_THRESHOLD = 25.0  # WMT20's, for DA scores on 0-100; mt-metrics-eval's default
+# Pairwise accuracy with ties needs MIN_SYSTEMS (3) rated systems, as the system-level pairwise
+# accuracy does: over one pair it is 0 or 1. SPA needs two (``why_no_spa``): a single pair gives
+# 1 - |p_human - p_metric|, a value, as mt-metrics-eval computes it.
+TOO_FEW_RATED_SYSTEMS = f"fewer than {MIN_SYSTEMS} systems with human scores"
+SYSTEM_WITHOUT_SCORES = "a system has no scored segment"
 
 
 @dataclass(frozen=True)
@@ -246,12 +252,46 @@ def metric_statistics(
         undefined=None if spa is not None else why_no_spa(human),
         interval_undefined="not resampled: SPA is itself a permutation test",
     )
-    accuracy = Estimate(None, undefined="fewer than two systems with human scores")
-    if np.isfinite(human).any(axis=1).sum() >= 2:
+    accuracy = Estimate(
+        None, undefined=TOO_FEW_RATED_SYSTEMS, interval_undefined=TOO_FEW_RATED_SYSTEMS
+    )
+    if _rated_systems(human) >= MIN_SYSTEMS:
         accuracy = _estimate(
-            resampled_system_agreement(metric, human, weights.matrix), None, params.confidence
+            resampled_system_agreement(metric, human, weights.matrix),
+            SYSTEM_WITHOUT_SCORES,
+            params.confidence,
         )
     return MetricStatistics(name, groupings, spa_estimate, accuracy)
+
+
+def system_level_estimate(
+    statistic: str,
+    metric: np.ndarray,
+    human: np.ndarray,
+    params: SegmentLevelParams = SegmentLevelParams(),
+) -> Estimate:
+    """SPA ("spa") or pairwise accuracy with ties ("pairwise_accuracy") of ``metric`` on all
+    segments, as ``metric_statistics`` computes them but without resamples: a value, or None with
+    the reason."""
+    if statistic == "spa":
+        signs = permutation_signs(
+            int(complete_columns(human).sum()),
+            params.spa_permutations,
+            np.random.default_rng(params.spa_seed),
+        )
+        spa = soft_pairwise_accuracy(metric, human, signs)
+        return Estimate(spa, undefined=None if spa is not None else why_no_spa(human))
+    if _rated_systems(human) < MIN_SYSTEMS:
+        return Estimate(
+            None, undefined=TOO_FEW_RATED_SYSTEMS, interval_undefined=TOO_FEW_RATED_SYSTEMS
+        )
+    ones = np.ones((1, human.shape[1]))
+    agreement = resampled_system_agreement(metric, human, ones)
+    return _estimate(agreement, SYSTEM_WITHOUT_SCORES, params.confidence)
+
+
+def _rated_systems(human: np.ndarray) -> int:
+    return int(np.isfinite(human).any(axis=1).sum())
 
 
 # ---------------------------------------------------------------------- one grouping

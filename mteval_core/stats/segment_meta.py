@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from mteval_core.errors import InputError
-from mteval_core.metrics.external import ExternalMetric
 from mteval_core.metrics.scoring import Scores
 from mteval_core.model.judgment_matrices import criterion_matrix, default_criterion
 from mteval_core.model.testset import TestSet
@@ -34,18 +33,13 @@ from mteval_core.stats.segment_level import (
     SegmentLevelParams,
     SegmentLevelResult,
     segment_level_statistics,
-)
-from mteval_core.stats.system_agreement import (
-    permutation_signs,
-    resampled_system_agreement,
-    soft_pairwise_accuracy,
+    system_level_estimate,
 )
 from mteval_core.stats.undefined import UNDEFINED
 
 if TYPE_CHECKING:
     from mteval_core.stats.ranking import MetricRanking
 
-MIN_RATED_SYSTEMS = 2  # a pair of systems: the least any segment-level grouping compares
 SYSTEM_ACCURACIES = ("spa", "pairwise_accuracy_with_ties")
 NO_SEGMENT_JUDGMENTS = (
     "the human judgments are system-level only: SPA and pairwise accuracy with ties need "
@@ -90,13 +84,12 @@ def segment_matrices(
     every_row = criterion_matrix(judgments, candidates, test_set.n_segments, criterion)
     rated = np.isfinite(every_row).any(axis=1)
     systems = tuple(s for s, r in zip(candidates, rated) if r)
-    if len(systems) < MIN_RATED_SYSTEMS:
+    if not systems:  # with one or two, each statistic says whether it is defined, and why
         raise InputError(
-            f"{len(systems)} of the {len(candidates)} scored systems have segment judgments "
-            f"under {criterion!r}",
+            f"none of the {len(candidates)} scored systems has segment judgments under "
+            f"{criterion!r}",
             origin=judgment_origins(judgments),
-            hint=f"Segment-level statistics compare systems: at least {MIN_RATED_SYSTEMS} need "
-            "judgments. Check the system names in the judgments.",
+            hint="Check the system names in the judgments, and the criterion.",
         )
     without = scores.without_segments()
     metrics, negated = {}, []
@@ -112,11 +105,7 @@ def segment_matrices(
 
 def _segment_row(scores: Scores, metric_name: str, system: str) -> np.ndarray:
     """One system's segment scores; NaN where an external metric scored no segment (not 0)."""
-    row = np.asarray(scores.segment_scores(system, metric_name), dtype=np.float64)
-    metric = scores.metrics[scores.metric_names.index(metric_name)]
-    if isinstance(metric, ExternalMetric):
-        row = np.where(scores.statistics[metric_name][system][:, 1] > 0, row, np.nan)
-    return row
+    return np.asarray(scores.segment_scores(system, metric_name), dtype=np.float64)
 
 
 def judgment_origins(judgments: object) -> str | None:
@@ -233,24 +222,9 @@ def system_accuracies(
 def _accuracies(metric: np.ndarray, human: np.ndarray) -> tuple[Estimate, Estimate]:
     """SPA and pairwise accuracy with ties as ``segment_level_statistics`` computes them, alone:
     the same permutation signs (mt-metrics-eval's fixed seed), no resamples."""
-    params = SegmentLevelParams()
-    complete = int(np.isfinite(human).all(axis=0).sum())
-    signs = permutation_signs(
-        complete, params.spa_permutations, np.random.default_rng(params.spa_seed)
-    )
-    spa = soft_pairwise_accuracy(metric, human, signs)
-    why_spa = (
-        "fewer than two systems"
-        if len(human) < 2
-        else ("a metric score is missing on a segment that people scored for every system")
-    )
-    ties = float(resampled_system_agreement(metric, human, np.ones((1, human.shape[1])))[0])
     return (
-        Estimate(spa, undefined=None if spa is not None else why_spa),
-        Estimate(
-            ties if np.isfinite(ties) else None,
-            undefined=None if np.isfinite(ties) else "a system has no scored segment",
-        ),
+        system_level_estimate("spa", metric, human),
+        system_level_estimate("pairwise_accuracy", metric, human),
     )
 
 
@@ -317,9 +291,11 @@ def metric_ranking(
     seed: int,
     result: SegmentLevelResult | None = None,
 ) -> list[dict]:
-    """[{"metric", "value", "rank", "ci"}], best first, in mt-metrics-eval's significance
-    clusters; "ci" from ``result``'s resamples, else null. Metrics without segment scores are
-    not ranked (see ``matrices.undefined``)."""
+    """[{"metric", "value", "rank", "ci", "undefined"}], best first, in mt-metrics-eval's
+    significance clusters; "ci" from ``result``'s resamples, else null. A metric whose statistic
+    is undefined is not ranked: "value" and "rank" are null, with the reason under "undefined",
+    and the clusters are those of the other metrics. Metrics without segment scores are not
+    ranked at all (see ``matrices.undefined``)."""
     name, grouping = parse_rank_statistic(statistic)
     ranking = rank_oriented_metrics(matrices, name, grouping, n_permutations, seed, result)
     return [
@@ -328,6 +304,9 @@ def metric_ranking(
             "value": ranked.value,
             "rank": ranked.rank,
             "ci": None if ranked.interval is None else list(ranked.interval),
+            UNDEFINED: {}
+            if ranked.undefined is None
+            else {"value": ranked.undefined, "rank": f"not ranked: {statistic} is undefined"},
         }
         for ranked in ranking.metrics
     ]

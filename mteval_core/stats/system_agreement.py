@@ -50,10 +50,11 @@ def soft_pairwise_accuracy(
 
     The segments are those every system has a human score for (mt-metrics-eval needs this: it
     drops the unscored cells and reshapes); ``signs`` is (n_permutations, that many segments),
-    see ``permutation_signs``. None with fewer than two systems or a missing metric score."""
+    see ``permutation_signs``. None with fewer than two systems, no such segment (every p-value
+    would be 1 and SPA 1 for any metric), or a missing metric score (``why_no_spa`` says which)."""
     columns = complete_columns(human)
     metric = np.asarray(metric, dtype=np.float64)[:, columns]
-    if len(human) < 2 or not np.isfinite(metric).all():
+    if len(human) < 2 or not columns.any() or not np.isfinite(metric).all():
         return None
     return spa_from_p_values(metric, pairwise_p_values(np.asarray(human)[:, columns], signs), signs)
 
@@ -70,8 +71,11 @@ def complete_columns(human: np.ndarray) -> np.ndarray:
 
 
 def why_no_spa(human: np.ndarray) -> str:
+    """Why ``soft_pairwise_accuracy`` of some metric against ``human`` is None."""
     if len(human) < 2:
         return "fewer than two systems"
+    if not complete_columns(human).any():
+        return "no segment has human scores for every system"
     return "a metric score is missing on a segment that people scored for every system"
 
 

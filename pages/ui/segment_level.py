@@ -15,6 +15,7 @@ from mteval_core.report.figures import metric_ranking_figure, segment_density
 from mteval_core.report.frames import segment_level_frame
 from mteval_core.stats import segment_meta
 from mteval_core.stats.bootstrap import DEFAULT_SEED
+from mteval_core.stats.ranking import MetricRanking
 from mteval_core.stats.segment_level import ACCURACIES, CORRELATIONS, GROUPINGS
 from pages.ui import CacheKey, cache_key, cached, escape_markdown, friendly_errors
 
@@ -137,6 +138,7 @@ def _show_ranking(
         f"{permutations:,} permutations per pair, p < 0.05, its significance clusters). "
         "Click a bar for its p-values."
     )
+    _show_unranked(ranking, label, labels)
     if selected is not None:
         st.dataframe(ranking_p_value_frame(ranking, selected, labels), width="stretch")
         st.caption(
@@ -145,6 +147,17 @@ def _show_ranking(
             f"one is significantly better), from {permutations:,} permutations, not corrected "
             "for multiple comparisons (as in mt-metrics-eval)."
         )
+
+
+def _show_unranked(ranking: MetricRanking, label: str, labels: Mapping[str, str]) -> None:
+    """The metrics whose statistic is undefined, which the figure leaves out, and why."""
+    unranked = [metric for metric in ranking.metrics if metric.rank is None]
+    if unranked:
+        reasons = "; ".join(
+            f"{escape_markdown(labels[metric.name])} ({escape_markdown(metric.undefined or '')})"
+            for metric in unranked
+        )
+        st.caption(f"Not ranked, their {escape_markdown(label)} being undefined: {reasons}.")
 
 
 def _statistics(

@@ -29,6 +29,7 @@ from tests.bad_inputs import (
 )
 
 REF, HYP = REFERENCE, HYPOTHESIS
+HYP_SEGMENTS_TEXT = HYP.splitlines()
 HYP_BLEU = sacrebleu.corpus_bleu(HYP.splitlines(), [REF.splitlines()]).score
 
 
@@ -63,10 +64,54 @@ CONSTANT_HUMAN = "system\tscore\ngood\t3\ncopy\t3\nother\t3\n"
 LOSS = "system,crr,nrr,irr,e_rt_total,e_marked_total\nMT1,0.4,0.2,0.1,8.7,7.8\n"
 
 
+def jsonl(system: str = "s", hypotheses: tuple[str, ...] = tuple(HYP_SEGMENTS_TEXT)) -> bytes:
+    """A long-format JSON Lines system file; ``system`` and the texts go in as JSON source text,
+    so that an escape such as \\ud800 reaches the reader as the escape."""
+    return "".join(
+        f'{{"system": "{system}", "segment": {k}, "hypothesis": "{text}"}}\n'
+        for k, text in enumerate(hypotheses, start=1)
+    ).encode()
+
+
+# Three systems, people's scores of their segments, and two metrics' (one of them constant).
+THREE = {"good.en": HYP.encode(), "copy.en": REF.encode(), "other.en": b"It rains .\nA .\nB .\n"}
+THREE_FILES = {"ref.en": REF.encode(), **THREE}
+SEGMENT_HUMAN = "system\tsegment_id\tscore\n" + "".join(
+    f"{system}\t{segment}\t{score}\n"
+    for system, scores in {"good": (3, 4, 5), "copy": (5, 5, 4), "other": (1, 2, 1)}.items()
+    for segment, score in zip((1, 2, 3), scores)
+)
+METRIC_SEGMENTS = "system\tsegment_id\tcomet\tconst\n" + "".join(
+    f"{system}\t{segment}\t{score}\t0.5\n"
+    for system, scores in {
+        "good": (0.6, 0.7, 0.9),
+        "copy": (0.9, 0.8, 0.7),
+        "other": (0.1, 0.3, 0.2),
+    }.items()
+    for segment, score in zip((1, 2, 3), scores)
+)
+CORRELATE_SEGMENTS = [
+    "correlate",
+    "--human-segments",
+    "{d}/h.tsv",
+    "--metric-segments",
+    "{d}/m.tsv",
+]
+
+
+def ranking_of(out: str) -> dict[str, tuple]:
+    """metric -> (value, rank, why undefined) of the JSON's metric_ranking."""
+    return {
+        e["metric"]: (e["value"], e["rank"], e["undefined"].get("value"))
+        for e in json.loads(out)["metric_ranking"]
+    }
+
+
 @dataclass(frozen=True)
 class Case:
     """Files to write (name -> bytes), the arguments ({d} is their folder), and the outcome:
-    ``refused`` with words the message must hold, or ``check`` on the parsed output."""
+    ``refused`` with words the message must hold, or ``check`` on the output and the notes
+    (stdout, stderr): it asserts, or returns False when they are wrong."""
 
     id: str
     files: dict[str, bytes]
@@ -392,6 +437,294 @@ CASES = [
         score_args(hyps=("hyp.tsv",)),
         ("hyp.tsv",),
     ),
+    # -------------------------------------------------- escapes that make no text (issue 26)
+    Case(
+        "jsonl-lone-surrogate-in-a-name",
+        with_files(hyp__jsonl=jsonl("s\\ud800")),
+        score_args(hyps=("hyp.jsonl",)),
+        ("hyp.jsonl, line 1, column system", "\\ud800 is half of a UTF-16 surrogate pair"),
+    ),
+    Case(
+        "jsonl-lone-surrogate-in-a-text",
+        with_files(hyp__jsonl=jsonl(hypotheses=("a", "b \\udfff c", "d"))),
+        score_args(hyps=("hyp.jsonl",)),
+        ("hyp.jsonl, line 2, column hypothesis", "\\udfff is half"),
+    ),
+    Case(
+        "jsonl-lone-surrogate-in-a-key",
+        with_files(hyp__jsonl=jsonl().replace(b'"segment"', b'"seg\\ud83dment"', 1)),
+        score_args(hyps=("hyp.jsonl",)),
+        ("hyp.jsonl, line 1", "\\ud83d is half"),
+    ),
+    Case(
+        "jsonl-surrogate-pair-is-one-character",
+        with_files(hyp__jsonl=jsonl("s\\ud83d\\ude00")),
+        [*score_args(hyps=("hyp.jsonl",)), *JSON],
+        check=json_has(lambda r: list(r["scores"]) == ["s\U0001f600"]),
+    ),
+    Case(
+        "sgml-reference-to-a-surrogate",
+        {
+            "ref.sgm": sgml("ref", REF_SEGMENTS),
+            "hyp.sgm": sgml("tst", [*HYP_SEGMENTS[:2], ("3", "It rains &#xD800;.")]),
+        },
+        score_args("ref.sgm", ("hyp.sgm",)),
+        ("hyp.sgm, line 5", "&#xD800;", "\\ud800 is half of a UTF-16 surrogate pair"),
+    ),
+    Case(
+        "sgml-decimal-reference-to-a-surrogate-in-an-attribute",
+        {
+            "ref.sgm": sgml("ref", REF_SEGMENTS),
+            "hyp.sgm": sgml("tst", HYP_SEGMENTS, sysid="s&#56320;"),
+        },
+        score_args("ref.sgm", ("hyp.sgm",)),
+        ("hyp.sgm, line 2", "&#56320;", "\\udc00 is half"),
+    ),
+    Case(
+        "sgml-reference-to-nul",
+        {"ref.sgm": sgml("ref", REF_SEGMENTS), "hyp.sgm": sgml("tst", [("1", "a&#0;b")])},
+        score_args("ref.sgm", ("hyp.sgm",)),
+        ("hyp.sgm, line 3", "&#0;", "NUL"),
+    ),
+    Case(
+        "sgml-references-are-the-characters-they-number",  # html.unescape made &#x80; a euro
+        {
+            "ref.sgm": sgml("ref", [("1", "a \u0080 b")]),
+            "hyp.sgm": sgml("tst", [("1", "a &#x80; b")]),
+        },
+        [*score_args("ref.sgm", ("hyp.sgm",)), "--metrics", "precision", *JSON],
+        check=json_has(lambda r: r["scores"]["sys"]["precision"] == 1.0),
+    ),
+    Case(
+        "xml-reference-to-a-surrogate",
+        {
+            "t.xml": WMT_XML.replace(
+                "Hallo .</seg></p></hyp>", "Hallo &#xDBFF;.</seg></p></hyp>"
+            ).encode()
+        },
+        score_args("t.xml", ("t.xml",)),
+        ("t.xml, line 5, column", "&#xDBFF;", "\\udbff is half"),
+    ),
+    # ------------------------------------------ numbers that float() reads wrongly (issue 26)
+    Case(
+        "human-score-with-an-underscore",
+        {**BASE, "h.tsv": b"system\tsegment_id\tscore\nhyp\t1\t1_000\n"},
+        [*score_args(), "--human", "{d}/h.tsv"],
+        ("h.tsv, line 2, column score", "'1_000' is not a number"),
+    ),
+    Case(
+        "human-score-in-arabic-indic-digits",
+        {**BASE, "h.tsv": "system\tsegment_id\tscore\nhyp\t1\t\u0663\n".encode()},
+        [*score_args(), "--human", "{d}/h.tsv"],
+        ("h.tsv, line 2, column score", "digits other than 0-9"),
+    ),
+    Case(
+        "human-score-infinity",
+        {**BASE, "h.tsv": b"system\tsegment_id\tscore\nhyp\t1\t-Infinity\n"},
+        [*score_args(), "--human", "{d}/h.tsv"],
+        ("h.tsv, line 2", "not a finite number"),
+    ),
+    Case(
+        "human-criteria-with-decimal-commas",  # without a score column: every numeric column
+        {**BASE, "h.tsv": b"system\tsegment_id\tadequacy\tfluency\nhyp\t1\t3\t4,5\n"},
+        [*score_args(), "--human", "{d}/h.tsv"],
+        ("h.tsv, line 2, column fluency", "'4,5' has a comma", "decimal point"),
+    ),
+    Case(
+        "metric-scores-full-width-digits",
+        {**BASE, "c.tsv": "system\tsegment_id\tscore\nhyp\t1\t\uff10.5\n".encode()},
+        [*score_args(), "--metric-scores", "comet:higher={d}/c.tsv"],
+        ("c.tsv, line 2, column score", "digits other than 0-9"),
+    ),
+    Case(
+        "correlate-score-with-an-underscore",
+        {
+            "h.tsv": b"system\tscore\na\t1\nb\t2\nc\t4\n",
+            "m.tsv": b"system\tchrf\na\t1\nb\t1_0\nc\t2\n",
+        },
+        ["correlate", "--human", "{d}/h.tsv", "--metrics", "{d}/m.tsv"],
+        ("m.tsv, line 3, column chrf", "'1_0' is not a number"),
+    ),
+    Case(
+        "loss-rate-with-an-underscore",
+        {"l.csv": LOSS.replace("0.4,", "0_4,").encode()},
+        ["loss", "--input", "{d}/l.csv"],
+        ("l.csv, line 2, column crr", "'0_4' is not a number"),
+    ),
+    # --------------------------------------- metric columns that vanished silently (issue 26)
+    Case(
+        "correlate-segments-decimal-comma-column",
+        {"h.tsv": SEGMENT_HUMAN.encode(), "m.tsv": METRIC_SEGMENTS.replace("0.", "0,").encode()},
+        CORRELATE_SEGMENTS,
+        ("m.tsv, line 2, column comet", "'0,6' has a comma", "decimal point"),
+    ),
+    Case(
+        "correlate-system-decimal-comma-column",
+        {
+            "h.tsv": b"system\tscore\na\t1\nb\t2\nc\t4\n",
+            "m.tsv": b"system\tchrf\na\t0,1\nb\t0,3\nc\t0,2\n",
+        },
+        ["correlate", "--human", "{d}/h.tsv", "--metrics", "{d}/m.tsv"],
+        ("m.tsv, line 2, column chrf", "'0,1' has a comma"),
+    ),
+    Case(
+        "correlate-a-column-of-words-is-named",
+        {
+            "h.tsv": b"system\tscore\na\t1\nb\t2\nc\t4\n",
+            "m.tsv": b"system\tchrf\tnotes\na\t1\tok\nb\t3\tok\nc\t2\tre-run\n",
+        },
+        ["correlate", "--human", "{d}/h.tsv", "--metrics", "{d}/m.tsv", *JSON],
+        check=lambda out, err: (
+            list(json.loads(out)) == ["chrf"]
+            and "mteval: note: " in err
+            and "the column 'notes' holds no number" in err
+        ),
+    ),
+    # --------------------------------------------- unscored external segments (issue 26)
+    Case(
+        "external-unscored-segment-is-null",
+        {**BASE, "c.tsv": b"system\tsegment_id\tscore\nhyp\t1\t0.5\nhyp\t3\t0.25\n"},
+        [*score_args(), "--metric-scores", "comet:higher={d}/c.tsv", "--segments", *JSON],
+        check=json_has(lambda r: r["segments"]["hyp"]["comet"] == [0.5, None, 0.25]),
+    ),
+    Case(
+        "external-unscored-segment-is-an-empty-cell",
+        {**BASE, "c.tsv": b"system\tsegment_id\tscore\nhyp\t1\t0.5\nhyp\t3\t0.25\n"},
+        [
+            *score_args(),
+            "--metric-scores",
+            "comet:higher={d}/c.tsv",
+            "--metrics",
+            "bleu",
+            "--segments",
+            "--format",
+            "csv",
+        ],
+        check=lambda out, err: out.splitlines()[2].split(",")[3] == "",
+    ),
+    # ----------------------------------------------- metrics ranked only when defined (issue 26)
+    Case(
+        "rank-metrics-constant-metric-is-not-ranked",
+        {"h.tsv": SEGMENT_HUMAN.encode(), "m.tsv": METRIC_SEGMENTS.encode()},
+        [*CORRELATE_SEGMENTS, "--rank-metrics", "pearson_system", "--permutations", "20", *JSON],
+        check=lambda out, err: (
+            ranking_of(out)["const"] == (None, None, "constant metric scores in every group")
+            and ranking_of(out)["comet"][1] == 1
+        ),
+    ),
+    Case(
+        "rank-metrics-constant-human-ranks-nothing",
+        {
+            "h.tsv": SEGMENT_HUMAN.replace("\t1\n", "\t3\n")
+            .replace("\t2\n", "\t3\n")
+            .replace("\t4\n", "\t3\n")
+            .replace("\t5\n", "\t3\n")
+            .encode(),
+            "m.tsv": METRIC_SEGMENTS.encode(),
+        },
+        [*CORRELATE_SEGMENTS, "--rank-metrics", "pearson_item", "--permutations", "20", *JSON],
+        check=lambda out, err: {rank for _, rank, _ in ranking_of(out).values()} == {None},
+    ),
+    # ------------------------------------------------ fewer than three rated systems (issue 26)
+    Case(
+        "segment-level-two-rated-systems",
+        {**THREE_FILES, "h.tsv": "".join(SEGMENT_HUMAN.splitlines(True)[:7]).encode()},
+        [
+            *score_args(hyps=tuple(THREE)),
+            "--metrics",
+            "bleu",
+            "--human",
+            "{d}/h.tsv",
+            "--segment-level",
+            *JSON,
+        ],
+        check=json_has(
+            lambda r: (
+                r["correlations"]["bleu"]["pearson"] is None
+                and r["correlations"]["bleu"]["undefined"]["pearson"] == "n < 3"
+                and r["correlations"]["bleu"]["spa"] is not None
+                and r["segment_correlations"]["bleu"]["pearson_none"] is not None
+                and r["segment_level"]["n_systems"] == 2
+            )
+        ),
+    ),
+    Case(
+        "segment-level-one-rated-system",
+        {**THREE_FILES, "h.tsv": "".join(SEGMENT_HUMAN.splitlines(True)[:4]).encode()},
+        [
+            *score_args(hyps=tuple(THREE)),
+            "--metrics",
+            "bleu",
+            "--human",
+            "{d}/h.tsv",
+            "--segment-level",
+            *JSON,
+        ],
+        check=json_has(
+            lambda r: (
+                r["correlations"]["bleu"]["undefined"]["spa"] == "fewer than two systems"
+                and r["segment_correlations"]["bleu"]["pearson_item"] is None
+                and r["segment_correlations"]["bleu"]["pearson_system"] is not None
+            )
+        ),
+    ),
+    Case(
+        "correlate-segments-two-systems",
+        {
+            "h.tsv": "".join(SEGMENT_HUMAN.splitlines(True)[:7]).encode(),
+            "m.tsv": "".join(METRIC_SEGMENTS.splitlines(True)[:7]).encode(),
+        },
+        [*CORRELATE_SEGMENTS, *JSON],
+        check=json_has(
+            lambda r: (
+                r["correlations"]["comet"]["pairwise_accuracy_with_ties"] is None
+                and r["segment_correlations"]["comet"]["acc_eq_item"] is not None
+            )
+        ),
+    ),
+    # ------------------------------------------ notes name a few of many systems (issue 26)
+    Case(
+        "human-many-systems-without-text",
+        {
+            **BASE,
+            "h.tsv": (
+                "system\tsegment_id\tscore\nhyp\t1\t3\n"
+                + "".join(f"anon-{n:04d}\t1\t2\n" for n in range(500))
+            ).encode(),
+        },
+        [*score_args(), "--human", "{d}/h.tsv", *JSON],
+        check=lambda out, err: (
+            "500 rows for 500 systems without text" in err
+            and "anon-0009 and 490 more" in err
+            and "anon-0010" not in err
+        ),
+    ),
+    Case(
+        "metric-scores-many-systems-the-test-set-lacks",
+        {
+            **BASE,
+            "c.tsv": (
+                "system\tscore\nhyp\t0.5\n" + "".join(f"anon-{n:04d}\t0.1\n" for n in range(500))
+            ).encode(),
+        },
+        [*score_args(), "--metric-scores", "comet:higher={d}/c.tsv", *JSON],
+        check=lambda out, err: "anon-0009 and 490 more" in err and "anon-0010" not in err,
+    ),
+    Case(
+        "correlate-segments-many-systems-in-one-file",
+        {
+            "h.tsv": (
+                SEGMENT_HUMAN + "".join(f"anon-{n:04d}\t1\t2\n" for n in range(500))
+            ).encode(),
+            "m.tsv": METRIC_SEGMENTS.encode(),
+        },
+        [*CORRELATE_SEGMENTS, *JSON],
+        check=lambda out, err: (
+            "500 system(s) without metric scores set aside" in err
+            and "anon-0009 and 490 more" in err
+            and "anon-0010" not in err
+        ),
+    ),
     # --------------------------------------------------------------------------------- options
     Case("unknown-metric", BASE, [*score_args(), "--metrics", "bleu,comet"], ("comet",)),
     Case("empty-metrics", BASE, [*score_args(), "--metrics", ""], ("metric",)),
@@ -449,10 +782,10 @@ CASES = [
         ("h.tsv", "line 2"),
     ),
     Case(
-        "human-no-score-column",
-        {**BASE, "h.tsv": b"system\tsegment_id\tgrade\nhyp\t1\t3\n"},
+        "human-no-score-column",  # a column of numbers would be a criterion: this one is words
+        {**BASE, "h.tsv": b"system\tsegment_id\tgrade\nhyp\t1\tgood\n"},
         [*score_args(), "--human", "{d}/h.tsv"],
-        ("h.tsv",),
+        ("h.tsv", "no score column"),
     ),
     Case(
         "human-unknown-segment",
@@ -614,7 +947,7 @@ def test_bad_input(case: Case, tmp_path, capsys) -> None:
     assert "Traceback" not in err and "internal error" not in err, err
     if case.check is not None:
         assert code == 0, err
-        case.check(out, err)
+        assert case.check(out, err) is not False, (out, err)  # a check may assert or say False
         return
     assert code == 2, (out, err)
     lines = err.strip().splitlines()

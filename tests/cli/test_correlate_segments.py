@@ -85,6 +85,40 @@ def test_ranking_and_text_output(capsys, tmp_path) -> None:
     assert "metrics ranked by pearson_none" in out
 
 
+def test_a_metric_whose_statistic_is_undefined_is_listed_unranked(capsys, tmp_path) -> None:
+    """A constant metric was "rank 2" (its cluster's) with an undefined value and no reason."""
+    metrics = METRICS.replace("\tter\n", "\tter\tconstant\n").replace("\n", "\t7\n")
+    metrics = metrics.replace("\tconstant\t7\n", "\tconstant\n", 1)
+    files = write(tmp_path, metrics=metrics)
+    argv = [*files, "--rank-metrics", "pearson_system", "--permutations", "50"]
+    code, out, _ = run(capsys, *argv, "--format", "json")
+    assert code == 0
+    ranking = {entry["metric"]: entry for entry in json.loads(out)["metric_ranking"]}
+    assert list(ranking)[-1] == "constant"
+    assert ranking["constant"]["value"] is None and ranking["constant"]["rank"] is None
+    assert ranking["constant"]["undefined"] == {
+        "value": "constant metric scores in every group",
+        "rank": "not ranked: pearson_system is undefined",
+    }
+    assert ranking["good"]["rank"] == 1 and ranking["good"]["undefined"] == {}
+    code, out, _ = run(capsys, *argv)
+    table = out[out.index("metrics ranked by pearson_system:") :].splitlines()
+    assert table[-2].split() == ["-", "constant", "undefined"]
+    assert table[-1] == "not ranked: constant (constant metric scores in every group)"
+
+
+def test_a_column_without_numbers_is_named_in_a_note(capsys, tmp_path) -> None:
+    metrics = METRICS.replace("\tter\n", "\tter\tcomment\n", 1).replace("\n", "\tok\n")
+    metrics = metrics.replace("\tcomment\tok\n", "\tcomment\n", 1)
+    code, out, err = run(capsys, *write(tmp_path, metrics=metrics), "--format", "json")
+    assert code == 0
+    assert list(json.loads(out)["segment_correlations"]) == ["good", "ter"]
+    assert err == (
+        f"mteval: note: {tmp_path / 'metrics.tsv'}: the column 'comment' holds no number; it is "
+        "not read as a metric\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("metrics", "argv", "message"),
     [
@@ -103,7 +137,11 @@ def test_ranking_and_text_output(capsys, tmp_path) -> None:
             "system 'a' on segment 1 already has a row (line 2)",
         ),
         ("system\tsegment_id\tgood\na\tdoc::1\t1\n", [], "is not a segment number"),
-        ("system\tsegment_id\tgood\nz\t1\t1\ny\t1\t1\n", [], "0 systems have both"),
+        (
+            "system\tsegment_id\tgood\nz\t1\t1\ny\t1\t1\n",
+            [],
+            "no system has both metric scores and judgments",
+        ),
     ],
 )
 def test_bad_tables_are_refused_with_file_and_line(capsys, tmp_path, metrics, argv, message):

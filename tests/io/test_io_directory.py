@@ -58,6 +58,20 @@ def test_folder_is_read(tmp_path: Path, write_tree) -> None:
     assert "original" not in notes
 
 
+def test_the_note_on_systems_without_text_names_a_few_and_counts_all(
+    tmp_path: Path, write_tree
+) -> None:
+    """It named every system: a WMT file rating 300,000 made a note of megabytes."""
+    rows = "".join(f"anon-{n:03d}\t11\t-1\tr1\n" for n in range(120))
+    folder = {**FOLDER, "human/mqm_seg.tsv": FOLDER["human/mqm_seg.tsv"] + rows}
+    notes = "\n".join(read_directory(write_tree(tmp_path / "set", folder)).notes)
+    assert (
+        "human/mqm_seg.tsv: 123 rows for 122 systems without text output (anon-000, anon-001, "
+        "anon-002, anon-003, anon-004, anon-005, anon-006, anon-007, anon-008, anon-009 and 112 "
+        "more) were not loaded"
+    ) in notes
+
+
 def test_human_scores_are_optional(tmp_path: Path, write_tree) -> None:
     files = {k: v for k, v in FOLDER.items() if not k.startswith(("human/", "segment_ids"))}
     result = read_directory(write_tree(tmp_path, files))

@@ -105,13 +105,35 @@ def error_for(data: bytes, **options) -> InputError:
     return caught.value
 
 
-@pytest.mark.parametrize("value", ["", "None", "NaN", "nan", "inf", "high", "1,5"])
+@pytest.mark.parametrize("value", ["", "None", "NaN", "nan", "inf", "high", "1_000", "١٢٣"])
 def test_a_score_that_is_not_a_number(value: str) -> None:
     error = error_for(tsv("system|segment|score", "A|1|1", f"A|2|{value}"))
     assert (error.line, error.column) == (3, "score")
-    assert "Remove unrated rows" in error.hint
+    assert "Remove unrated rows" in error.hint or "digits 0-9" in error.hint
     assert ("empty" in error.problem) if not value else (repr(value) in error.problem)
     assert "h.tsv, line 3, column score" in str(error)
+
+
+def test_a_decimal_comma_says_to_write_a_point() -> None:
+    error = error_for(tsv("system|segment|score", "A|1|1", "A|2|1,5"))
+    assert (error.line, error.column) == (3, "score")
+    assert "'1,5' has a comma" in error.problem and "decimal point" in error.hint
+
+
+def test_a_criterion_column_of_decimal_commas_is_refused_not_skipped() -> None:
+    """Without a score column, every numeric column is a criterion; one written with decimal
+    commas held no number for float() and vanished, with its criterion, without a word."""
+    error = error_for(tsv("system|segment|adequacy|fluency", "A|1|3|4,5", "A|2|2|3,5"))
+    assert (error.line, error.column) == (2, "fluency")
+    assert "decimal point" in error.hint
+
+
+def test_the_first_bad_cell_in_the_file_is_named_whatever_its_column() -> None:
+    """Columns are checked one at a time; the error is still the first row's."""
+    data = tsv("system|segment|score", "A|1|1", "A|2|x", "A|abc|1", "|3|1")
+    assert (error_for(data).line, error_for(data).column) == (3, "score")
+    data = tsv("system|segment|score", "A|1|1", "A|abc|x")
+    assert (error_for(data).line, error_for(data).column) == (3, "segment")
 
 
 def test_bad_value_in_a_criterion_column() -> None:

@@ -203,13 +203,15 @@ def test_seg_score_with_the_wrong_number_of_lines_for_a_system(count: int) -> No
 @pytest.mark.parametrize(
     ("value", "problem"),
     [
-        ("nan", "'nan' is not a finite number"),
-        ("NaN", "'NaN' is not a finite number"),
+        ("nan", "'nan' is not a number"),
+        ("NaN", "'NaN' is not a number"),
         ("inf", "'inf' is not a finite number"),
         ("-Infinity", "'-Infinity' is not a finite number"),
+        ("1e999", "'1e999' is not a finite number"),
         ("None", "'None' is not a number"),
         ("high", "'high' is not a number"),
-        ("0,5", "'0,5' is not a number"),
+        ("1_000", "'1_000' is not a number"),
+        ("0x10", "'0x10' is not a number"),
         ("", "the score is empty"),
     ],
 )
@@ -220,10 +222,31 @@ def test_scores_that_are_not_finite_numbers(value: str, problem: str) -> None:
     assert "scores.tsv, line 3, column score" in str(error)
 
 
-@pytest.mark.parametrize("value", ["nan", "inf", "None"])
+@pytest.mark.parametrize(
+    ("value", "problem", "hint"),
+    [
+        ("0,5", "'0,5' has a comma where a number needs a decimal point", "decimal point"),
+        ("١٢٣", "'١٢٣' has digits other than 0-9", "digits 0-9"),
+        ("１２", "'１２' has digits other than 0-9", "digits 0-9"),
+    ],
+)
+def test_scores_float_would_misread_say_what_to_write(value: str, problem: str, hint: str) -> None:
+    error = error_for(tsv("system|segment|score", "A|1|1", f"A|2|{value}"))
+    assert (error.problem, error.line, error.column) == (problem, 3, "score")
+    assert hint in error.hint
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "None", "1_000", "0,5"])
 def test_scores_that_are_not_finite_numbers_in_a_score_file(value: str) -> None:
     error = error_for(f"A\t1\nB\t{value}\n".encode(), "X-refA.sys.score")
     assert (error.line, error.column) == (2, 2)
+
+
+@pytest.mark.parametrize("value", ["nan", "0,5", "1_000"])
+def test_a_bad_first_score_in_a_score_file_is_named_not_taken_for_a_header(value: str) -> None:
+    error = error_for(f"A\t{value}\nB\t1\n".encode(), "X-refA.sys.score")
+    assert (error.line, error.column) == (1, 2)
+    assert repr(value) in error.problem
 
 
 def test_unknown_segment_ids() -> None:

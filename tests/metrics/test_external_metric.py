@@ -7,6 +7,8 @@ Then everything that uses Scores -- exports, tables, bootstrap, correlations -- 
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import warnings
 
@@ -239,6 +241,34 @@ def test_segment_level_external_scores_in_every_export() -> None:
     assert list(frame.columns) == ["Fmean", "comet"]
     documents = scores.documents(["d1"] * 5 + ["d2"] * 5)
     assert documents["a"]["comet"]["d2"] == pytest.approx(np.mean(SEGMENT_SCORES["a"][5:]))
+
+
+def test_unscored_segments_and_documents_have_no_score_in_every_export() -> None:
+    """Statistics (0, 0) are a segment the file does not score: null in JSON, an empty cell in
+    CSV, "undefined" in text; a document without a scored segment alike. They printed as 0.0."""
+    test_set = small_test_set()
+    rows = {system: scores[:4] for system, scores in SEGMENT_SCORES.items()}  # segments 1-4
+    comet = read_metric_scores(
+        segment_file(rows), "comet.tsv", test_set, name="comet", higher_is_better=True
+    )
+    assert "an unscored segment has no score" in comet.notes[0]
+    scores = score_test_set(test_set, ["fmean"], Options(), external=[comet])
+    assert np.isnan(scores.segment_scores("a", "comet")[4:]).all()
+    assert scores.corpus()["a"]["comet"] == pytest.approx(np.mean(SEGMENT_SCORES["a"][:4]))
+    exported = json.loads(to_json(scores, segments=True, documents=["d1"] * 5 + ["d2"] * 5))
+    assert exported["segments"]["a"]["comet"] == [*SEGMENT_SCORES["a"][:4], *[None] * 6]
+    assert exported["segments"]["a"]["fmean"][4:] == [1.0] * 6
+    assert exported["documents"]["a"]["comet"] == {
+        "d1": pytest.approx(np.mean(SEGMENT_SCORES["a"][:4])),
+        "d2": None,
+    }
+    segment_rows = list(csv.DictReader(io.StringIO(to_csv(scores, segments=True))))
+    assert [row["comet"] for row in segment_rows[:6]] == ["0.9", "0.8", "0.95", "0.7", "", ""]
+    document_rows = list(csv.DictReader(io.StringIO(to_csv(scores, documents=["d"] * 10))))
+    assert float(document_rows[0]["comet"]) == pytest.approx(np.mean(SEGMENT_SCORES["a"][:4]))
+    assert to_csv(scores, documents=["d1"] * 5 + ["d2"] * 5).splitlines()[2].split(",")[3] == ""
+    text = to_text(scores, segments=True).splitlines()
+    assert text[text.index("segments of a:") + 6].split() == ["5", "1.0000", "undefined"]
 
 
 def test_segment_level_external_scores_get_bootstrap_and_correlations() -> None:

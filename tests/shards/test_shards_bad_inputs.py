@@ -97,6 +97,16 @@ CASES = {  # id -> (files of the shard folder, message after "FILE, ")
         "b.parquet, column hypothesis: row 1: the value of 'hypothesis' is null, not a string",
     ),
     "broken-parquet": ({"a.parquet": b"PAR1 not really"}, "a.parquet: this Parquet file cannot"),
+    "jsonl-lone-surrogate": (  # JSON's escape; once read, the output failed to encode it
+        {
+            "a.tsv": FIRST,
+            "b.jsonl": '{"system": "A", "segment": 2, "hypothesis": "a dog", "reference": "the '
+            'dog"}\n{"system": "B", "segment": 2, "hypothesis": "do\\ud800g", "reference": "the '
+            'dog"}\n',
+        },
+        "b.jsonl, line 2, column hypothesis: \\ud800 is half of a UTF-16 surrogate pair, not a "
+        "character",
+    ),
 }
 PARQUET_ROWS = {
     "parquet-row-not-line": [

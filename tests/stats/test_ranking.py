@@ -135,10 +135,35 @@ def test_rank_metrics_orders_clusters_and_intervals():
     assert ranks["close"] == ranks["near"] == 1 and ranks["noise"] == 2
     flat = ranking.metrics[-1]
     assert flat.value is None and flat.interval is None  # undefined: last, not tested
+    assert flat.rank is None and flat.undefined == "constant metric scores"  # nor ranked
+    assert ranking.defined == ("close", "near", "noise")
     close = ranking.metrics[0]
     assert close.interval == result.metric("close").grouping("none").pearson.interval
     accuracy = rank_metrics(metrics, human, "acc_eq", "item", np.random.default_rng(6))
     assert accuracy.metrics[-1].name in ("noise", "flat")
+
+
+@pytest.mark.parametrize(
+    ("statistic", "grouping", "reason"),
+    [
+        ("pearson", "item", "constant human scores in every group"),
+        ("spa", "none", "fewer than two systems"),
+        ("pairwise_accuracy", "none", "fewer than 3 systems with human scores"),
+    ],
+)
+def test_no_metric_is_ranked_when_the_statistic_is_undefined_for_all(statistic, grouping, reason):
+    """Constant human scores (or a single rated system) left every metric "rank 1"."""
+    rng = np.random.default_rng(8)
+    human = (
+        np.tile([[1.0, 2.0, 3.0]], (4, 1)) if statistic == "pearson" else rng.normal(size=(1, 9))
+    )
+    metrics = {"a": rng.normal(size=human.shape), "b": rng.normal(size=human.shape)}
+    ranking = rank_metrics(metrics, human, statistic, grouping, np.random.default_rng(1))
+    assert [(m.name, m.value, m.rank, m.undefined) for m in ranking.metrics] == [
+        ("a", None, None, reason),
+        ("b", None, None, reason),
+    ]
+    assert ranking.defined == ()
 
 
 def test_pairwise_permutation_p_value_matches_the_exact_permutation_distribution():

@@ -511,3 +511,38 @@ def test_ted_numbers_of_the_issue(ted_matrices):
     assert result.metric("bleu").grouping("item").acc_eq.value == pytest.approx(
         result.constant_baseline.grouping("item").acc23.value, abs=1e-12
     )
+
+
+def test_each_statistic_says_how_many_systems_it_needs():
+    """One or two rated systems no longer stop the run: each statistic is defined or says why.
+    SPA needs two (one pair's p-values), pairwise accuracy with ties three (one pair's is 0 or
+    1, as for the system-level pairwise accuracy), the item grouping two (a segment's group),
+    the system and none groupings one."""
+    rng = np.random.default_rng(2)
+    for n_systems in (1, 2, 3):
+        human = rng.normal(size=(n_systems, 12))
+        metric = human + rng.normal(scale=0.5, size=human.shape)
+        result = segment_level_statistics(
+            {"m": metric}, human, np.random.default_rng(0), SegmentLevelParams(n_resamples=20)
+        )
+        m = result.metric("m")
+        assert (m.soft_pairwise_accuracy.value is not None) == (n_systems >= 2)
+        assert (m.pairwise_accuracy.value is not None) == (n_systems >= 3)
+        assert (m.grouping("item").pearson.value is not None) == (n_systems >= 2)
+        assert m.grouping("system").pearson.value is not None
+        assert m.grouping("none").pearson.value is not None
+        if n_systems < 3:
+            assert m.pairwise_accuracy.undefined == "fewer than 3 systems with human scores"
+            assert m.pairwise_accuracy.interval_undefined == m.pairwise_accuracy.undefined
+        if n_systems < 2:
+            assert m.soft_pairwise_accuracy.undefined == "fewer than two systems"
+            assert m.grouping("item").pearson.undefined == "no group has two scored cells"
+
+
+def test_spa_without_a_segment_rated_for_every_system_is_undefined_not_one():
+    """Every p-value over no segment is 1, for people and metric alike: SPA came out 1.0."""
+    human = np.array([[1.0, np.nan, 3.0], [np.nan, 2.0, 1.0], [2.0, 1.0, np.nan]])
+    metric = np.arange(9.0).reshape(3, 3)
+    result = segment_level_statistics({"m": metric}, human, np.random.default_rng(0))
+    spa = result.metric("m").soft_pairwise_accuracy
+    assert spa.value is None and spa.undefined == "no segment has human scores for every system"

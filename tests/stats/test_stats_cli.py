@@ -88,5 +88,10 @@ def test_correlate_tables(tmp_path, capsys):
     result = json.loads(out)
     assert result["BLEU"]["spearman"] == 1.0 and result["BLEU"]["n"] == 4
     assert len(result["chrF"]["pearson_ci"]) == 2
-    code, _, err = run(capsys, "correlate", *tables, "--exclude", "a", "b")
-    assert code == 2 and "at least 3 systems" in err
+    # two systems left: every statistic is undefined, with the reason, not a refused run
+    code, out, _ = run(capsys, "correlate", *tables, "--exclude", "a", "b", "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["BLEU"]["pearson"] is None and result["BLEU"]["undefined"]["pearson"] == "n < 3"
+    code, _, err = run(capsys, "correlate", *tables, "--exclude", "a", "b", "c", "d")
+    assert code == 2 and "shares no system with the human scores" in err

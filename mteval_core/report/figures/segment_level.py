@@ -88,8 +88,8 @@ def metric_ranking_figure(
 ) -> go.Figure:
     """One bar per metric (by its label in ``labels``), best at the top, with its bootstrap
     interval; the text is its significance cluster (rank 1 = no metric is significantly better).
-    The ``selected`` metric's bar is outlined, and the hover of every other bar gives its p-value
-    against it."""
+    A metric whose statistic is undefined is not ranked, and not drawn. The ``selected`` metric's
+    bar is outlined, and the hover of every other bar gives its p-value against it."""
     ranked = [metric for metric in ranking.metrics if metric.value is not None]
     names = escape_all(labels[metric.name] for metric in ranked)
     values = [metric.value for metric in ranked]
