@@ -7,6 +7,8 @@ as one line and exits with status 2; the dashboard shows it as a friendly messag
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class InputError(ValueError):
     """Bad user input, described so that a person can fix it."""
@@ -51,3 +53,13 @@ class Note(UserWarning):
     segment too large for its grid. Issued as a warning by the code that knows it; ``scoring``
     collects the notes into ``Scores.notes`` so the command line prints each as a line on stderr
     and the dashboard as a caption beside the scores."""
+
+
+LISTED = 10  # names a note or a message gives; the others are counted
+
+
+def listed_names(names: Sequence[str], shown: int = LISTED) -> str:
+    """'a, b, c', or the first ``shown`` names and 'and 299,990 more': a message or a note names
+    a handful and counts the rest, whatever a file holds."""
+    listed = ", ".join(names[:shown])
+    return f"{listed} and {len(names) - shown:,} more" if len(names) > shown else listed

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from mteval_core.errors import InputError
+from mteval_core.errors import InputError, listed_names
 from mteval_core.settings.limits import MAX_RESAMPLES
 from mteval_core.stats.bootstrap import DEFAULT_SEED, BootstrapOptions
 
@@ -129,5 +129,5 @@ def check_excluded(excluded: list[str], known: list[str]) -> None:
         if name not in known:
             raise InputError(
                 f"--exclude {name}: there is no system {name!r}",
-                hint=f"The systems are: {', '.join(known)}.",
+                hint=f"The systems are: {listed_names(known)}.",
             )

@@ -10,6 +10,7 @@ double. A document's F comes from the summed segment statistics, as in GTM 1.4.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from decimal import Decimal
 
@@ -67,12 +68,15 @@ def run(args: argparse.Namespace) -> str:
 def _read_gtm_file(path: str) -> tuple[list[TextColumn], tuple[str, ...] | None, tuple[str, ...]]:
     """Columns, document id (None for plain text) and segment id of every segment."""
     from mteval_core.io import read_bytes
-    from mteval_core.io.detect import detect_format
+    from mteval_core.io.detect import detect
     from mteval_core.io.mteval_sgml import read_sgml
     from mteval_core.io.plain import read_plain
 
     data = read_bytes(path)
-    if detect_format(data, path) == "mteval-sgml":
+    detection = detect(data, path)
+    if detection.note:  # e.g. a file that starts with <doc> but does not parse: read as plain
+        print(f"mteval: note: {detection.note}", file=sys.stderr)
+    if detection.format == "mteval-sgml":
         found = read_sgml(data, path)
         return found.columns, found.documents, found.seg_ids
     column = read_plain(data, path, _stem(path))

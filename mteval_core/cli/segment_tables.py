@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mteval_core.errors import InputError
-from mteval_core.io.human_judgments import listed_names
+from mteval_core.errors import InputError, listed_names
 from mteval_core.io.wide_metric_scores import SegmentMetricTable
 from mteval_core.model.judgment_matrices import criterion_matrix, default_criterion
 from mteval_core.model.testset import HumanScores

@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from mteval_core.errors import InputError
+from mteval_core.errors import InputError, listed_names
 from mteval_core.io.decoding import decode, read_bytes
 from mteval_core.io.delimited import Table, read_table
-from mteval_core.io.human_judgments import listed_names, read_human
+from mteval_core.io.human_judgments import read_human
 from mteval_core.io.plain import read_plain, system_name_from_path
 from mteval_core.model.testset import HumanScores, TestSet, TextColumn
 

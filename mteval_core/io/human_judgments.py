@@ -21,13 +21,13 @@ line and column of the first bad cell.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
 
 import numpy as np
 
-from mteval_core.errors import InputError
+from mteval_core.errors import InputError, listed_names
 from mteval_core.io.decoding import decode
 from mteval_core.io.delimited import Row, Table, pick_column, read_table
 from mteval_core.io.long_format import SEGMENT_KEYS, is_segment_number
@@ -52,7 +52,6 @@ IGNORED = {
 }
 SCORE_HINT = "Remove unrated rows, or give a number."
 CRITERION_HINT = "Name the criterion of every score (e.g. MQM, DA, adequacy)."
-SHOWN = 10  # names a note or a message gives; the others are counted
 
 
 @dataclass(frozen=True)
@@ -119,13 +118,6 @@ def keep_known_systems(scores: HumanScores, known: Collection[str], origin: str)
             f"text in the test set ({listed_names(set_aside)}) {verb} set aside",
         )
     return HumanRead(HumanScores(frames[0][keep[0]], frames[1][keep[1]]), notes)
-
-
-def listed_names(names: Sequence[str], shown: int = SHOWN) -> str:
-    """'a, b, c', or the first ``shown`` names and 'and 299,990 more': a message or a note names
-    a handful and counts the rest, whatever a file holds."""
-    listed = ", ".join(names[:shown])
-    return f"{listed} and {len(names) - shown:,} more" if len(names) > shown else listed
 
 
 def _count(n: int, word: str) -> str:

@@ -190,17 +190,27 @@ def text_of(record: Record, key: str, origin: str) -> str:
 
 
 def segment_of(record: Record, key: str, origin: str) -> int:
+    """The segment number of ``record``: a whole number from 1 with at most MAX_SEGMENT_DIGITS
+    digits, written as text or as a JSON or Parquet integer (which have no length limit of their
+    own: Parquet's uint64 goes to 2**64 - 1)."""
     value = record.fields.get(key)
     if isinstance(value, str) and is_segment_number(value.strip()):
         value = int(value.strip())
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+    is_whole = isinstance(value, int) and not isinstance(value, bool)
+    if is_whole and 1 <= value < 10**MAX_SEGMENT_DIGITS:
         return value
+    is_number = isinstance(value, str | int | float) and not isinstance(value, bool)
+    shown = f"{value!r}" if is_number else _json_kind(value)
+    why = f" (more than {MAX_SEGMENT_DIGITS} digits)" if is_whole and value > 0 else ""
+    floating = " (a column with an empty cell is read as decimals: write whole numbers)"
     raise InputError(
-        f"segment {value!r} is not a segment number",
+        f"segment {shown} is not a segment number{why}",
         origin=origin,
         line=record.line,
         column=key,
-        hint="Segments are numbered 1, 2, 3, ... in test set order.",
+        hint="Segments are numbered 1, 2, 3, ... in test set order"
+        + (floating if isinstance(value, float) else "")
+        + ".",
     )
 
 

@@ -30,10 +30,10 @@ from pathlib import Path, PurePath
 
 import numpy as np
 
-from mteval_core.errors import InputError
+from mteval_core.errors import InputError, listed_names
 from mteval_core.io.decoding import decode, read_bytes, refuse_lone_cr, refuse_nul, split_lines
 from mteval_core.io.delimited import Row, pick_column, read_table
-from mteval_core.io.human_judgments import SegmentResolver, listed_names
+from mteval_core.io.human_judgments import SegmentResolver
 from mteval_core.io.long_format import SEGMENT_KEYS
 from mteval_core.io.numbers import meant_as_number, parse_number, read_number
 from mteval_core.metrics.external import ExternalMetric, check_metric_name

@@ -21,10 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mteval_core.errors import InputError
+from mteval_core.errors import InputError, listed_names
 from mteval_core.io.decoding import decode
 from mteval_core.io.delimited import Row, Table, pick_column, read_table
-from mteval_core.io.human_judgments import listed_names
 from mteval_core.io.long_format import SEGMENT_KEYS, is_segment_number
 from mteval_core.io.numbers import (
     looks_like_decimal_comma,

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mteval_core.errors import listed_names
+
 PAPER = "Tate & Voss 2006"
 PAPER_SYSTEMS = ("MT1", "MT2", "MT3")
 SHOWN_SYSTEMS = 5  # an uploaded test set's systems named in the message; the rest are counted
@@ -65,6 +67,4 @@ def describe_sources(
 
 def _systems(names: Sequence[str]) -> str:
     count = f"{len(names)} system{'s' if len(names) != 1 else ''}"
-    shown = ", ".join(names[:SHOWN_SYSTEMS])
-    more = f" and {len(names) - SHOWN_SYSTEMS} more" if len(names) > SHOWN_SYSTEMS else ""
-    return f"{count}: {shown}{more}"
+    return f"{count}: {listed_names(names, SHOWN_SYSTEMS)}"

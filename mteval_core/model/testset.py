@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from mteval_core.errors import InputError
+from mteval_core.errors import InputError, listed_names
 
 if TYPE_CHECKING:  # pandas is imported only when human judgments are used: scoring stays fast
     import pandas as pd
@@ -247,7 +247,7 @@ def _check_human(human: HumanScores, test_set: TestSet) -> None:
                 f"human score for unknown system {row['system']!r}",
                 origin=row["origin"],
                 line=int(row["line"]),
-                hint=f"Known systems: {', '.join(sorted(known))}. Check the spelling, or load "
+                hint=f"Known systems: {listed_names(sorted(known))}. Check the spelling, or load "
                 "that system's output too.",
             )
         bad_score = ~frame["score"].map(math.isfinite)

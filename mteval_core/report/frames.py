@@ -13,6 +13,7 @@ from pathlib import PurePath
 import numpy as np
 import pandas as pd
 
+from mteval_core.errors import listed_names
 from mteval_core.loss.annotations import MqmAnnotations
 from mteval_core.metrics.scoring import Scores
 from mteval_core.model.testset import HumanScores, TestSet
@@ -89,9 +90,7 @@ def _listed(names: Sequence[str]) -> str:
 
 
 def _first_names(names: Sequence[str]) -> str:
-    shown = ", ".join(names[:SHOWN_NAMES])
-    more = len(names) - SHOWN_NAMES
-    return f"{shown} and {more:,} more" if more > 0 else shown
+    return listed_names(names, SHOWN_NAMES)
 
 
 def mqm_overview(annotations: MqmAnnotations) -> str:

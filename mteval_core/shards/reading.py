@@ -20,7 +20,6 @@ from mteval_core.io.decoding import read_bytes, read_text
 from mteval_core.io.delimited import read_table
 from mteval_core.io.jsonl import json_records
 from mteval_core.io.long_format import (
-    MAX_SEGMENT_DIGITS,
     Record,
     doubled_row,
     layout_of,
@@ -30,9 +29,6 @@ from mteval_core.io.long_format import (
 
 SHARD_SUFFIXES = (".tsv", ".csv", ".jsonl", ".parquet")
 PARQUET_HINT = 'Install pyarrow: pip install "mteval[dask]" (or pip install pyarrow).'
-# The largest segment id, as a text cell may write it (18 digits): a JSON or Parquet number is held
-# to it too, so every id fits the int64 arrays that the shard's index and bootstrap weights use.
-MAX_SEGMENT = 10**MAX_SEGMENT_DIGITS - 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,7 +156,7 @@ def rows_from_records(
     shared: dict[int, tuple[tuple[str, ...], int]] = {}
     for record in records:
         system = _system(record, layout.system, origin)
-        segment = _segment(record, layout.segment, origin)
+        segment = segment_of(record, layout.segment, origin)
         if (system, segment) in positions:
             raise doubled_row(
                 system, segment, f"{unit} {positions[system, segment]}", record, origin
@@ -185,23 +181,6 @@ def _system(record: Record, key: str, origin: str) -> str:
     if not system:
         raise InputError("the system name is empty", origin=origin, line=record.line, column=key)
     return system
-
-
-def _segment(record: Record, key: str, origin: str) -> int:
-    """The long format's segment number, at most ``MAX_SEGMENT``: a JSON or Parquet integer
-    has no length limit of its own (Parquet's uint64 goes to 2**64 - 1)."""
-    segment = segment_of(record, key, origin)
-    if segment > MAX_SEGMENT:
-        raise InputError(
-            f"segment {segment} is not a segment number: it has more than {MAX_SEGMENT_DIGITS} "
-            "digits",
-            origin=origin,
-            line=record.line,
-            column=key,
-            hint="Segments are numbered from 1 to the number of segments, over all shards "
-            "together.",
-        )
-    return segment
 
 
 def _disagreement(

@@ -963,3 +963,22 @@ def test_the_option_offers_the_choices_the_readers_take() -> None:
 
 def test_the_battery_is_as_large_as_promised() -> None:
     assert len(CASES) >= 60
+
+
+def test_a_hint_names_ten_systems_and_counts_the_rest(tmp_path, capsys):
+    """An --exclude typo among 40 systems: the hint names ten of them, not all 40."""
+    (tmp_path / "ref.en").write_text(REF, encoding="utf-8")
+    hyps = []
+    for k in range(40):
+        path = tmp_path / f"system-{k:02d}.en"
+        path.write_text(HYP, encoding="utf-8")
+        hyps.append(str(path))
+    human = tmp_path / "human.tsv"
+    human.write_text(
+        "system\tscore\n" + "".join(f"system-{k:02d}\t{k}\n" for k in range(40)), encoding="utf-8"
+    )
+    code = main(["score", "--refs", str(tmp_path / "ref.en"), "--hyps", *hyps,
+                 "--human", str(human), "--exclude", "system-99"])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "system-09 and 30 more" in err and "system-10" not in err

@@ -182,8 +182,8 @@ SEGMENT_ID_CASES = {  # id -> (file name, content or Parquet segment column, mes
     "jsonl-2**63": (
         "a.jsonl",
         jsonl_row("1") + jsonl_row(str(2**63)),
-        "a.jsonl, line 2, column segment: segment 9223372036854775808 is not a segment number: "
-        f"it has more than {BIG}. Segments are numbered from 1 to the number of segments",
+        "a.jsonl, line 2, column segment: segment 9223372036854775808 is not a segment number "
+        f"(more than {BIG}). Segments are numbered 1, 2, 3, ...",
     ),
     "jsonl-2**64": (
         "a.jsonl",
@@ -215,8 +215,8 @@ SEGMENT_ID_CASES = {  # id -> (file name, content or Parquet segment column, mes
     "parquet-uint64-2**63": (
         "a.parquet",
         ("uint64", [1, 2**63]),
-        "a.parquet, column segment: row 2: segment 9223372036854775808 is not a segment number: "
-        f"it has more than {BIG}",
+        "a.parquet, column segment: row 2: segment 9223372036854775808 is not a segment number "
+        f"(more than {BIG})",
     ),
     "parquet-int64-max": (
         "a.parquet",
