@@ -9,8 +9,11 @@ number (/Scores, /Bitext_grid?system=...), so links keep working.
 import streamlit as st
 
 from mteval_core.report.frames import files_summary, scores_frame, segment_preview
+from mteval_core.stats.bootstrap import BootstrapOptions
 from pages.ui import (
     DASHBOARD_METRICS,
+    cache_key,
+    cached,
     escape_markdown,
     friendly_errors,
     scores_of,
@@ -61,12 +64,24 @@ def home() -> None:
 
     with friendly_errors():
         scores = scores_of(test_set, DASHBOARD_METRICS, session_options())
+        # the Scores page's table without resamples: one cached table for both pages
+        table = cached(
+            cache_key("scores table", BootstrapOptions(n_resamples=0)),
+            lambda _: scores_frame(scores),
+        )
     st.markdown("**Scores at a glance** (options from the Data page; intervals on the Scores page)")
-    st.dataframe(scores_frame(scores).style.format("{:.3f}"), width="stretch")
+    st.dataframe(
+        table,
+        width="stretch",
+        column_config={column: st.column_config.NumberColumn(format="%.3f") for column in table},
+    )
     for note in scores.notes:  # e.g. GTM segments too large for the grid, left out
         st.warning(escape_markdown(note))
     st.markdown("**The first segments**")
-    st.dataframe(segment_preview(test_set, rows=10), width="stretch")
+    st.dataframe(
+        cached(cache_key("segment preview", 10), lambda _: segment_preview(test_set, rows=10)),
+        width="stretch",
+    )
 
 
 st.navigation([st.Page(home, title="Home", default=True), *map(st.Page, PAGES)]).run()

@@ -3,7 +3,10 @@ which system differences are significant (paired bootstrap, Holm-corrected: syst
 significance clusters, or every pair in a heat map), ready to export."""
 
 import streamlit as st
+from pandas.api.types import is_numeric_dtype
+from plotly.graph_objects import Figure
 
+from mteval_core.metrics.scoring import Progress
 from mteval_core.report.figures import (
     significance_clusters_figure,
     significance_heatmap,
@@ -25,12 +28,16 @@ from pages.ui import (
     RESAMPLES_HELP,
     cache_key,
     cached,
+    chosen_or,
+    deferred,
     escape_markdown,
     friendly_errors,
+    remember_choice,
     resample_choices,
     scores_of,
     session_options,
     session_test_set,
+    starting_resamples,
 )
 from pages.ui.table_display import chosen_columns
 
@@ -38,6 +45,7 @@ from pages.ui.table_display import chosen_columns
 # segments, seven metrics: about 10 s of CPU and 0.8 GB at the peak.
 RESAMPLE_CHOICES = resample_choices([0, 200, 1000, 2000, 5000, 10000, 20000])
 HEAT_MAP_MAX_SYSTEMS = 15  # above this, clusters are shown first and the heat map on request
+RESAMPLES_KEY = "scores_resamples"  # the slider's state, and the user's choice per test set
 
 st.set_page_config(page_title="mteval: scores", layout="wide")
 
@@ -46,6 +54,9 @@ test_set = session_test_set()
 options = session_options()
 n_pairs = len(test_set.systems) * (len(test_set.systems) - 1) // 2  # per metric
 choices = [n for n in RESAMPLE_CHOICES if n * test_set.n_segments <= MAX_RESAMPLED_CELLS]
+needed = resamples_needed(n_pairs) if n_pairs else 0
+# the page opens where a pair can be significant: an all-grey map tells nobody anything
+start = starting_resamples(choices, BootstrapOptions().n_resamples, needed)
 st.title("Scores")
 st.caption(
     f"{escape_markdown(test_set.name)}; options from the Data page: "
@@ -54,7 +65,10 @@ st.caption(
 resamples = st.select_slider(
     "Bootstrap resamples",
     choices,
-    value=BootstrapOptions().n_resamples,
+    value=chosen_or(RESAMPLES_KEY, start, choices),
+    key=RESAMPLES_KEY,
+    on_change=remember_choice,
+    args=(RESAMPLES_KEY,),
     help="Segments are drawn with replacement this many times (fixed seed) for confidence "
     f"intervals and paired significance tests. 0: scores only. {RESAMPLES_HELP}"
     + (
@@ -64,7 +78,7 @@ resamples = st.select_slider(
     )
     + (
         f" With {n_pairs:,} system pairs, a pair can reach p < {SIGNIFICANCE_LEVEL} after "
-        f"Holm's correction from {resamples_needed(n_pairs):,} resamples on."
+        f"Holm's correction from {needed:,} resamples on; the page starts at {start:,}."
         if n_pairs
         else ""
     ),
@@ -81,14 +95,21 @@ with friendly_errors():
             "Resampling...",
         )
     ci = resampled.ci if resampled else None
+    # metric -> why it has no intervals and no paired tests (system scores only)
+    undefined = resampled.undefined if resampled else {}
 
     labels = metric_labels(scores.metrics)
-    table = scores_frame(scores, ci)
+    # what follows is the same for every session with this content, options and resamples
+    table = cached(cache_key("scores table", bootstrap), lambda _: scores_frame(scores, ci))
     shown = chosen_columns(st, table, list(labels.values()))  # the scores, without intervals
     st.dataframe(
         shown,
         width="stretch",
-        column_config={column: st.column_config.NumberColumn(format="%.4f") for column in shown},
+        column_config={
+            column: st.column_config.NumberColumn(format="%.4f")
+            for column in shown
+            if is_numeric_dtype(shown[column])  # not the "undefined" of a metric without them
+        },
     )
     if resampled:
         st.caption(
@@ -98,6 +119,8 @@ with friendly_errors():
         )
     else:
         st.caption("Click a column header to sort. Choose resamples above for intervals.")
+    for name, why in undefined.items():
+        st.info(escape_markdown(f"{labels[name]}: intervals and paired tests undefined ({why})."))
     for note in scores.notes:  # e.g. GTM segments too large for the grid, left out
         st.warning(escape_markdown(note))
 
@@ -108,11 +131,17 @@ with friendly_errors():
     intervals = (
         resampled.intervals_of(metric) if resampled and metric in resampled.samples else None
     )
-    st.plotly_chart(system_scores_bar(by_system, label, intervals), width="stretch")
-    if intervals and n_pairs:
+    bars = cached(
+        cache_key("scores bars", metric, bootstrap),
+        lambda _: system_scores_bar(by_system, label, intervals),
+    )
+    st.plotly_chart(bars, width="stretch")  # cached figures are only read, never changed
+    if resampled and n_pairs:
         st.subheader("Significant differences")
+    if resampled and n_pairs and metric in undefined:
+        st.info(escape_markdown(f"Undefined for {label}: {undefined[metric]}."))
+    if intervals and n_pairs:
         floor = smallest_reachable_p(resamples, n_pairs)
-        needed = resamples_needed(n_pairs)
         warning = too_few_resamples(resamples, n_pairs, choices[-1], test_set.n_segments)
         if warning:  # said first, above the figure it explains
             st.warning(escape_markdown(warning))
@@ -135,12 +164,25 @@ with friendly_errors():
                 + ("." if len(scores.systems) <= HEAT_MAP_MAX_SYSTEMS else " and the numbers.")
             )
             st.plotly_chart(
-                significance_heatmap(by_system, resampled.pairs, metric, label), width="stretch"
+                cached(
+                    cache_key("significance heat map", metric, bootstrap),
+                    lambda _: significance_heatmap(by_system, resampled.pairs, metric, label),
+                ),
+                width="stretch",
             )
         else:
             higher_is_better = scores.metrics[scores.metric_names.index(metric)].higher_is_better
-            ranking = cluster_systems(
-                by_system, resampled.pairs, metric, higher_is_better, intervals
+
+            def clusters_view(_progress: Progress) -> tuple[Figure, list[dict]]:
+                """The clusters' figure and their rows for the table below it."""
+                ranking = cluster_systems(
+                    by_system, resampled.pairs, metric, higher_is_better, intervals
+                )
+                rows = [entry.to_row() for entry in ranking]
+                return significance_clusters_figure(ranking, label), rows
+
+            figure, rows = cached(
+                cache_key("significance clusters", metric, bootstrap), clusters_view
             )
             st.caption(
                 "Systems best first. A system opens a new cluster when a system of the current "
@@ -149,26 +191,28 @@ with friendly_errors():
                 "metrics task ranks). Rank: from 1 + the systems significantly better to n - "
                 "the systems significantly worse."
             )
-            st.plotly_chart(significance_clusters_figure(ranking, label), width="stretch")
+            st.plotly_chart(figure, width="stretch")
             with st.expander("Clusters as a table"):
-                st.dataframe(
-                    [entry.to_row() for entry in ranking], width="stretch", hide_index=True
-                )
+                st.dataframe(rows, width="stretch", hide_index=True)
 
-    extra = resampled.to_dict() if resampled else {}  # intervals, pairs and bootstrap options
     st.caption(f"Signature: `{scores.signature}`")
-    downloads = st.columns(3)
-    for column, (button, text, name, mime) in zip(
-        downloads,
-        [
-            ("Download CSV", to_csv(scores, ci=ci, labelled=True), "scores.csv", "text/csv"),
-            (
-                "Download JSON",
-                to_json(scores, extra=extra, labelled=True),
-                "scores.json",
-                "application/json",
-            ),
-            ("Download LaTeX", to_latex(scores, ci), "scores.tex", "text/x-tex"),
-        ],
-    ):
-        column.download_button(button, text, file_name=name, mime=mime)
+    # made when clicked, once for every session (JSON: with the intervals, pairs, bootstrap
+    # options and the reasons of what is undefined)
+    downloads = [
+        ("CSV", lambda: to_csv(scores, ci=ci, labelled=True), "scores.csv", "text/csv"),
+        (
+            "JSON",
+            lambda: to_json(scores, extra=resampled.to_dict() if resampled else {}, labelled=True),
+            "scores.json",
+            "application/json",
+        ),
+        ("LaTeX", lambda: to_latex(scores, ci), "scores.tex", "text/x-tex"),
+    ]
+    for column, (form, build, name, mime) in zip(st.columns(3), downloads):
+        column.download_button(
+            f"Download {form}",
+            deferred(cache_key("scores download", form, bootstrap), build),
+            file_name=name,
+            mime=mime,
+            on_click="ignore",  # a download needs no rerun of the page
+        )

@@ -6,8 +6,10 @@ against test size. With judgments of systems only (WMT's DA tables) the interval
 systems, as `mteval correlate` does, and one line says that the segment views need more.
 """
 
+import pandas as pd
 import streamlit as st
 
+from mteval_core.metrics.external import ExternalMetric
 from mteval_core.metrics.scoring import Progress, Scores
 from mteval_core.report.comparison_frames import metric_comparison_frame
 from mteval_core.report.figures import differential_scatter, reliability_figure, system_scatter
@@ -22,6 +24,7 @@ from mteval_core.settings.options import STEMMER_CHOICES, Options, stemming_vari
 from mteval_core.stats import meta
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.reliability import ReliabilityOptions, is_quick, reliability_of_test_set
+from mteval_core.stats.undefined import UNDEFINED
 from pages.ui import (
     DASHBOARD_METRICS,
     RESAMPLES_HELP,
@@ -45,14 +48,19 @@ st.title("Correlation with human judgments")
 if test_set.human is None or not len(test_set.human):
     st.info("This test set has no human judgments: add them on the Data page.")
     st.stop()
-criteria = meta.criterion_choices(test_set.human)  # the default first
+# the default first; every part below that is the same for every session with this content
+# and these choices is cached (keyed by cache_key), so a second session only draws it
+criteria = cached(cache_key("criteria"), lambda _: tuple(meta.criterion_choices(test_set.human)))
 left, middle, right = st.columns(3)
 if len(criteria) > 1:
     criterion = left.selectbox("Human criterion", criteria, help="adequacy+fluency: Lavie's total")
 else:
     criterion = criteria[0]
     left.caption(f"Human criterion: {escape_markdown(criterion)}, the only one judged.")
-segments = meta.has_segment_judgments(test_set.human, criterion)
+segments = cached(
+    cache_key("segment judgments", criterion),
+    lambda _: meta.has_segment_judgments(test_set.human, criterion),
+)
 units = "Segments" if segments else "Systems (the judgments are system-level only)"
 resamples = middle.select_slider(
     "Bootstrap resamples",
@@ -88,6 +96,13 @@ def meta_evaluation(variant_options: Options) -> tuple[Scores, meta.MetaEvaluati
     return scores, cached(key, compute, "Resampling...")
 
 
+def disagreements(system: str, metric: str) -> pd.DataFrame:
+    """The system's 50 segments where the metric and people disagree most."""
+    segment_scores = meta.segment_scores_against_human(test_set, scores, system, metric, criterion)
+    assert segment_scores is not None  # segment-level judgments
+    return system_segments_frame(test_set, *segment_scores, system).head(50)
+
+
 def interval_note(evaluation: meta.MetaEvaluation) -> str:
     """What the intervals of the table and of the comparisons come from."""
     if evaluation.resampled_units == "segments":
@@ -108,9 +123,13 @@ with friendly_errors():
         for name, variant in stemming_variants(options, stemmer).items()
     }
 labels = metric_labels(scores.metrics)
+choices = (criterion, exclude, rated_only, resamples)  # what every figure and table depends on
 
 st.subheader("Every metric against the human scores")
-table = correlation_frame(by_variant, labels)
+table = cached(
+    cache_key("correlation table", stemmer, *choices),
+    lambda _: correlation_frame(by_variant, labels),
+)
 st.dataframe(
     chosen_columns(st, table, primary_correlation_columns(list(table.columns))), width="stretch"
 )
@@ -139,7 +158,13 @@ system = right.selectbox(
 
 comparisons = result.compared_with(metric)
 if comparisons:
-    static_table(st, metric_comparison_frame(comparisons, labels))
+    static_table(
+        st,
+        cached(
+            cache_key("metric comparisons", metric, *choices),
+            lambda _: metric_comparison_frame(comparisons, labels),
+        ),
+    )
     st.caption(
         f"{escape_markdown(label)} (selected) against every other metric: the other's Pearson "
         "r; Williams' test (Graham & Baldwin 2014), the one-sided p that one correlates better "
@@ -148,37 +173,46 @@ if comparisons:
     )
 
 left, right = st.columns(2)
-left.plotly_chart(
-    system_scatter(view, label, criterion, system),
-    width="stretch",
-    on_select="rerun",
-    selection_mode="points",
-    key="scatter",
-)
-right.plotly_chart(
-    differential_scatter(
-        view.pair_labels,
-        view.metric_differences,
-        view.human_differences,
-        label,
-        view.correlations.differential_pearson,
-        view.correlations.reason("differential_pearson"),
-        view.pairs_with(system),
+scatter, differences = cached(  # cached figures are only read (drawn), never changed
+    cache_key("correlation scatters", metric, system, *choices),
+    lambda _: (
+        system_scatter(view, label, criterion, system),
+        differential_scatter(
+            view.pair_labels,
+            view.metric_differences,
+            view.human_differences,
+            label,
+            view.correlations.differential_pearson,
+            view.correlations.reason("differential_pearson"),
+            view.pairs_with(system),
+        ),
     ),
-    width="stretch",
 )
+left.plotly_chart(
+    scatter, width="stretch", on_select="rerun", selection_mode="points", key="scatter"
+)
+right.plotly_chart(differences, width="stretch")
 st.caption(
     f"Signature: `{scores.signature}`. Names of the systems on hover, on the extremes of each "
     "axis and on the highlighted system; click a point to highlight it"
     + (" and see its segments below." if segments else ".")
 )
 
-segment_scores = meta.segment_scores_against_human(test_set, scores, system, metric, criterion)
-if (
-    segment_scores is not None
-):  # segment-level judgments: the segments people and metric disagree on
-    frame = system_segments_frame(test_set, *segment_scores, system)
-    st.dataframe(frame.head(50), width="stretch")
+without_segments = scores.without_segments()  # metric -> why it has no segment scores
+if segments and metric in without_segments:
+    st.info(
+        escape_markdown(
+            f"{system}'s segments under {label}: {UNDEFINED} ({without_segments[metric]})."
+        )
+    )
+elif segments:  # segment-level judgments: the segments people and metric disagree on
+    st.dataframe(
+        cached(
+            cache_key("segments against human", metric, system, criterion),
+            lambda _: disagreements(system, metric),
+        ),
+        width="stretch",
+    )
     st.caption(
         f"{escape_markdown(system)}'s rated segments, those where {escape_markdown(label)} and "
         "people disagree most first."
@@ -205,9 +239,17 @@ st.caption(
     "metric on their summed statistics against their mean human score; 300 documents per size, "
     "10 repetitions, one line per set of references."
 )
-if st.toggle(
+if isinstance(scores.metrics[scores.metric_names.index(metric)], ExternalMetric):
+    st.info(
+        escape_markdown(
+            f"{label}'s scores come from a file: the curves score every pseudo-document again "
+            "with every set of references, which only the built-in metrics can do. Choose one "
+            "of them above for its curves."
+        )
+    )
+elif st.toggle(
     "Draw the reliability curves",
-    value=is_quick(test_set),
+    value=cached(cache_key("reliability is quick"), lambda _: is_quick(test_set)),
     key=f"reliability_{test_set.content_hash}",
     help="On by itself where it takes about a second; with several references every "
     "combination of them is scored again (several seconds on a WMT set).",

@@ -19,7 +19,7 @@ from mteval_core.metrics.scoring import Scores
 from mteval_core.model.testset import HumanScores, TestSet
 from mteval_core.report.writers import metric_labels
 from mteval_core.settings.languages import languages_of
-from mteval_core.stats.undefined import format_statistic
+from mteval_core.stats.undefined import UNDEFINED, format_statistic
 
 SHOWN_NAMES = 5  # names listed before "and N more": a list of 23 systems is read as a count
 # A wide table shows every column up to this many (they fit a dashboard's width without
@@ -218,15 +218,21 @@ def scores_frame(
     """Systems x metrics corpus scores, columns headed by the metrics' labels.
 
     With ``ci`` (system -> metric -> [low, high]) every metric's column is followed by
-    "<label> low" and "<label> high": plain numbers, so a table sorts by any of them.
+    "<label> low" and "<label> high": plain numbers, so a table sorts by any of them. A metric
+    that ``ci`` leaves out (system scores only: nothing to resample, see
+    ``Scores.without_segments``) reads "undefined" there, as the command line writes a statistic
+    without a value; the page says why beside the table.
     """
     corpus = scores.corpus()
-    columns: dict[str, list[float]] = {}
+    columns: dict[str, list[float] | list[str]] = {}
     for name, label in metric_labels(scores.metrics).items():
         columns[label] = [corpus[s][name] for s in scores.systems]
         if ci:
-            columns[f"{label} low"] = [ci[s][name][0] for s in scores.systems]
-            columns[f"{label} high"] = [ci[s][name][1] for s in scores.systems]
+            intervals = [ci[s].get(name) for s in scores.systems]
+            for end, position in (("low", 0), ("high", 1)):
+                columns[f"{label} {end}"] = [
+                    UNDEFINED if interval is None else interval[position] for interval in intervals
+                ]
     return pd.DataFrame(columns, index=pd.Index(scores.systems, name="system"))
 
 

@@ -129,7 +129,10 @@ def to_csv(
     signature in its own, last column.
 
     ``ci`` adds ``<metric>_low`` and ``<metric>_high`` columns to the system table, after the
-    score columns, so readers that go by column name (or by the first columns) keep working.
+    score columns, so readers that go by column name (or by the first columns) keep working. A
+    metric that ``ci`` leaves out (system scores only: nothing was resampled, see
+    ``Scores.without_segments``) gets empty cells there, as a missing number in a CSV file; the
+    JSON download says why.
     ``labelled`` (the dashboard's download) heads the columns as the dashboard's table does:
     the metrics' labels, ``<label> low`` and ``<label> high``, instead of the command line's names.
     """
@@ -162,9 +165,14 @@ def to_csv(
         for system, by_metric in scores.corpus().items():
             values = [repr(by_metric[m]) for m in metrics]
             if ci:
-                values += [repr(float(bound)) for m in metrics for bound in ci[system][m]]
+                values += [cell for m in metrics for cell in _interval_cells(ci[system].get(m))]
             writer.writerow([system, *values, scores.signature])
     return out.getvalue()
+
+
+def _interval_cells(interval: Sequence[float] | None) -> list[str]:
+    """A row's low and high cells: the bounds, or two empty cells where there is no interval."""
+    return ["", ""] if interval is None else [repr(float(bound)) for bound in interval]
 
 
 def to_text(scores: Scores, segments: bool = False) -> str:
@@ -230,7 +238,9 @@ def to_latex(scores: Scores, ci: Intervals | None = None) -> str:
 
     With ``ci``, each system's row is followed by a row of its intervals, ``[low, high]`` in
     \\scriptsize under each score, and the caption says so: a second row needs no extra LaTeX
-    package, and a "±" would wrongly suggest that bootstrap intervals are symmetric.
+    package, and a "±" would wrongly suggest that bootstrap intervals are symmetric. A metric
+    that ``ci`` leaves out (system scores only, see ``Scores.without_segments``) reads
+    "undefined" there, and the caption gives the reason.
     """
     metrics = scores.metric_names
     labels = metric_labels(scores.metrics)
@@ -252,10 +262,14 @@ def to_latex(scores: Scores, ci: Intervals | None = None) -> str:
             cells.append(rf"\textbf{{{cell}}}" if by_metric[m] == best[m] else cell)
         lines.append(latex_escape(system) + " & " + " & ".join(cells) + r" \\")
         if ci:
-            bounds = [[m.format(bound) for bound in ci[system][m.name]] for m in scores.metrics]
-            cells = [rf"{{\scriptsize [{low}, {high}]}}" for low, high in bounds]
+            cells = [_latex_interval(m, ci[system].get(m.name)) for m in scores.metrics]
             lines.append(" & " + " & ".join(cells) + r" \\")
     intervals = " Below each score: its bootstrap confidence interval." if ci else ""
+    if ci:
+        intervals += "".join(
+            f" Intervals {UNDEFINED} for {latex_escape(labels[metric])}: {latex_escape(why)}."
+            for metric, why in scores.without_segments().items()
+        )
     lines += [
         r"\bottomrule",
         r"\end{tabular}",
@@ -267,6 +281,14 @@ def to_latex(scores: Scores, ci: Intervals | None = None) -> str:
         r"\end{table}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _latex_interval(metric: Metric, interval: Sequence[float] | None) -> str:
+    """``[low, high]`` in \\scriptsize, or "undefined" where the metric has no interval."""
+    if interval is None:
+        return rf"{{\scriptsize {UNDEFINED}}}"
+    low, high = (metric.format(bound) for bound in interval)
+    return rf"{{\scriptsize [{low}, {high}]}}"
 
 
 # ------------------------------------------------------------- the command line's text reports

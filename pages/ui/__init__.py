@@ -39,9 +39,12 @@ __all__ = [
     "ContentCache",
     "cache_key",
     "cached",
+    "chosen_or",
+    "deferred",
     "escape_markdown",
     "estimate_bytes",
     "friendly_errors",
+    "remember_choice",
     "resample_choices",
     "scores_of",
     "session_external_metrics",
@@ -49,6 +52,7 @@ __all__ = [
     "session_options",
     "session_test_set",
     "show_overview",
+    "starting_resamples",
 ]
 
 DASHBOARD_METRICS = (*DEFAULT_METRICS, "gtm")  # one list for every page, so they share a cache
@@ -91,7 +95,9 @@ def session_external_metrics() -> dict[str, ExternalMetric]:
 
 def show_overview(test_set: TestSet) -> None:
     """The test set at a glance, one column per fact; names are shown as written."""
-    facts = overview(test_set)
+    facts = cached(
+        cache_key("overview", content=test_set.content_hash), lambda _: overview(test_set)
+    )
     for column, (label, value) in zip(st.columns(len(facts)), facts.items()):
         column.markdown(f"**{label}**  \n{escape_markdown(value)}")
 
@@ -157,17 +163,72 @@ def cache_key(
     )
 
 
-def cached(key: CacheKey, compute: Callable[[Progress], Any], label: str) -> Any:
-    """``compute(progress)`` once per key (shared by every session), behind a progress bar."""
+def cached(key: CacheKey, compute: Callable[[Progress], Any], label: str | None = None) -> Any:
+    """``compute(progress)`` once per key (shared by every session), behind a progress bar
+    labelled ``label`` (none for quick work, ``label=None``). A session that asks while another
+    computes the same key waits for that result, following its progress on its own bar."""
 
-    def with_bar() -> Any:
+    def with_bar(report: Progress) -> Any:
+        if label is None:
+            return compute(report)
         bar = st.progress(0.0, text=label)
+
+        def progress(share: float) -> None:
+            share = min(max(share, 0.0), 1.0)
+            report(share)
+            bar.progress(share, text=label)
+
         try:
-            return compute(lambda share: bar.progress(min(max(share, 0.0), 1.0), text=label))
+            return compute(progress)
         finally:
             bar.empty()
 
-    return _cache().get_or_compute(key, with_bar)
+    @contextmanager
+    def waiting() -> Iterator[Progress]:
+        bar = st.progress(0.0, text=label)
+        try:
+            yield lambda share: bar.progress(min(max(share, 0.0), 1.0), text=label)
+        finally:
+            bar.empty()
+
+    return _cache().get_or_compute(key, with_bar, waiting if label is not None else None)
+
+
+def deferred(key: CacheKey, build: Callable[[], str | bytes]) -> Callable[[], str | bytes]:
+    """A download's content made only when somebody asks for it: ``st.download_button(...,
+    data=deferred(key, build))`` runs ``build()`` on the click, once per key for every session,
+    so that no page run spends time (or a session's memory) on files nobody downloads."""
+    cache = _cache()  # the click runs in a thread of its own, outside the page's run
+    return lambda: cache.get_or_compute(key, lambda _progress: build())
+
+
+CHOSEN = "chosen"  # session state: (widget key, content hash) -> what the user chose there
+
+
+def chosen_or(key: str, start: Any, offered: Sequence[Any]) -> Any:
+    """The value this session's user last gave widget ``key`` on the current test set, while
+    ``offered`` still has it; else ``start``. With ``remember_choice`` as the widget's
+    ``on_change``, a choice outlives the page (Streamlit forgets a widget's state once another
+    page has run), and a new test set starts afresh."""
+    value = st.session_state.get(CHOSEN, {}).get((key, session_test_set().content_hash))
+    return value if value in offered else start
+
+
+def remember_choice(key: str) -> None:
+    """``on_change`` of widget ``key`` (``args=(key,)``): keep its value for ``chosen_or``."""
+    chosen = dict(st.session_state.get(CHOSEN, {}))
+    chosen[(key, session_test_set().content_hash)] = st.session_state[key]
+    st.session_state[CHOSEN] = chosen
+
+
+def starting_resamples(offered: Sequence[int], usual: int, needed: int) -> int:
+    """Where a resamples widget starts: the first ``offered`` count that is at least the
+    ``usual`` one and ``needed`` (the count from which a system pair can reach significance,
+    ``stats.significance.resamples_needed``), so that a page opens on a significance map that
+    can show a difference; the most offered when even that is too few (the page then says what
+    it would take)."""
+    wanted = max(usual, needed)
+    return next((n for n in offered if n >= wanted), offered[-1])
 
 
 def resample_choices(choices: Sequence[int]) -> list[int]:

@@ -95,7 +95,7 @@ def test_clusters_are_the_default_view_for_twenty_systems():
 
 
 def test_the_resamples_needed_are_said_above_the_figure_with_the_warning_first():
-    app = page_with_twenty_systems()  # the default, 1,000 resamples: not enough for 190 pairs
+    app = page_with_twenty_systems(1000)  # not enough for 190 pairs
     order = in_page_order(app)
     kinds = [kind for kind, _ in order]
     warning = kinds.index("warning")

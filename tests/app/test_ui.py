@@ -24,7 +24,7 @@ def test_a_key_is_computed_once_and_the_oldest_is_dropped():
     calls = []
 
     def compute(value):
-        return lambda: calls.append(value) or value
+        return lambda _progress: calls.append(value) or value
 
     assert cache.get_or_compute(key("a"), compute(1)) == 1
     assert cache.get_or_compute(key("a"), compute(99)) == 1  # cached: not computed again
@@ -44,14 +44,14 @@ def megabytes(n: float) -> np.ndarray:
 
 def test_the_cache_is_bounded_by_the_bytes_of_its_entries():
     cache = ContentCache(max_bytes=3 * MB)
-    cache.get_or_compute(key("a"), lambda: megabytes(1))
-    cache.get_or_compute(key("b"), lambda: megabytes(1))
+    cache.get_or_compute(key("a"), lambda _: megabytes(1))
+    cache.get_or_compute(key("b"), lambda _: megabytes(1))
     assert 2 * MB <= cache.bytes < 2.1 * MB
-    cache.get_or_compute(key("a"), lambda: None)  # "a" is now the most recently used
-    cache.get_or_compute(key("c"), lambda: megabytes(1.5))  # over 3 MB: drops "b", the oldest
+    cache.get_or_compute(key("a"), lambda _: None)  # "a" is now the most recently used
+    cache.get_or_compute(key("c"), lambda _: megabytes(1.5))  # over 3 MB: drops "b", the oldest
     assert key("a") in cache and key("b") not in cache and key("c") in cache
     assert 2.5 * MB <= cache.bytes < 2.6 * MB
-    big = cache.get_or_compute(key("d"), lambda: megabytes(4))  # larger than the whole budget
+    big = cache.get_or_compute(key("d"), lambda _: megabytes(4))  # larger than the whole budget
     assert len(big) == 4 * MB and key("d") not in cache  # returned, not kept...
     assert key("a") in cache and key("c") in cache  # ...and nothing else dropped for it
 
@@ -78,7 +78,7 @@ def test_estimated_bytes_follow_arrays_frames_containers_and_dataclasses():
 
 def test_a_key_not_made_by_cache_key_is_refused():
     with pytest.raises(TypeError, match="cache_key"):
-        ContentCache().get_or_compute(("scores", "hash"), lambda: 1)
+        ContentCache().get_or_compute(("scores", "hash"), lambda _: 1)
 
 
 # A value of every field of Options other than its default: a field added to Options without a
