@@ -32,10 +32,9 @@ from mteval_core.io.decoding import decode
 from mteval_core.io.delimited import Row, Table, pick_column, read_table
 from mteval_core.io.long_format import SEGMENT_KEYS, is_segment_number
 from mteval_core.io.numbers import (
-    looks_like_decimal_comma,
+    holds_numbers,
     number_problem,
     parse_number,
-    refuse_decimal_commas,
 )
 from mteval_core.model.testset import HumanScores, TestSet
 
@@ -241,11 +240,8 @@ def _score_columns(table: Table, columns: dict[str, str], origin: str) -> list[s
     for lower, name in columns.items():
         if lower in roles:
             continue
-        distinct = dict.fromkeys(table.columns[name])
-        if any(parse_number(cell) is not None for cell in distinct):
+        if holds_numbers(table, name, origin):
             found.append(name)
-        elif any(looks_like_decimal_comma(cell) for cell in distinct):
-            refuse_decimal_commas(table, name, origin)
     if not found:
         raise InputError(
             "there is no score column",

@@ -104,3 +104,15 @@ def refuse_decimal_commas(table: Table, column: str, origin: str) -> None:
         column=column,
         hint=DECIMAL_COMMA_HINT,
     )
+
+
+def holds_numbers(table: Table, column: str, origin: str) -> bool:
+    """Whether ``column`` holds at least one number (a score column); a column whose cells are
+    numbers written with a decimal comma is refused, since skipped it would vanish without a
+    word."""
+    distinct = dict.fromkeys(table.columns[column])
+    if any(parse_number(cell) is not None for cell in distinct):
+        return True
+    if any(looks_like_decimal_comma(cell) for cell in distinct):
+        refuse_decimal_commas(table, column, origin)
+    return False

@@ -26,10 +26,8 @@ from mteval_core.io.decoding import decode
 from mteval_core.io.delimited import Row, Table, pick_column, read_table
 from mteval_core.io.long_format import SEGMENT_KEYS, is_segment_number
 from mteval_core.io.numbers import (
-    looks_like_decimal_comma,
-    parse_number,
+    holds_numbers,
     read_number,
-    refuse_decimal_commas,
 )
 
 SYSTEM_HINT = (
@@ -165,13 +163,7 @@ def _score_columns(
     for column in table.header:
         if column in keys:
             continue
-        distinct = dict.fromkeys(table.columns[column])
-        if any(parse_number(cell) is not None for cell in distinct):
-            found.append(column)
-        elif any(looks_like_decimal_comma(cell) for cell in distinct):
-            refuse_decimal_commas(table, column, origin)
-        else:
-            skipped.append(column)
+        (found if holds_numbers(table, column, origin) else skipped).append(column)
     if not skipped or not found:  # without a metric column the command says so, not a note
         return found, ()
     names = listed_names([repr(column) for column in skipped])
