@@ -48,18 +48,7 @@ quiet time (Plotly and tables drawing after the script). Each step then checks t
 shows what it should and no error box; ``--verbose`` prints when each page became busy and idle.
 
     .venv/bin/python bench/bench_dashboard.py [--runs 3] [--sets wmt17,wmt21]
-        [--steps upload,scores,...] [--screenshots DIR] [--json PATH] [--sessions N]
-
-``--sessions N`` (N > 1) measures N users at once instead (issue #26, "under load"): N browser
-contexts (own cookies and websocket each) upload the same set on the Data page, then all of them
-press "Use this test set", then all open Scores, then Correlation (wmt21), each action clicked in
-every session within a moment and each session timed from its own click to settled, as above.
-Then every session goes Home (untimed) and opens Scores and Correlation again, together: every
-result is cached by then, so those steps time what each session still does itself. Scores opens
-at the page's own starting resamples (not moved). Printed: the median (p50), p95 and slowest of
-the N x runs session times per step, the CPU seconds the server process spent on the step (all
-sessions; the median over runs: what the step cost the server, whatever the browsers took of the
-machine) and the load average.
+        [--steps upload,scores,...] [--screenshots DIR] [--json PATH]
 
 Steps not chosen with --steps are still walked through where a later step needs them (the upload,
 the Correlation and Bitext grid pages before their changes), untimed. Skips (exit 0) when
@@ -71,9 +60,7 @@ figure, and compare runs taken at similar loads.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import math
 import os
 import re
 import shutil
@@ -497,15 +484,6 @@ RUNNERS = {
     "loss": step_loss,
 }
 NEEDS = {"correlation-metric": "correlation", "bitext-exponent": "bitext"}
-# --sessions: name -> (sidebar link or button, what shows once done, needs judgments)
-TOGETHER = {
-    "upload": ("Use this test set", "Every page now shows this test set", False),
-    "scores": ("Scores", "Download CSV", False),
-    "correlation": ("Correlation", "Every metric against the human scores", True),
-    "home": (HOME, "Scores at a glance", False),  # untimed: to open the pages again
-    "scores-again": ("Scores", "Download CSV", False),
-    "correlation-again": ("Correlation", "Every metric against the human scores", True),
-}
 
 
 def walk(data: DataSet, steps: list[str]) -> list[str]:
@@ -557,142 +535,6 @@ def one_run(browser, data: DataSet, steps: list[str], run: int, args, log_dir: P
         if isinstance(result, str):
             print(f"  {data.name} run {run} {step:19} FAILED: {result}", flush=True)
     return {s: r for s, r in results.items() if s in steps}
-
-
-# --------------------------------------------------------------------- many sessions at once
-def server_cpu_seconds(pid: int) -> float:
-    """User and system CPU time the server process has used so far, every thread (Linux):
-    what a step cost the server, whatever the browsers' share of the machine."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def together(pages: list, step: str, args) -> list[Measure | str]:
-    """Every page does ``step`` at once (the clicks follow one another within a moment), then
-    each is timed from its own click until it settled; a session that failed gives its error.
-    Under load a rerun may start late: each may take 120 s to start, ``args.timeout`` to settle."""
-    target, ready, _ = TOGETHER[step]
-    for page in pages:  # a rerun still under way at the mark would hide the click's own
-        with contextlib.suppress(Exception):  # still busy after a minute: timed all the same
-            page.wait_for_function("() => !__bench.busy", timeout=60_000)
-    mark_of = [marks(page) for page in pages]
-    for page in pages:
-        if step == "upload":
-            page.get_by_role("button", name=target).click()
-        else:
-            sidebar(page, target)()
-    measures: list[Measure | str] = []
-    for page, mark in zip(pages, mark_of):
-        try:
-            measure = settle(page, mark, args.quiet_ms, args.timeout, start_s=120)
-            if problem := page_problem(page):
-                raise StepError(f"the page shows an error: {problem!r}")
-            page.wait_for_selector(f"text={ready}", timeout=args.timeout * 1000)
-            if step.startswith("scores"):  # the page's starting resamples
-                measure.note = f"resamples {slider_value(page, 'Bootstrap resamples')}"
-            measures.append(measure)
-        except Exception as error:
-            last = page.evaluate("() => __bench.events.slice(-1).map(e => e.state)")
-            measures.append(
-                f"{type(error).__name__}: {str(error).splitlines()[0][:200]} (last state {last})"
-            )
-    return measures
-
-
-def concurrent_run(browser, data: DataSet, run: int, args, log_dir: Path) -> dict[str, list]:
-    """A fresh server and ``args.sessions`` users on it, each in a browser context of its own;
-    step -> every session's measure (or error)."""
-    server = Server(log_dir / f"{data.name}-sessions-run{run}-server.log")
-    args.url = server.url
-    first = browser.new_page()  # the server's first page, as a user opening the dashboard
-    first.goto(server.url)
-    first.wait_for_selector("text=Scores at a glance", timeout=args.timeout * 1000)
-    first.close()
-    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(args.sessions)]
-    results: dict[str, list] = {}
-    try:
-        pages = []
-        for context in contexts:
-            context.add_init_script(OBSERVER)
-            page = context.new_page()
-            page.set_default_timeout(args.timeout * 1000)
-            upload_files(page, data, args)
-            pages.append(page)
-        for step, (_, _, needs_judgments) in TOGETHER.items():
-            if needs_judgments and not data.has_judgments:
-                continue
-            cpu = server_cpu_seconds(server.process.pid)
-            results[step] = together(pages, step, args)
-            cpu = server_cpu_seconds(server.process.pid) - cpu
-            done = [m for m in results[step] if isinstance(m, Measure)]
-            for measure in done:
-                measure.parts["server cpu"] = round(cpu, 2)  # the step's, all sessions'
-            print(
-                f"  {data.name} run {run} {step:19} p50 {percentile(done, 50):7.2f} s  p95 "
-                f"{percentile(done, 95):7.2f} s  server CPU {cpu:6.1f} s  ({len(done)} of "
-                f"{len(pages)} sessions; load {load_average():.2f}) "
-                f"{sorted({m.note for m in done if m.note})}",
-                flush=True,
-            )
-            shot(pages[-1], args.screenshots, f"{data.name}-sessions-run{run}-{step}")
-    finally:
-        for context in contexts:
-            context.close()
-        server.stop()
-    results.pop("home", None)
-    return results
-
-
-def percentile(measures: list[Measure], share: int) -> float:
-    """The ``share`` percentile of the measures' seconds (nearest rank); NaN when none."""
-    seconds = sorted(m.seconds for m in measures)
-    if not seconds:
-        return float("nan")
-    return seconds[max(0, math.ceil(len(seconds) * share / 100) - 1)]
-
-
-def summarise_sessions(data: DataSet, runs: list[dict[str, list]]) -> list[dict]:
-    """Per step: p50, p95 and slowest over every session of every run, and the failures."""
-    rows = []
-    for step in [s for s in TOGETHER if s != "home"]:
-        measured = [m for run in runs for m in run.get(step, []) if isinstance(m, Measure)]
-        errors = [m for run in runs for m in run.get(step, []) if isinstance(m, str)]
-        if not measured and not errors:
-            continue
-        rows.append(
-            {
-                "set": data.name,
-                "step": step,
-                "sessions": len(measured),
-                "p50_s": round(percentile(measured, 50), 3),
-                "p95_s": round(percentile(measured, 95), 3),
-                "slowest_s": round(max((m.seconds for m in measured), default=float("nan")), 3),
-                "server_cpu_s": sorted({m.parts["server cpu"] for m in measured}),
-                "seconds": [round(m.seconds, 3) for m in measured],
-                "load_1min": [round(m.load, 2) for m in measured],
-                "notes": sorted({m.note for m in measured if m.note}),
-                "errors": errors,
-            }
-        )
-    return rows
-
-
-def print_sessions_table(rows: list[dict]) -> None:
-    header = (
-        f"{'set':6} {'step':19} {'sessions':>8} {'p50 s':>7} {'p95 s':>7} {'slowest':>8} "
-        f"{'server CPU s':>12} {'load 1m':>8}  notes"
-    )
-    print(header)
-    print("-" * len(header))
-    for row in rows:
-        notes = row["notes"] + ([f"{len(row['errors'])} failed"] if row["errors"] else [])
-        load = statistics.median(row["load_1min"]) if row["load_1min"] else float("nan")
-        cpu = statistics.median(row["server_cpu_s"]) if row["server_cpu_s"] else float("nan")
-        print(
-            f"{row['set']:6} {row['step']:19} {row['sessions']:8} {row['p50_s']:7.2f} "
-            f"{row['p95_s']:7.2f} {row['slowest_s']:8.2f} {cpu:12.1f} {load:8.2f}  "
-            + "; ".join(notes)
-        )
 
 
 # ------------------------------------------------------------------------------------ reporting
@@ -777,12 +619,6 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--verbose", action="store_true", help="print when each step's page became busy, settled"
     )
-    parser.add_argument(
-        "--sessions",
-        type=int,
-        default=1,
-        help="above 1: that many users at once, each its own upload of the set (see above)",
-    )
     args = parser.parse_args()
     args.sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     steps = [s.strip() for s in args.steps.split(",") if s.strip()]
@@ -824,13 +660,6 @@ def run_sets(chromium: str, sets: list[str], args, log_dir: Path) -> list[dict]:
             for name in sets:
                 data = SETS[name]
                 print(f"{data.name}: {data.title} ({data.path})", flush=True)
-                if args.sessions > 1:
-                    runs = [
-                        concurrent_run(browser, data, run, args, log_dir)
-                        for run in range(1, args.runs + 1)
-                    ]
-                    rows += summarise_sessions(data, runs)
-                    continue
                 runs = []
                 for run in range(1, args.runs + 1):
                     try:
@@ -858,22 +687,15 @@ def main() -> int:
 
     start_uptime = uptime()
     print(f"start: {start_uptime}  ({os.cpu_count()} cores)")
-    steps = [s for s in TOGETHER if s != "home"] if args.sessions > 1 else args.steps
     print(
-        f"{args.runs} run(s) per set, a fresh streamlit server each, {args.sessions} session(s); "
-        f"steps: {', '.join(steps)}"
+        f"{args.runs} run(s) per set, a fresh streamlit server each; steps: {', '.join(args.steps)}"
     )
     log_dir = Path(tempfile.mkdtemp(prefix="bench-dashboard-"))
     rows = run_sets(chromium, sets, args, log_dir)
     end_uptime = uptime()
-    if args.sessions > 1:
-        failed = any(row["errors"] for row in rows)
-        print()
-        print_sessions_table(rows)
-    else:
-        failed = any(row["status"].startswith("not measured") for row in rows)
-        print()
-        print_table(rows)
+    failed = any(row["status"].startswith("not measured") for row in rows)
+    print()
+    print_table(rows)
     print(f"\nstart: {start_uptime}\nend:   {end_uptime}")
     print(
         "Median and fastest of the runs, from the input event to settled (see the docstring); "
@@ -887,7 +709,6 @@ def main() -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         numbers = {
             "runs": args.runs,
-            "sessions": args.sessions,
             "quiet_ms": args.quiet_ms,
             "cores": os.cpu_count(),
             "uptime_start": start_uptime,

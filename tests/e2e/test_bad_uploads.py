@@ -370,10 +370,24 @@ def systems_shown(page) -> str:
     return column.inner_text().replace("Systems", "").strip()
 
 
+SYSTEMS_SHOWN_JS = """() => {
+    const facts = [...document.querySelectorAll('[data-testid=stColumn]')]
+        .filter(c => c.innerText.startsWith('Systems'));
+    return facts.length ? facts.at(-1).innerText.replace('Systems', '').trim() : '';
+}"""
+
+
 def load_baseline(page) -> None:
+    """Load the baseline set. "Loaded." may still be on the page from a case that loaded
+    another set, so wait for the baseline's systems themselves."""
     clear_uploads(page)
     upload(page, BASELINE)
-    page.wait_for_selector("text=Loaded.")
+    with contextlib.suppress(sync_api.TimeoutError):  # then the assertion says what was shown
+        page.wait_for_function(
+            f"(baseline) => ({SYSTEMS_SHOWN_JS})() === baseline",
+            arg=BASELINE_SYSTEMS,
+            timeout=60_000,
+        )
     wait_until_idle(page)
     assert systems_shown(page) == BASELINE_SYSTEMS
     clear_uploads(page)
@@ -395,14 +409,12 @@ def outcome(page, first_word: str) -> str:
     a minute, whatever is shown."""
     with contextlib.suppress(sync_api.TimeoutError):  # then the assertions say what was shown
         page.wait_for_function(
-            """([word, baseline]) => {
+            f"""([word, baseline]) => {{
                 const alerts = [...document.querySelectorAll('[data-testid=stAlertContentError]')];
                 if (word && alerts.some(a => a.innerText.toLowerCase().includes(word))) return true;
-                const facts = [...document.querySelectorAll('[data-testid=stColumn]')]
-                    .filter(c => c.innerText.startsWith('Systems'));
-                const shown = facts.length ? facts.at(-1).innerText.replace('Systems', '') : '';
-                return shown.trim() !== '' && shown.trim() !== baseline;
-            }""",
+                const shown = ({SYSTEMS_SHOWN_JS})();
+                return shown !== '' && shown !== baseline;
+            }}""",
             arg=[first_word.lower(), BASELINE_SYSTEMS],
             timeout=60_000,
         )
