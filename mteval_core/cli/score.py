@@ -81,6 +81,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         help="system outputs; each is named after its file (without the last extension), "
         "or give NAME=PATH (required, unless --shards gives the test set)",
     )
+    score.add_argument(
+        "--source",
+        metavar="FILE",
+        help="the source segments (not scored): a --human file of Google's MQM error "
+        "annotations is placed on the lines by its source text where it has no line numbers "
+        "and the files no documents",
+    )
     add_carriage_returns_argument(score, "the --refs and --hyps files")
     add_shard_arguments(score)
     score.add_argument(
@@ -242,7 +249,10 @@ def _check_in_memory_input(args: argparse.Namespace) -> None:
 
 
 def _check_sharded_input(args: argparse.Namespace) -> None:
-    """--carriage-returns reads --refs and --hyps files; the shards are tables of their own."""
+    """--carriage-returns reads --refs and --hyps files; the shards are tables of their own,
+    and --source only places MQM annotations on a test set in memory."""
+    if args.source is not None:
+        raise InputError("--source works with --refs and --hyps files, not with --shards")
     if args.carriage_returns != "refuse":
         raise InputError(
             "--carriage-returns works with --refs and --hyps files, not with --shards",
@@ -270,7 +280,7 @@ def run(args: argparse.Namespace) -> str:
         _check_sharded_input(args)
         return run_sharded(args, metrics, options)
     _check_in_memory_input(args)
-    test_set = load_command_line_test_set(args.refs, args.hyps, args.carriage_returns)
+    test_set = load_command_line_test_set(args.refs, args.hyps, args.carriage_returns, args.source)
     documents = test_set.documents if args.documents else None
     if args.documents and documents is None:
         raise InputError(
@@ -406,11 +416,15 @@ def _merged(correlations: dict[str, dict], accuracies: dict[str, dict]) -> dict[
 
 
 def load_command_line_test_set(
-    ref_args: Sequence[str], hyp_args: Sequence[str], carriage_returns: str = "refuse"
+    ref_args: Sequence[str],
+    hyp_args: Sequence[str],
+    carriage_returns: str = "refuse",
+    source_arg: str | None = None,
 ) -> TestSet:
-    """Read every --refs and --hyps file; SGML/XML files may carry several columns and doc ids,
-    and their segments are matched by id (mteval_core.io.alignment), plain text by position.
-    ``carriage_returns`` is --carriage-returns; its refusal names the option."""
+    """Read every --refs and --hyps file (and --source); SGML/XML files may carry several
+    columns and doc ids, and their segments are matched by id (mteval_core.io.alignment), plain
+    text by position. ``carriage_returns`` is --carriage-returns; its refusal names the option.
+    The source is not scored: it places MQM annotations by their source text."""
     from mteval_core.io import ColumnsRead, read_bytes, read_columns
     from mteval_core.io.alignment import align_by_ids
     from mteval_core.io.decoding import LoneCarriageReturn
@@ -427,9 +441,18 @@ def load_command_line_test_set(
             for note in read.notes:
                 print(f"mteval: note: {note}", file=sys.stderr)
             reads[role].append(read)
-    aligned = align_by_ids(reads["ref"], reads["sys"])
+    source = None
+    if source_arg is not None:
+        try:
+            source = read_columns(read_bytes(source_arg), source_arg, "src", None, carriage_returns)
+        except LoneCarriageReturn as error:
+            raise error.offering(CARRIAGE_RETURNS_OFFER) from None
+    aligned = align_by_ids(reads["ref"], reads["sys"], source)
     return TestSet(
-        references=aligned.references, systems=aligned.systems, documents=aligned.documents
+        references=aligned.references,
+        systems=aligned.systems,
+        source=aligned.source,
+        documents=aligned.documents,
     )
 
 
