@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING
 from mteval_core.cli.arguments import (
     CARRIAGE_RETURNS_OFFER,
     add_carriage_returns_argument,
+    add_mtme_arguments,
     add_ranking_arguments,
     add_resampling_arguments,
     bootstrap_options,
     check_excluded,
+    load_mtme,
     worker_count,
 )
 from mteval_core.errors import InputError
@@ -41,6 +43,7 @@ from mteval_core.settings.options import (
 from mteval_core.stats.undefined import UNDEFINED
 
 if TYPE_CHECKING:
+    from mteval_core.io.mtme import MtmeRead
     from mteval_core.metrics.external import ExternalMetric
     from mteval_core.stats.meta import MetaEvaluation
 
@@ -89,6 +92,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         "and the files no documents",
     )
     add_carriage_returns_argument(score, "the --refs and --hyps files")
+    add_mtme_arguments(score)
     add_shard_arguments(score)
     score.add_argument(
         "--metrics",
@@ -233,13 +237,23 @@ SHARD_ONLY_OPTIONS = {  # argparse dest -> option
 }
 
 
-def _check_in_memory_input(args: argparse.Namespace) -> None:
-    """Without --shards, --refs and --hyps are required and the shard options mean nothing."""
+# What --mtme cannot be given with: it brings the test set, its documents and its segment order.
+MTME_REFUSED = {
+    "refs": "--refs",
+    "hyps": "--hyps",
+    "source": "--source",
+    "segment_ids": "--segment-ids",
+}
+
+
+def _check_in_memory_input(args: argparse.Namespace, mtme: bool = False) -> None:
+    """Without --shards, --refs and --hyps (or --mtme) are required and the shard options mean
+    nothing."""
     missing = [option for option in ("--refs", "--hyps") if not getattr(args, option[2:])]
-    if missing:
+    if missing and not mtme:
         raise InputError(
             f"the following arguments are required: {', '.join(missing)} "
-            "(or give the test set as --shards) (see 'mteval score --help')"
+            "(or give the test set as --mtme or --shards) (see 'mteval score --help')"
         )
     for dest, option in SHARD_ONLY_OPTIONS.items():
         if getattr(args, dest) is not None:
@@ -277,10 +291,18 @@ def run(args: argparse.Namespace) -> str:
     if args.shards:
         from mteval_core.cli.score_shards import run_sharded
 
+        if args.mtme:
+            raise InputError("--mtme and --shards are two ways to give the test set; give one")
         _check_sharded_input(args)
         return run_sharded(args, metrics, options)
-    _check_in_memory_input(args)
-    test_set = load_command_line_test_set(args.refs, args.hyps, args.carriage_returns, args.source)
+    _check_in_memory_input(args, mtme=bool(args.mtme))
+    mtme = load_mtme(args, MTME_REFUSED)
+    if mtme is None:
+        test_set = load_command_line_test_set(
+            args.refs, args.hyps, args.carriage_returns, args.source
+        )
+    else:
+        test_set = _mtme_test_set(args, mtme)
     documents = test_set.documents if args.documents else None
     if args.documents and documents is None:
         raise InputError(
@@ -289,12 +311,16 @@ def run(args: argparse.Namespace) -> str:
         )
     if args.documents and args.format in ("text", "latex"):
         raise InputError("--documents works with --format json or csv")
-    if (args.human or args.bootstrap) and args.format in ("csv", "latex"):
+    if (test_set.human is not None or args.human or args.bootstrap) and args.format in (
+        "csv",
+        "latex",
+    ):
         raise InputError("--human and --bootstrap work with --format json or text")
     if args.segment_ids and not (args.human or args.metric_scores):
         raise InputError("--segment-ids works with --human or --metric-scores files")
     segment_ids = read_segment_ids(args.segment_ids, test_set)
-    external = [read_external(spec, test_set, segment_ids) for spec in args.metric_scores]
+    external = [*(mtme.external if mtme else ())]
+    external += [read_external(spec, test_set, segment_ids) for spec in args.metric_scores]
     scores = score_test_set(test_set, metrics, options, external=external)
     test_set = with_human(args, test_set, segment_ids)
     meta = meta_evaluation(args, test_set, scores)
@@ -304,6 +330,20 @@ def run(args: argparse.Namespace) -> str:
     return render_scores(
         args.format, scores, meta=meta, report=report, segments=args.segments, documents=documents
     )
+
+
+def _mtme_test_set(args: argparse.Namespace, mtme: MtmeRead) -> TestSet:
+    """The --mtme test set, its human scores taken as --human (and its standard criterion as
+    --criterion's default); --human replaces them."""
+    if mtme.test_set.human is not None and not args.human:
+        if args.human_lower_is_better:
+            raise InputError(
+                "--human-lower-is-better: mt-metrics-eval's human scores are higher-is-better "
+                "already (MQM as negative error points)",
+                hint="Leave it out, or give your own judgments with --human.",
+            )
+        args.criterion = args.criterion or mtme.criterion
+    return mtme.test_set
 
 
 def read_segment_ids(path: str | None, test_set: TestSet) -> dict[str, int] | None:
@@ -470,7 +510,8 @@ def meta_evaluation(
     args: argparse.Namespace, test_set: TestSet, scores: Scores
 ) -> MetaEvaluation | None:
     """What --human and --bootstrap add to `mteval score`; None when neither is given."""
-    if not args.human:
+    judged = test_set.human is not None  # --human, or the human scores of --mtme
+    if not judged:
         given = [option for dest, option in HUMAN_ONLY_OPTIONS.items() if getattr(args, dest)]
         if given:
             options = ", ".join(given)
@@ -481,7 +522,7 @@ def meta_evaluation(
                 hint=f"Give the judgments with --human FILE, or leave out {options}.",
             )
     check_excluded(args.exclude, scores.systems)
-    if not (args.human or args.bootstrap):
+    if not (judged or args.bootstrap):
         return None  # and scipy, which the statistics need, is not even imported
     from mteval_core.stats.meta import evaluate
 
