@@ -1,11 +1,20 @@
 """Data page: upload a test set (or keep the sample) and choose the options every page uses."""
 
+import hashlib
+
 import streamlit as st
 
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import CARRIAGE_RETURNS, LoneCarriageReturn
 from mteval_core.io.mqm_tsv import read_mqm
-from mteval_core.io.uploads import check_upload_sizes, read_uploaded_metric, test_set_from_uploads
+from mteval_core.io.uploads import (
+    ArchivePair,
+    archive_pairs,
+    check_upload_sizes,
+    read_uploaded_metric,
+    test_set_from_archive,
+    test_set_from_uploads,
+)
 from mteval_core.model.testset import TestSet
 from mteval_core.report.frames import files_summary, mqm_overview, segment_preview
 from mteval_core.settings.languages import languages_of, stemming_advice
@@ -18,6 +27,8 @@ from mteval_core.settings.options import (
     Options,
 )
 from pages.ui import (
+    cache_key,
+    cached,
     escape_markdown,
     friendly_errors,
     session_external_metrics,
@@ -56,6 +67,43 @@ st.caption(
     "times references and systems). Score larger test sets with the command line "
     "(mteval score)."
 )
+
+
+def upload(file) -> tuple[str, bytes] | None:
+    return (file.name, file.getvalue()) if file else None
+
+
+def archive_choice(file) -> tuple[ArchivePair | None, str | None]:
+    """The language pair and reference chosen among the archive's, once it has been sent (the
+    first pair and its standard reference until the user chooses)."""
+    if file is None:
+        return None, None
+    archive = upload(file)
+    try:
+        pairs = cached(
+            cache_key("archive pairs", content=hashlib.sha256(archive[1]).hexdigest()),
+            lambda _: archive_pairs(archive),
+        )
+    except InputError:  # 'Use this test set' reads the archive again and shows the problem
+        return None, None
+    left, right = st.columns(2)
+    pair = left.selectbox(
+        "Language pair of the archive",
+        pairs,
+        format_func=lambda p: p.label,
+        help="Press 'Use this test set' to load the pair chosen here.",
+    )
+    references = sorted({name for p in pairs for name in p.references})
+    reference = right.selectbox(
+        "Reference of the archive",
+        [None, *references],
+        format_func=lambda name: (
+            f"mt-metrics-eval's standard one ({pair.standard})" if name is None else name
+        ),
+    )
+    return pair, reference
+
+
 with st.form("upload"):
     references = st.file_uploader("References (one file per reference)", accept_multiple_files=True)
     systems = st.file_uploader("System outputs (one file per system)", accept_multiple_files=True)
@@ -75,6 +123,13 @@ with st.form("upload"):
         "your own error weights, and without other human judgments its MQM scores are the "
         "Correlation page's"
     )
+    archive = st.file_uploader(
+        "mt-metrics-eval archive (optional, in place of references, systems and source): a .zip "
+        "or .tar.gz of a test set's folders (sources/, references/, system-outputs/, "
+        "documents/, human-scores/, metric-scores/), of the data root that holds test sets, or "
+        "of one language pair's files in those folders; its human and metric scores come along"
+    )
+    pair, reference = archive_choice(archive)
     carriage_returns = st.radio(
         CARRIAGE_RETURN_LABEL,
         CARRIAGE_RETURNS,
@@ -86,10 +141,6 @@ with st.form("upload"):
         "fine.",
     )
     submitted = st.form_submit_button("Use this test set")
-
-
-def upload(file) -> tuple[str, bytes] | None:
-    return (file.name, file.getvalue()) if file else None
 
 
 def uploaded_test_set(notes: list[str]) -> TestSet:
@@ -113,14 +164,28 @@ if submitted:
     # which reading a file got, judgments set aside: shown also when the files do not fit
     notes: list[str] = []
     with friendly_errors(stop=False):  # on a problem the previous test set stays loaded
-        test_set = uploaded_test_set(notes)
+        external = {}
+        if archive:  # the archive's texts, judgments and metric scores, with the files' judgments
+            given = [*(references or []), *(systems or []), source, segment_ids]
+            read = test_set_from_archive(
+                upload(archive),
+                pair,
+                reference,
+                upload(human) or upload(mqm),
+                lower_is_better,
+                text_files=[file.name for file in given if file],
+            )
+            test_set, external = read.test_set, read.external
+            notes.extend(read.notes)
+        else:
+            test_set = uploaded_test_set(notes)
         annotations = None
         if mqm:
             check_upload_sizes([upload(mqm)])
             annotations = read_mqm(mqm.getvalue(), mqm.name)
         st.session_state["test_set"] = test_set
         st.session_state["mqm"] = annotations
-        st.session_state["external_metrics"] = {}  # they were read for the previous test set
+        st.session_state["external_metrics"] = external  # those read for the previous set go
         st.success(
             "Loaded. Every page now shows this test set, read from "
             f"{escape_markdown(files_summary(test_set))}."

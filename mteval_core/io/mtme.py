@@ -165,6 +165,11 @@ def language_pairs(tree: FileTree) -> list[str]:
     return [name[: -len(".txt")] for name in tree.files("sources") if name.endswith(".txt")]
 
 
+def reference_names(tree: FileTree, lp: str) -> list[str]:
+    """The references of a language pair (refA, refB, ...), in name order."""
+    return sorted(_text_files(tree, "references", f"{lp}.", ".txt"))
+
+
 def standard_reference(test_set: str, lp: str, references: Sequence[str]) -> str:
     """mt-metrics-eval's standard reference of the set, when it has that text; else refA, ref,
     or the first reference in name order."""

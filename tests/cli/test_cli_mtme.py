@@ -12,8 +12,7 @@ from mteval_core.cli import main
 from mteval_core.io.mtme import read_mtme
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.settings.options import Options
-from tests.helpers import shared_dataset
-from tests.io.test_io_mtme import mtme_from_shared, tiny, write_metric
+from tests.helpers import mtme_from_shared, shared_dataset, tiny, write_metric
 
 MTME = ["--test-set", "wmt21.news", "--lp", "en-de"]
 

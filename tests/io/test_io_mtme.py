@@ -4,7 +4,6 @@ names the file."""
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import numpy as np
@@ -14,56 +13,7 @@ from mteval_core.errors import InputError
 from mteval_core.io.mtme import read_mtme, standard_reference
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.settings.options import Options
-from tests.helpers import shared_dataset
-
-N_DOC = 10  # segments per made-up document: the shared copy has no document ids
-
-
-def mtme_from_shared(root: Path) -> Path:
-    """wmt21.news en-de in mt-metrics-eval's layout under ``root``, from ../shared/data: the
-    references refA, refC, refD (also as human outputs), the 20 systems, MQM at segment level
-    ('None' where unrated, as mt-metrics-eval writes it) and system level, made-up documents
-    and two metric files: sentence chrF with refC (read) and with refA (another reference)."""
-    data = shared_dataset("wmt21-newstest2021-ende")
-    folder = root / "wmt21.news"
-    for sub in ("sources", "references", "system-outputs/en-de", "documents", "human-scores"):
-        (folder / sub).mkdir(parents=True)
-    (folder / "metric-scores/en-de").mkdir(parents=True)
-    (folder / "sources/en-de.txt").write_bytes((data / "src.en").read_bytes())
-    for ref in sorted((data / "ref").iterdir()):
-        name = "ref" + ref.stem.split("-")[1]  # ref-C.de -> refC
-        (folder / f"references/en-de.{name}.txt").write_bytes(ref.read_bytes())
-        (folder / f"system-outputs/en-de/{name}.txt").write_bytes(ref.read_bytes())
-    for system in sorted((data / "sys").iterdir()):
-        (folder / f"system-outputs/en-de/{system.stem}.txt").write_bytes(system.read_bytes())
-    n = len((data / "src.en").read_text(encoding="utf-8").splitlines())
-    docs = "".join(f"news doc{i // N_DOC}\n" for i in range(n))
-    (folder / "documents/en-de.docs").write_text(docs, encoding="utf-8")
-    rated: dict[str, dict[int, str]] = {}
-    with open(data / "human/mqm_seg.tsv", encoding="utf-8") as file:
-        for row in csv.DictReader(file, delimiter="\t"):
-            rated.setdefault(_mtme_name(row["system"]), {})[int(row["segment_id"])] = row["score"]
-    lines = [
-        f"{system}\t{scores.get(i, 'None')}\n"
-        for system, scores in rated.items()
-        for i in range(1, n + 1)
-    ]
-    (folder / "human-scores/en-de.mqm.seg.score").write_text("".join(lines), encoding="utf-8")
-    with open(data / "human/mqm_sys.tsv", encoding="utf-8") as file:
-        rows = list(csv.DictReader(file, delimiter="\t"))
-    sys_lines = "".join(f"{_mtme_name(row['system'])}\t{row['score']}\n" for row in rows)
-    (folder / "human-scores/en-de.mqm.sys.score").write_text(sys_lines, encoding="utf-8")
-    return root
-
-
-def _mtme_name(system: str) -> str:
-    return "ref" + system.split("-")[1] if system.startswith("ref-") else system
-
-
-def write_metric(root: Path, name: str, scores: dict[str, np.ndarray]) -> None:
-    lines = [f"{s}\t{value!r}\n" for s, values in scores.items() for value in values.tolist()]
-    path = root / "wmt21.news/metric-scores/en-de" / f"{name}.seg.score"
-    path.write_text("".join(lines), encoding="utf-8")
+from tests.helpers import N_DOC, mtme_from_shared, shared_dataset, tiny, write_metric
 
 
 @pytest.fixture(scope="module")
@@ -129,27 +79,6 @@ def test_human_outputs_as_systems_on_request(wmt21) -> None:
     read = read_mtme(wmt21, "wmt21.news", "en-de", human_outputs=True)
     assert "refA" in read.test_set.system_names and "refD" in read.test_set.system_names
     assert "refC" not in read.test_set.system_names  # the reference itself is never a system
-
-
-# ------------------------------------------------------------------ small handmade folders
-def tiny(root: Path, *, seg_score: str | None = None, docs: str | None = None) -> Path:
-    folder = root / "wmt22"
-    for sub in ("sources", "references", "system-outputs/de-en", "documents", "human-scores"):
-        (folder / sub).mkdir(parents=True)
-    (folder / "metric-scores/de-en").mkdir(parents=True)
-    (folder / "sources/de-en.txt").write_text("a\nb\nc\n", encoding="utf-8")
-    (folder / "references/de-en.refA.txt").write_text("x y\nz\nw\n", encoding="utf-8")
-    (folder / "references/de-en.refB.txt").write_text("x\nz z\nw\n", encoding="utf-8")
-    (folder / "system-outputs/de-en/refB.txt").write_text("x\nz z\nw\n", encoding="utf-8")
-    (folder / "system-outputs/de-en/s1.txt").write_text("x y\nz\nq\n", encoding="utf-8")
-    (folder / "system-outputs/de-en/s2.txt").write_text("x\nq\nq\n", encoding="utf-8")
-    (folder / "documents/de-en.docs").write_text(
-        docs if docs is not None else "news d1\nnews d1\nsocial d2\n", encoding="utf-8"
-    )
-    default = "s1\t-1\ns1\tNone\ns1\t0\ns2\t-5\ns2\t-2\ns2\tNone\nrefB\t0\nrefB\t0\nrefB\t-1\n"
-    score = seg_score if seg_score is not None else default
-    (folder / "human-scores/de-en.mqm.seg.score").write_text(score, encoding="utf-8")
-    return root
 
 
 def test_none_scores_are_unrated_and_references_kept_apart(tmp_path) -> None:
