@@ -76,6 +76,19 @@ SCORE_LEVELS = {"seg": "segment", "sys": "system"}
 SizeCheck = Callable[[int, int, str], None]  # (segments, texts, origin) -> raise if too many
 
 
+@dataclass(frozen=True)
+class HowToChoose:
+    """How the notes tell the user to choose what was chosen for them: the command line's flags
+    by default, a page's own words in the dashboard."""
+
+    reference: str = "choose another with --reference"
+    # how to score the other references as systems; None where there is no such choice
+    human_outputs: str | None = "--with-human-outputs"
+
+
+COMMAND_LINE = HowToChoose()
+
+
 class FileTree(Protocol):
     """Where the files come from: a folder, or an archive read in memory."""
 
@@ -188,9 +201,11 @@ def read_mtme_tree(  # long: one step per folder of the layout, in reading order
     *,
     human_outputs: bool = False,
     check_size: SizeCheck | None = None,
+    how_to_choose: HowToChoose = COMMAND_LINE,
 ) -> MtmeRead:
     """:func:`read_mtme` of any tree; ``check_size`` refuses a set too large (the dashboard's
-    limits) once the source is read, before the references and systems are."""
+    limits) once the source is read, before the references and systems are; the notes say how
+    to choose otherwise in ``how_to_choose``'s words."""
     notes: list[str] = []
     source = _read_source(tree, lp)
     n_segments = len(source)
@@ -201,7 +216,7 @@ def read_mtme_tree(  # long: one step per folder of the layout, in reading order
             origin=tree.origin("references"),
             hint=LAYOUT_HINT,
         )
-    chosen = _choose_reference(test_set, lp, references, reference, tree, notes)
+    chosen = _choose_reference(test_set, lp, references, reference, tree, notes, how_to_choose)
     outputs = _text_files(tree, f"system-outputs/{lp}", "", ".txt")
     if not outputs:
         raise InputError(
@@ -212,13 +227,17 @@ def read_mtme_tree(  # long: one step per folder of the layout, in reading order
     human = [name for name in outputs if name in references]
     kept_human = [name for name in human if human_outputs and name != chosen]
     systems = [name for name in outputs if name not in human or name in kept_human]
-    _note_human_outputs(human, kept_human, chosen, notes)
+    _note_human_outputs(human, kept_human, chosen, notes, how_to_choose)
     if not systems:
         raise InputError(
             f"the system outputs of {lp} are all references' texts ({listed_names(human)})",
             origin=tree.origin(f"system-outputs/{lp}"),
-            hint="Score the other references as systems (--with-human-outputs), or add "
-            "system outputs.",
+            hint=(
+                f"Score the other references as systems ({how_to_choose.human_outputs}), or add "
+                "system outputs."
+                if how_to_choose.human_outputs
+                else "Add system outputs."
+            ),
         )
     if check_size is not None:
         check_size(n_segments, n_segments * (len(systems) + 1), tree.origin(f"sources/{lp}.txt"))
@@ -273,6 +292,7 @@ def _choose_reference(
     asked: str | None,
     tree: FileTree,
     notes: list[str],
+    how_to_choose: HowToChoose,
 ) -> str:
     if asked is not None:
         if asked not in references:
@@ -286,13 +306,15 @@ def _choose_reference(
     if len(references) > 1:
         notes.append(
             f"reference {chosen} of {listed_names(sorted(references))} (mt-metrics-eval's "
-            f"standard reference of {test_set} {lp} where it names one); choose another with "
-            "--reference"
+            f"standard reference of {test_set} {lp} where it names one); "
+            f"{how_to_choose.reference}"
         )
     return chosen
 
 
-def _note_human_outputs(human: list[str], kept: list[str], chosen: str, notes: list[str]) -> None:
+def _note_human_outputs(
+    human: list[str], kept: list[str], chosen: str, notes: list[str], how_to_choose: HowToChoose
+) -> None:
     left_out = [name for name in human if name not in kept]
     if kept:
         notes.append(f"references scored as systems: {listed_names(kept)}")
@@ -301,8 +323,8 @@ def _note_human_outputs(human: list[str], kept: list[str], chosen: str, notes: l
             f"system outputs that are references' texts ({listed_names(left_out)}) are not "
             "systems here; their human and metric scores are set aside"
             + (
-                " (--with-human-outputs scores the others as systems)"
-                if [name for name in left_out if name != chosen]
+                f" ({how_to_choose.human_outputs} scores the others as systems)"
+                if how_to_choose.human_outputs and [name for name in left_out if name != chosen]
                 else ""
             )
         )

@@ -21,7 +21,13 @@ from mteval_core.io.detect import ColumnsRead, read_columns
 from mteval_core.io.directory import parse_segment_ids
 from mteval_core.io.human_judgments import read_human_for
 from mteval_core.io.metric_scores import parse_direction, read_metric_scores
-from mteval_core.io.mtme import language_pairs, read_mtme_tree, reference_names, standard_reference
+from mteval_core.io.mtme import (
+    HowToChoose,
+    language_pairs,
+    read_mtme_tree,
+    reference_names,
+    standard_reference,
+)
 from mteval_core.metrics.external import ExternalMetric
 from mteval_core.model.testset import HumanScores, TestSet
 from mteval_core.settings.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
@@ -192,10 +198,9 @@ MTME_COMMAND_HINT = (
 
 
 # read_mtme's notes name the command line's flags; the Data page's words in their place
-DASHBOARD_WORDS = {
-    "; choose another with --reference": "; choose another under 'Reference of the archive'",
-    " (--with-human-outputs scores the others as systems)": "",
-}
+DATA_PAGE_CHOICES = HowToChoose(
+    reference="choose another under 'Reference of the archive'", human_outputs=None
+)
 
 
 @dataclass(frozen=True)
@@ -286,8 +291,15 @@ def test_set_from_archive(
     def check_size(n_segments: int, n_texts: int, origin: str) -> None:
         check_set_size(n_segments, n_texts, origin, MTME_COMMAND_HINT)
 
-    read = read_mtme_tree(tree, pair.test_set, pair.lp, reference, check_size=check_size)
-    notes = [_in_dashboard_words(note) for note in read.notes]
+    read = read_mtme_tree(
+        tree,
+        pair.test_set,
+        pair.lp,
+        reference,
+        check_size=check_size,
+        how_to_choose=DATA_PAGE_CHOICES,
+    )
+    notes = list(read.notes)
     test_set = read.test_set
     if human is not None:
         test_set = _with_uploaded_human(test_set, human, human_lower_is_better, notes)
@@ -302,12 +314,6 @@ def test_set_from_archive(
 
 
 test_set_from_archive.__test__ = False  # a function, not a pytest test, despite its name
-
-
-def _in_dashboard_words(note: str) -> str:
-    for flag, words in DASHBOARD_WORDS.items():
-        note = note.replace(flag, words)
-    return note
 
 
 def _archive_tree(archive: Upload) -> ArchiveTree:
