@@ -31,9 +31,17 @@ from mteval_core.metrics import DEFAULT_METRICS, REGISTRY, parse_metric_list
 from mteval_core.metrics.scoring import Scores
 from mteval_core.model.testset import TestSet
 from mteval_core.report.writers import render_scores
+from mteval_core.settings.languages import (
+    DEFAULT_TOKENIZER,
+    Languages,
+    languages_in_names,
+    languages_of,
+    resolve_tokenizer,
+)
 from mteval_core.settings.options import (
     BREVITY_PENALTIES,
     GTM_MATCHINGS,
+    SPM_TOKENIZERS,
     STEMMERS,
     TOKENIZERS,
     Options,
@@ -88,7 +96,19 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         default=",".join(DEFAULT_METRICS),
         help=f"comma-separated, from: {', '.join(REGISTRY)} (default: %(default)s)",
     )
-    score.add_argument("--tokenize", choices=TOKENIZERS, default="13a")
+    score.add_argument(
+        "--tokenize",
+        choices=TOKENIZERS,
+        default=None,
+        help="default: the one sacreBLEU's BLEU uses for the target language the file names "
+        "give (zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean), else 13a",
+    )
+    score.add_argument(
+        "--spm-model",
+        metavar="PATH",
+        help="the SentencePiece model file of --tokenize flores101, flores200 or spm (sacreBLEU "
+        "downloads it; mteval reads it from here)",
+    )
     score.add_argument("--lowercase", action="store_true", help="Unicode lowercasing")
     score.add_argument("--stem", choices=STEMMERS, default="none")
     score.add_argument(
@@ -255,7 +275,8 @@ def run(args: argparse.Namespace) -> str:
 
     metrics = parse_metric_list(args.metrics)
     options = Options(
-        tokenize=args.tokenize,
+        tokenize=args.tokenize or DEFAULT_TOKENIZER,  # resolved below once the languages are known
+        spm_model=args.spm_model,
         lowercase=args.lowercase,
         stem=args.stem,
         stem_language=args.stem_language,
@@ -268,9 +289,11 @@ def run(args: argparse.Namespace) -> str:
         from mteval_core.cli.score_shards import run_sharded
 
         _check_sharded_input(args)
+        options = resolved_options(args, options, languages_in_names(args.shards))
         return run_sharded(args, metrics, options)
     _check_in_memory_input(args)
     test_set = load_command_line_test_set(args.refs, args.hyps, args.carriage_returns)
+    options = resolved_options(args, options, languages_of(test_set))
     documents = test_set.documents if args.documents else None
     if args.documents and documents is None:
         raise InputError(
@@ -294,6 +317,33 @@ def run(args: argparse.Namespace) -> str:
     return render_scores(
         args.format, scores, meta=meta, report=report, segments=args.segments, documents=documents
     )
+
+
+def resolved_options(args: argparse.Namespace, options: Options, languages: Languages) -> Options:
+    """The options with --tokenize, or the target language's default (said in a note on
+    stderr), once its package is known to be there: a missing MeCab is one line, not a
+    traceback from deep inside scoring."""
+    from mteval_core.text import require_tokenizer
+
+    if args.spm_model and (args.tokenize or "") not in SPM_TOKENIZERS:
+        raise InputError(
+            "--spm-model works with --tokenize flores101, flores200 or spm",
+            hint="Give one of them, or leave out --spm-model.",
+        )
+    options, note = resolve_tokenizer(options, languages, args.tokenize)
+    try:
+        require_tokenizer(options)
+    except InputError as error:
+        if note is None:
+            raise
+        raise InputError(
+            f"{note} by default, and {error.problem}",
+            hint="Or choose another tokenizer with --tokenize (char, or 13a as for other "
+            "languages).",
+        ) from None
+    if note is not None:
+        print(f"mteval: note: {note} (give --tokenize to choose another)", file=sys.stderr)
+    return options
 
 
 def read_segment_ids(path: str | None, test_set: TestSet) -> dict[str, int] | None:

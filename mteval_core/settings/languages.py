@@ -4,14 +4,16 @@ Test sets name their languages in their files: WMT's ``newstest2021.en-de.ref.de
 ``src.en``, sacreBLEU's ``*.de`` system outputs, a ``de-en`` pair in a folder or file name. Nothing
 here guesses from the text itself: a name that says nothing gives None, and the caller keeps its
 default. Stemming is language-specific, so the dashboard stems German output with Snowball's
-German stemmer, not with English Porter, once the target language is known.
+German stemmer, not with English Porter, once the target language is known. So is tokenization:
+without a tokenizer chosen, Chinese, Japanese and Korean output get the one sacreBLEU's BLEU
+chooses for them (``resolve_tokenizer``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 
 from mteval_core.model.testset import TestSet
@@ -55,6 +57,45 @@ def languages_of(test_set: TestSet) -> Languages:
         source = source or pair[0]
         target = target or pair[1]
     return Languages(source, target)
+
+
+def languages_in_names(origins: Iterable[str]) -> Languages:
+    """The pair such as ``en-zh`` that the names agree on (shards, whose extensions say nothing
+    of the language), else unknown languages."""
+    pair = _common_pair(origins)
+    return Languages(*pair) if pair else Languages()
+
+
+# sacreBLEU's BLEU, given a target language and no tokenizer, picks these (its _TOKENIZER_MAP);
+# every other language, and an unknown one, gets 13a. Its chrF and TER do not tokenize this way.
+LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+DEFAULT_TOKENIZER = "13a"
+
+
+def default_tokenizer(languages: Languages) -> str:
+    """The tokenizer sacreBLEU's BLEU uses for the target language when none is given."""
+    return LANGUAGE_TOKENIZERS.get(languages.target or "", DEFAULT_TOKENIZER)
+
+
+def resolve_tokenizer(
+    options: Options, languages: Languages, tokenize: str | None
+) -> tuple[Options, str | None]:
+    """``options`` with the tokenizer given (``tokenize``), or, when none was given (None), the
+    target language's default, and a note that says so when that default is not 13a (the only
+    case where it changes a number compared with not knowing the language).
+
+    Options always holds a definite tokenizer, so its signature and every cache key built on it
+    say which one was used; "not given" exists only here, between the user and the Options."""
+    if tokenize is not None:
+        return replace(options, tokenize=tokenize), None
+    chosen = default_tokenizer(languages)
+    if chosen == DEFAULT_TOKENIZER:
+        return replace(options, tokenize=chosen), None
+    note = (
+        f"the output is in {_name(languages.target)}: tokenized with {chosen}, as sacreBLEU's "
+        f"BLEU tokenizes {_name(languages.target)}"
+    )
+    return replace(options, tokenize=chosen), note
 
 
 def snowball_language(code: str | None) -> str | None:
