@@ -274,6 +274,11 @@ def run(args: argparse.Namespace) -> str:
     from mteval_core.metrics.scoring import score_test_set
 
     metrics = parse_metric_list(args.metrics)
+    if args.spm_model and args.tokenize not in SPM_TOKENIZERS:
+        raise InputError(
+            "--spm-model works with --tokenize flores101, flores200 or spm",
+            hint="Give one of them, or leave out --spm-model.",
+        )
     options = Options(
         tokenize=args.tokenize or DEFAULT_TOKENIZER,  # resolved below once the languages are known
         spm_model=args.spm_model,
@@ -325,11 +330,6 @@ def resolved_options(args: argparse.Namespace, options: Options, languages: Lang
     traceback from deep inside scoring."""
     from mteval_core.text import require_tokenizer
 
-    if args.spm_model and (args.tokenize or "") not in SPM_TOKENIZERS:
-        raise InputError(
-            "--spm-model works with --tokenize flores101, flores200 or spm",
-            hint="Give one of them, or leave out --spm-model.",
-        )
     options, note = resolve_tokenizer(options, languages, args.tokenize)
     try:
         require_tokenizer(options)
