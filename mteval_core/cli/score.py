@@ -36,6 +36,7 @@ from mteval_core.settings.languages import (
     Languages,
     languages_in_names,
     languages_of,
+    missing_default,
     resolve_tokenizer,
 )
 from mteval_core.settings.options import (
@@ -337,7 +338,7 @@ def resolved_options(args: argparse.Namespace, options: Options, languages: Lang
         if note is None:
             raise
         raise InputError(
-            f"{note} by default, and {error.problem}",
+            missing_default(languages, error.problem),
             hint="Or choose another tokenizer with --tokenize (char, or 13a as for other "
             "languages).",
         ) from None

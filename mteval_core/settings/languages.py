@@ -92,10 +92,18 @@ def resolve_tokenizer(
     if chosen == DEFAULT_TOKENIZER:
         return replace(options, tokenize=chosen), None
     note = (
-        f"the output is in {_name(languages.target)}: tokenized with {chosen}, as sacreBLEU's "
-        f"BLEU tokenizes {_name(languages.target)}"
+        f"the output is in {_name(languages.target)}: tokenized with {chosen}, sacreBLEU's default"
     )
     return replace(options, tokenize=chosen), note
+
+
+def missing_default(languages: Languages, problem: str) -> str:
+    """What to say when the language's default tokenizer cannot run (``problem``: its missing
+    package, from ``text.require_tokenizer``)."""
+    return (
+        f"the output is in {_name(languages.target)}, whose default tokenizer (sacreBLEU's) is "
+        f"{default_tokenizer(languages)}, but {problem}"
+    )
 
 
 def snowball_language(code: str | None) -> str | None:

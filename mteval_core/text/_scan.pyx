@@ -2,11 +2,13 @@
 """Tokenization and token ids in one compiled pass; ``mteval_core/text/__init__.py`` is the
 reference it must equal, token for token, and the fallback without a C compiler.
 
-The 13a, intl and zh tokenizers are a few regular-expression substitutions run one after another.
-Each substitution here is one scan over a buffer of code points that makes the same decisions as
-the regular expression engine: a pattern of two characters, tried left to right, where a match
-consumes both characters (so ``a.,b`` matches ``a.`` and never ``.,``). Which characters are
-punctuation, digits or symbols comes from a table built by the caller (``character_classes``).
+The 13a, intl and zh tokenizers are a few regular-expression substitutions run one after
+another. Each substitution here is one scan over a buffer of code points that makes the same
+decisions as the regular expression engine: a pattern of two characters, tried left to right,
+where a match consumes both characters (so ``a.,b`` matches ``a.`` and never ``.,``). Which
+characters are punctuation, digits or symbols comes from a table built by the caller
+(``character_classes``). char makes every character that is not whitespace a token; MeCab's and
+SentencePiece's output (spaced out in Python) is only split here, to get its ids.
 
 Splitting is str.split()'s (Unicode whitespace, Py_UNICODE_ISSPACE) or GTM's (five ASCII
 separators after trimming characters <= U+0020). With a ``TokenIds`` table each token becomes its

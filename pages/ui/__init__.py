@@ -26,6 +26,7 @@ from mteval_core.report.frames import overview
 from mteval_core.settings.languages import (
     DEFAULT_TOKENIZER,
     Languages,
+    missing_default,
     resolve_tokenizer,
     snowball_language,
 )
@@ -106,11 +107,11 @@ def session_tokenizer(languages: Languages) -> tuple[str, str | None, bool]:
     except InputError as error:
         return (
             DEFAULT_TOKENIZER,
-            f"{note} by default, but {error.problem}. Until then {DEFAULT_TOKENIZER} is used; "
-            "or choose another tokenizer here.",
+            f"{missing_default(languages, error.problem)}. Until then {DEFAULT_TOKENIZER} is "
+            "used; or choose another tokenizer here.",
             True,
         )
-    return options.tokenize, f"{note}; choose another tokenizer here if you like.", False
+    return options.tokenize, f"{note} for it; choose another tokenizer here if you like.", False
 
 
 def session_mqm() -> MqmAnnotations | None:

@@ -342,3 +342,53 @@ def main_error(arguments: list[str]) -> None:
     commands = parser.add_subparsers(dest="command")
     score_command.add_command(commands)
     score_command.run(parser.parse_args(arguments))
+
+
+# ---------------------------------------------------------------- shards and the Data page
+def test_shards_use_the_language_default_and_equal_sacrebleu(tmp_path, capsys):
+    """--shards: the pair in the folder name (en-zh) gives zh, as files named *.zh do."""
+    reference = ["我们今天去北京。", "他说：“这是一个测试，好吗？”", "价格是3.5元", "你好"]
+    hypothesis = ["我们明天去北京。", "他说：“这是测试，好吗？”", "价格是3.5元", "您好"]
+    folder = tmp_path / "corpus.en-zh"
+    folder.mkdir()
+    rows = ["system\tsegment\thypothesis\treference"]
+    rows += [f"s\t{i}\t{h}\t{r}" for i, (h, r) in enumerate(zip(hypothesis, reference), 1)]
+    (folder / "part-1.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    result, err = score_json(capsys, "--shards", str(folder), "--workers", "0", "--metrics", "bleu")
+    expected = sacrebleu.BLEU(trg_lang="zh").corpus_score(hypothesis, [reference]).score
+    assert result["scores"]["s"]["bleu"] == pytest.approx(expected, abs=1e-9)
+    assert "tok:zh" in result["signature"] and "Chinese" in err
+
+
+def test_data_page_offers_the_language_default(monkeypatch):
+    pytest.importorskip("streamlit")
+    from streamlit.testing.v1 import AppTest
+
+    from mteval_core.io.uploads import test_set_from_uploads
+
+    root = Path(__file__).resolve().parents[2]
+    chinese = test_set_from_uploads(
+        [("ref.zh", "我们今天去北京。\n".encode())], [("mt.zh", "我们明天去北京。\n".encode())]
+    )
+    app = AppTest.from_file(str(root / "pages/0_Data.py"), default_timeout=60)
+    app.session_state["test_set"] = chinese
+    app.run()
+    assert not app.exception, [e.message for e in app.exception]
+    assert app.selectbox[0].value == "zh" and app.session_state["options"].tokenize == "zh"
+    assert any("Chinese" in c.value and "tokenized with zh" in c.value for c in app.caption)
+    assert "tok:zh" in app.caption[-1].value
+    app.selectbox[0].set_value("char").run()  # the user's choice stays
+    assert app.session_state["options"].tokenize == "char"
+
+    monkeypatch.setitem(sys.modules, "MeCab", None)
+    japanese = test_set_from_uploads(
+        [("ref.ja", "私は東京に住んでいます。\n".encode())],
+        [("mt.ja", "私は東京に住む。\n".encode())],
+    )
+    app = AppTest.from_file(str(root / "pages/0_Data.py"), default_timeout=60)
+    app.session_state["test_set"] = japanese
+    app.run()
+    assert not app.exception, [e.message for e in app.exception]
+    assert app.session_state["options"].tokenize == "13a"
+    warning = app.warning[0].value.replace("\\", "")  # unescaped markdown
+    assert 'pip install "mteval[ja]"' in warning and "Japanese" in warning
