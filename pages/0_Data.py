@@ -144,10 +144,15 @@ current = session_options()
 left, middle, right = st.columns(3)
 languages = languages_of(test_set)
 offered, tokenizer_note, tokenizer_warning = session_tokenizer(languages)
+# Keyed, and its value set here rather than by an index: a widget whose index changes is a new
+# widget, which would drop the user's choice on the run after it (the stored options lag one run).
+# The key goes when another page runs, so it is set again from the options then.
+if not st.session_state.get("tokenizer_chosen") or "tokenizer" not in st.session_state:
+    st.session_state["tokenizer"] = offered
 tokenize = left.selectbox(
     "Tokenizer",
     TOKENIZERS,
-    TOKENIZERS.index(offered),
+    key="tokenizer",
     on_change=lambda: st.session_state.update(tokenizer_chosen=True),
 )
 stem = middle.selectbox("Stemming", STEMMERS, STEMMERS.index(current.stem))

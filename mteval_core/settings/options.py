@@ -84,8 +84,9 @@ class Options:
         if self.tokenize in SPM_TOKENIZERS and not self.spm_model:
             raise InputError(
                 f"the {self.tokenize} tokenizer needs its SentencePiece model file",
-                hint="sacreBLEU downloads it; mteval reads a local copy: give --spm-model PATH "
-                "(the file sacreBLEU keeps in ~/.sacrebleu/models/), or choose another tokenizer.",
+                hint="sacreBLEU downloads it; mteval reads a local copy (the file sacreBLEU keeps "
+                "in ~/.sacrebleu/models/): give --spm-model PATH, or its path on the Data page, "
+                "or choose another tokenizer.",
             )
         _check_choice("stem", self.stem, STEMMERS)
         _check_choice("bp", self.bp, BREVITY_PENALTIES)

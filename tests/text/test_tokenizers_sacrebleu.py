@@ -379,6 +379,9 @@ def test_data_page_offers_the_language_default(monkeypatch):
     assert "tok:zh" in app.caption[-1].value
     app.selectbox[0].set_value("char").run()  # the user's choice stays
     assert app.session_state["options"].tokenize == "char"
+    app.selectbox[0].set_value("flores200").run()  # asks for the model; the options stay
+    assert "SentencePiece model" in app.error[0].value.replace("\\", "")
+    assert app.session_state["options"].tokenize == "char"
 
     monkeypatch.setitem(sys.modules, "MeCab", None)
     japanese = test_set_from_uploads(
