@@ -1,8 +1,9 @@
-"""The languages of a test set, read from its file names, and the stemmer that suits them.
+"""The languages of a test set, read from its files and their names, and the stemmer and the
+tokenizer that suit them.
 
-Test sets name their languages in their files: WMT's ``newstest2021.en-de.ref.de`` and
-``src.en``, sacreBLEU's ``*.de`` system outputs, a ``de-en`` pair in a folder or file name. Nothing
-here guesses from the text itself: a name that says nothing gives None, and the caller keeps its
+WMT XML declares its languages (``<ref lang="de">``); other test sets name them in their file
+names: WMT's ``newstest2021.en-de.ref.de`` and ``src.en``, sacreBLEU's ``*.de`` system outputs,
+a ``de-en`` pair in a folder or file name. Nothing here guesses from the text itself: a name that says nothing gives None, and the caller keeps its
 default. Stemming is language-specific, so the dashboard stems German output with Snowball's
 German stemmer, not with English Porter, once the target language is known. So is tokenization:
 without a tokenizer chosen, Chinese, Japanese and Korean output get the one sacreBLEU's BLEU
@@ -16,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import PurePath
 
-from mteval_core.model.testset import TestSet
+from mteval_core.model.testset import TestSet, TextColumn
 from mteval_core.settings.options import SNOWBALL_LANGUAGES, Options, stemmer_choice
 
 NAMES = {  # ISO 639-1 code -> English name, for the languages WMT and TED sets use
@@ -47,11 +48,15 @@ class Languages:
 
 
 def languages_of(test_set: TestSet) -> Languages:
-    """The source and target languages the file names agree on: file extensions first (every
-    reference and system output ``.de``: German), else a pair such as ``en-de`` in the names."""
-    targets = [c.origin for c in (*test_set.references, *test_set.systems)]
-    target = _common_extension(targets)
-    source = _common_extension([test_set.source.origin]) if test_set.source else None
+    """The source and target languages the files agree on: what they declare (WMT XML's lang=)
+    first, then file extensions (every reference and system output ``.de``: German), else a pair
+    such as ``en-de`` in the names."""
+    columns = (*test_set.references, *test_set.systems)
+    targets = [c.origin for c in columns]
+    target = _common_declared(columns) or _common_extension(targets)
+    source = None
+    if test_set.source is not None:
+        source = _common_declared([test_set.source]) or _common_extension([test_set.source.origin])
     pair = _common_pair([*targets, *([test_set.source.origin] if test_set.source else [])])
     if pair is not None:
         source = source or pair[0]
@@ -142,6 +147,13 @@ def stemming_advice(languages: Languages) -> str:
         f"The output is in {language}: {suggested} suits it, and the Correlation page compares "
         "it with unstemmed scores unless you choose another stemmer here."
     )
+
+
+def _common_declared(columns: Iterable[TextColumn]) -> str | None:
+    """The language every column declares, when they all declare the same known one."""
+    codes = {column.language for column in columns}
+    code = codes.pop() if len(codes) == 1 else None
+    return code if code in NAMES else None
 
 
 def _common_extension(origins: Iterable[str]) -> str | None:

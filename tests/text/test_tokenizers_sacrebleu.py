@@ -395,3 +395,26 @@ def test_data_page_offers_the_language_default(monkeypatch):
     assert app.session_state["options"].tokenize == "13a"
     warning = app.warning[0].value.replace("\\", "")  # unescaped markdown
     assert 'pip install "mteval[ja]"' in warning and "Japanese" in warning
+
+
+def test_wmt_xml_declares_the_target_language(tmp_path, capsys):
+    """A WMT XML file says lang="zh" on its translations: zh by default, whatever its name."""
+    from mteval_core.io.wmt_xml import read_wmt_xml
+
+    xml = (
+        '<dataset id="t"><collection id="c"><doc id="d1" origlang="en">'
+        '<src lang="en"><p><seg id="1">We go to Beijing today.</seg></p></src>'
+        '<ref lang="zh" translator="A"><p><seg id="1">我们今天去北京。</seg></p></ref>'
+        '<hyp lang="zh" system="s"><p><seg id="1">我们明天去北京。</seg></p></hyp>'
+        "</doc></collection></dataset>\n"
+    )
+    read = read_wmt_xml(xml.encode(), "test.xml")
+    assert {c.language for c in (*read.references, *read.systems)} == {"zh"}
+    assert read.source.language == "en"
+    path = tmp_path / "test.xml"
+    path.write_text(xml, encoding="utf-8")
+    result, err = score_json(capsys, "--refs", str(path), "--hyps", str(path), "--metrics", "bleu")
+    assert "tok:zh" in result["signature"] and "Chinese" in err
+    mixed = xml.replace('<hyp lang="zh"', '<hyp lang="ja"')
+    read = read_wmt_xml(mixed.encode(), "mixed.xml")
+    assert read.references[0].language is None  # a file that mixes languages declares none
