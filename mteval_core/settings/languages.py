@@ -3,11 +3,11 @@ tokenizer that suit them.
 
 WMT XML declares its languages (``<ref lang="de">``); other test sets name them in their file
 names: WMT's ``newstest2021.en-de.ref.de`` and ``src.en``, sacreBLEU's ``*.de`` system outputs,
-a ``de-en`` pair in a folder or file name. Nothing here guesses from the text itself: a name that says nothing gives None, and the caller keeps its
-default. Stemming is language-specific, so the dashboard stems German output with Snowball's
-German stemmer, not with English Porter, once the target language is known. So is tokenization:
-without a tokenizer chosen, Chinese, Japanese and Korean output get the one sacreBLEU's BLEU
-chooses for them (``resolve_tokenizer``).
+a ``de-en`` pair in a folder or file name. Nothing here guesses from the text itself: a name that
+says nothing gives None, and the caller keeps its default. Stemming is language-specific, so the
+dashboard stems German output with Snowball's German stemmer, not with English Porter, once the
+target language is known. So is tokenization: without a tokenizer chosen, Chinese, Japanese and
+Korean output get the one sacreBLEU's BLEU chooses for them (``resolve_tokenizer``).
 """
 
 from __future__ import annotations
