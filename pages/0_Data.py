@@ -64,7 +64,8 @@ with st.form("upload"):
     systems = st.file_uploader("System outputs (one file per system)", accept_multiple_files=True)
     source = st.file_uploader("Source (optional)")
     human = st.file_uploader(
-        "Human judgments (optional): system, segment_id, score[, rater, criterion]"
+        "Human judgments (optional): system, segment_id, score[, rater, criterion], or "
+        "Google's MQM error TSV"
     )
     lower_is_better = st.checkbox("These human scores count errors (lower is better): negate them")
     segment_ids = st.file_uploader(
@@ -72,8 +73,10 @@ with st.form("upload"):
         "set's own segment ids instead of line numbers"
     )
     mqm = st.file_uploader(
-        "MQM error annotations (optional): Google's TSV (system, seg_id, rater, category, "
-        "severity); the Loss page then ranks systems under your own error weights"
+        "MQM error annotations (optional): Google's TSV, 2020-2024 layouts (system, doc, "
+        "seg_id or docSegId, rater, category, severity); the Loss page then ranks systems under "
+        "your own error weights, and without other human judgments its MQM scores are the "
+        "Correlation page's"
     )
     carriage_returns = st.radio(
         CARRIAGE_RETURN_LABEL,
@@ -99,7 +102,7 @@ def uploaded_test_set(notes: list[str]) -> TestSet:
             [upload(f) for f in references or []],
             [upload(f) for f in systems or []],
             upload(source),
-            upload(human),
+            upload(human) or upload(mqm),  # MQM scores are judgments when there are no others
             lower_is_better,
             upload(segment_ids),
             notes=notes,

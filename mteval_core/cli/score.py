@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING
 from mteval_core.cli.arguments import (
     CARRIAGE_RETURNS_OFFER,
     add_carriage_returns_argument,
+    add_mtme_arguments,
     add_ranking_arguments,
     add_resampling_arguments,
     bootstrap_options,
     check_excluded,
+    load_mtme,
     worker_count,
 )
 from mteval_core.errors import InputError
@@ -50,6 +52,7 @@ from mteval_core.settings.options import (
 from mteval_core.stats.undefined import UNDEFINED
 
 if TYPE_CHECKING:
+    from mteval_core.io.mtme import MtmeRead
     from mteval_core.metrics.external import ExternalMetric
     from mteval_core.stats.meta import MetaEvaluation
 
@@ -90,7 +93,15 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         help="system outputs; each is named after its file (without the last extension), "
         "or give NAME=PATH (required, unless --shards gives the test set)",
     )
+    score.add_argument(
+        "--source",
+        metavar="FILE",
+        help="the source segments (not scored): a --human file of Google's MQM error "
+        "annotations is placed on the lines by its source text where it has no line numbers "
+        "and the files no documents",
+    )
     add_carriage_returns_argument(score, "the --refs and --hyps files")
+    add_mtme_arguments(score)
     add_shard_arguments(score)
     score.add_argument(
         "--metrics",
@@ -247,13 +258,23 @@ SHARD_ONLY_OPTIONS = {  # argparse dest -> option
 }
 
 
-def _check_in_memory_input(args: argparse.Namespace) -> None:
-    """Without --shards, --refs and --hyps are required and the shard options mean nothing."""
+# What --mtme cannot be given with: it brings the test set, its documents and its segment order.
+MTME_REFUSED = {
+    "refs": "--refs",
+    "hyps": "--hyps",
+    "source": "--source",
+    "segment_ids": "--segment-ids",
+}
+
+
+def _check_in_memory_input(args: argparse.Namespace, mtme: bool = False) -> None:
+    """Without --shards, --refs and --hyps (or --mtme) are required and the shard options mean
+    nothing."""
     missing = [option for option in ("--refs", "--hyps") if not getattr(args, option[2:])]
-    if missing:
+    if missing and not mtme:
         raise InputError(
             f"the following arguments are required: {', '.join(missing)} "
-            "(or give the test set as --shards) (see 'mteval score --help')"
+            "(or give the test set as --mtme or --shards) (see 'mteval score --help')"
         )
     for dest, option in SHARD_ONLY_OPTIONS.items():
         if getattr(args, dest) is not None:
@@ -263,7 +284,10 @@ def _check_in_memory_input(args: argparse.Namespace) -> None:
 
 
 def _check_sharded_input(args: argparse.Namespace) -> None:
-    """--carriage-returns reads --refs and --hyps files; the shards are tables of their own."""
+    """--carriage-returns reads --refs and --hyps files; the shards are tables of their own,
+    and --source only places MQM annotations on a test set in memory."""
+    if args.source is not None:
+        raise InputError("--source works with --refs and --hyps files, not with --shards")
     if args.carriage_returns != "refuse":
         raise InputError(
             "--carriage-returns works with --refs and --hyps files, not with --shards",
@@ -294,11 +318,19 @@ def run(args: argparse.Namespace) -> str:
     if args.shards:
         from mteval_core.cli.score_shards import run_sharded
 
+        if args.mtme:
+            raise InputError("--mtme and --shards are two ways to give the test set; give one")
         _check_sharded_input(args)
         options = resolved_options(args, options, languages_in_names(args.shards))
         return run_sharded(args, metrics, options)
-    _check_in_memory_input(args)
-    test_set = load_command_line_test_set(args.refs, args.hyps, args.carriage_returns)
+    _check_in_memory_input(args, mtme=bool(args.mtme))
+    mtme = load_mtme(args, MTME_REFUSED)
+    if mtme is None:
+        test_set = load_command_line_test_set(
+            args.refs, args.hyps, args.carriage_returns, args.source
+        )
+    else:
+        test_set = _mtme_test_set(args, mtme)
     options = resolved_options(args, options, languages_of(test_set))
     documents = test_set.documents if args.documents else None
     if args.documents and documents is None:
@@ -308,12 +340,16 @@ def run(args: argparse.Namespace) -> str:
         )
     if args.documents and args.format in ("text", "latex"):
         raise InputError("--documents works with --format json or csv")
-    if (args.human or args.bootstrap) and args.format in ("csv", "latex"):
+    if (test_set.human is not None or args.human or args.bootstrap) and args.format in (
+        "csv",
+        "latex",
+    ):
         raise InputError("--human and --bootstrap work with --format json or text")
     if args.segment_ids and not (args.human or args.metric_scores):
         raise InputError("--segment-ids works with --human or --metric-scores files")
     segment_ids = read_segment_ids(args.segment_ids, test_set)
-    external = [read_external(spec, test_set, segment_ids) for spec in args.metric_scores]
+    external = [*(mtme.external if mtme else ())]
+    external += [read_external(spec, test_set, segment_ids) for spec in args.metric_scores]
     scores = score_test_set(test_set, metrics, options, external=external)
     test_set = with_human(args, test_set, segment_ids)
     meta = meta_evaluation(args, test_set, scores)
@@ -345,6 +381,20 @@ def resolved_options(args: argparse.Namespace, options: Options, languages: Lang
     if note is not None:
         print(f"mteval: note: {note} (give --tokenize to choose another)", file=sys.stderr)
     return options
+
+
+def _mtme_test_set(args: argparse.Namespace, mtme: MtmeRead) -> TestSet:
+    """The --mtme test set, its human scores taken as --human (and its standard criterion as
+    --criterion's default); --human replaces them."""
+    if mtme.test_set.human is not None and not args.human:
+        if args.human_lower_is_better:
+            raise InputError(
+                "--human-lower-is-better: mt-metrics-eval's human scores are higher-is-better "
+                "already (MQM as negative error points)",
+                hint="Leave it out, or give your own judgments with --human.",
+            )
+        args.criterion = args.criterion or mtme.criterion
+    return mtme.test_set
 
 
 def read_segment_ids(path: str | None, test_set: TestSet) -> dict[str, int] | None:
@@ -457,11 +507,15 @@ def _merged(correlations: dict[str, dict], accuracies: dict[str, dict]) -> dict[
 
 
 def load_command_line_test_set(
-    ref_args: Sequence[str], hyp_args: Sequence[str], carriage_returns: str = "refuse"
+    ref_args: Sequence[str],
+    hyp_args: Sequence[str],
+    carriage_returns: str = "refuse",
+    source_arg: str | None = None,
 ) -> TestSet:
-    """Read every --refs and --hyps file; SGML/XML files may carry several columns and doc ids,
-    and their segments are matched by id (mteval_core.io.alignment), plain text by position.
-    ``carriage_returns`` is --carriage-returns; its refusal names the option."""
+    """Read every --refs and --hyps file (and --source); SGML/XML files may carry several
+    columns and doc ids, and their segments are matched by id (mteval_core.io.alignment), plain
+    text by position. ``carriage_returns`` is --carriage-returns; its refusal names the option.
+    The source is not scored: it places MQM annotations by their source text."""
     from mteval_core.io import ColumnsRead, read_bytes, read_columns
     from mteval_core.io.alignment import align_by_ids
     from mteval_core.io.decoding import LoneCarriageReturn
@@ -478,9 +532,18 @@ def load_command_line_test_set(
             for note in read.notes:
                 print(f"mteval: note: {note}", file=sys.stderr)
             reads[role].append(read)
-    aligned = align_by_ids(reads["ref"], reads["sys"])
+    source = None
+    if source_arg is not None:
+        try:
+            source = read_columns(read_bytes(source_arg), source_arg, "src", None, carriage_returns)
+        except LoneCarriageReturn as error:
+            raise error.offering(CARRIAGE_RETURNS_OFFER) from None
+    aligned = align_by_ids(reads["ref"], reads["sys"], source)
     return TestSet(
-        references=aligned.references, systems=aligned.systems, documents=aligned.documents
+        references=aligned.references,
+        systems=aligned.systems,
+        source=aligned.source,
+        documents=aligned.documents,
     )
 
 
@@ -498,7 +561,8 @@ def meta_evaluation(
     args: argparse.Namespace, test_set: TestSet, scores: Scores
 ) -> MetaEvaluation | None:
     """What --human and --bootstrap add to `mteval score`; None when neither is given."""
-    if not args.human:
+    judged = test_set.human is not None  # --human, or the human scores of --mtme
+    if not judged:
         given = [option for dest, option in HUMAN_ONLY_OPTIONS.items() if getattr(args, dest)]
         if given:
             options = ", ".join(given)
@@ -509,7 +573,7 @@ def meta_evaluation(
                 hint=f"Give the judgments with --human FILE, or leave out {options}.",
             )
     check_excluded(args.exclude, scores.systems)
-    if not (args.human or args.bootstrap):
+    if not (judged or args.bootstrap):
         return None  # and scipy, which the statistics need, is not even imported
     from mteval_core.stats.meta import evaluate
 
