@@ -299,22 +299,7 @@ def run(args: argparse.Namespace) -> str:
     from mteval_core.metrics.scoring import score_test_set
 
     metrics = parse_metric_list(args.metrics)
-    if args.spm_model and args.tokenize not in SPM_TOKENIZERS:
-        raise InputError(
-            "--spm-model works with --tokenize flores101, flores200 or spm",
-            hint="Give one of them, or leave out --spm-model.",
-        )
-    options = Options(
-        tokenize=args.tokenize or DEFAULT_TOKENIZER,  # resolved below once the languages are known
-        spm_model=args.spm_model,
-        lowercase=args.lowercase,
-        stem=args.stem,
-        stem_language=args.stem_language,
-        fmean_alpha=args.fmean_alpha,
-        bp=args.bp,
-        gtm_exponent=args.gtm_exponent,
-        gtm_matching=args.gtm_matching,
-    )
+    options = given_options(args)
     if args.shards:
         from mteval_core.cli.score_shards import run_sharded
 
@@ -358,6 +343,26 @@ def run(args: argparse.Namespace) -> str:
         report.update(segment_level_report(args, test_set, scores, report))
     return render_scores(
         args.format, scores, meta=meta, report=report, segments=args.segments, documents=documents
+    )
+
+
+def given_options(args: argparse.Namespace) -> Options:
+    """The options of the flags, with 13a until the test set's language resolves --tokenize."""
+    if args.spm_model and args.tokenize not in SPM_TOKENIZERS:
+        raise InputError(
+            "--spm-model works with --tokenize flores101, flores200 or spm",
+            hint="Give one of them, or leave out --spm-model.",
+        )
+    return Options(
+        tokenize=args.tokenize or DEFAULT_TOKENIZER,  # see resolved_options
+        spm_model=args.spm_model,
+        lowercase=args.lowercase,
+        stem=args.stem,
+        stem_language=args.stem_language,
+        fmean_alpha=args.fmean_alpha,
+        bp=args.bp,
+        gtm_exponent=args.gtm_exponent,
+        gtm_matching=args.gtm_matching,
     )
 
 
