@@ -22,10 +22,12 @@ from mteval_core.settings.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_
 from mteval_core.settings.options import (
     GTM_MATCHINGS,
     SNOWBALL_LANGUAGES,
+    SPM_TOKENIZERS,
     STEMMERS,
     TOKENIZERS,
     Options,
 )
+from mteval_core.text import require_tokenizer
 from pages.ui import (
     cache_key,
     cached,
@@ -36,6 +38,7 @@ from pages.ui import (
     session_options,
     session_stem_language,
     session_test_set,
+    session_tokenizer,
     show_overview,
 )
 
@@ -207,9 +210,20 @@ st.dataframe(segment_preview(test_set, rows=5), width="stretch")
 st.subheader("Options for every page")
 current = session_options()
 left, middle, right = st.columns(3)
-tokenize = left.selectbox("Tokenizer", TOKENIZERS, TOKENIZERS.index(current.tokenize))
-stem = middle.selectbox("Stemming", STEMMERS, STEMMERS.index(current.stem))
 languages = languages_of(test_set)
+offered, tokenizer_note, tokenizer_warning = session_tokenizer(languages)
+# Keyed, and its value set here rather than by an index: a widget whose index changes is a new
+# widget, which would drop the user's choice on the run after it (the stored options lag one run).
+# The key goes when another page runs, so it is set again from the options then.
+if not st.session_state.get("tokenizer_chosen") or "tokenizer" not in st.session_state:
+    st.session_state["tokenizer"] = offered
+tokenize = left.selectbox(
+    "Tokenizer",
+    TOKENIZERS,
+    key="tokenizer",
+    on_change=lambda: st.session_state.update(tokenizer_chosen=True),
+)
+stem = middle.selectbox("Stemming", STEMMERS, STEMMERS.index(current.stem))
 language = right.selectbox(
     "Snowball language",
     SNOWBALL_LANGUAGES,
@@ -217,6 +231,19 @@ language = right.selectbox(
     on_change=lambda: st.session_state.update(stem_language_chosen=True),
 )
 st.caption(stemming_advice(languages))
+if tokenizer_note is not None:
+    shown = tokenizer_note[0].upper() + tokenizer_note[1:]
+    (st.warning if tokenizer_warning else st.caption)(escape_markdown(shown))
+spm_model = None
+if tokenize in SPM_TOKENIZERS:
+    spm_model = (
+        st.text_input(
+            "SentencePiece model file on this server (sacreBLEU downloads it; mteval reads it "
+            "from here)",
+            current.spm_model or "",
+        )
+        or None
+    )
 left, middle, right = st.columns(3)
 lowercase = left.checkbox("Lowercase", current.lowercase)
 alpha = middle.number_input("Fmean alpha (weight of recall)", 0.0, 1.0, current.fmean_alpha, 0.05)
@@ -242,7 +269,9 @@ try:
         fmean_alpha=alpha,
         gtm_exponent=exponent,
         gtm_matching=matching,
+        spm_model=spm_model,
     )
+    require_tokenizer(options)  # a missing MeCab is said here, not on every page
     st.session_state["options"] = options
 except InputError as error:
     st.error(escape_markdown(error))

@@ -33,9 +33,18 @@ from mteval_core.metrics import DEFAULT_METRICS, REGISTRY, parse_metric_list
 from mteval_core.metrics.scoring import Scores
 from mteval_core.model.testset import TestSet
 from mteval_core.report.writers import render_scores
+from mteval_core.settings.languages import (
+    DEFAULT_TOKENIZER,
+    Languages,
+    languages_in_names,
+    languages_of,
+    missing_default,
+    resolve_tokenizer,
+)
 from mteval_core.settings.options import (
     BREVITY_PENALTIES,
     GTM_MATCHINGS,
+    SPM_TOKENIZERS,
     STEMMERS,
     TOKENIZERS,
     Options,
@@ -99,7 +108,19 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         default=",".join(DEFAULT_METRICS),
         help=f"comma-separated, from: {', '.join(REGISTRY)} (default: %(default)s)",
     )
-    score.add_argument("--tokenize", choices=TOKENIZERS, default="13a")
+    score.add_argument(
+        "--tokenize",
+        choices=TOKENIZERS,
+        default=None,
+        help="default: the one sacreBLEU's BLEU uses for the target language the file names "
+        "give (zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean), else 13a",
+    )
+    score.add_argument(
+        "--spm-model",
+        metavar="PATH",
+        help="the SentencePiece model file of --tokenize flores101, flores200 or spm (sacreBLEU "
+        "downloads it; mteval reads it from here)",
+    )
     score.add_argument("--lowercase", action="store_true", help="Unicode lowercasing")
     score.add_argument("--stem", choices=STEMMERS, default="none")
     score.add_argument(
@@ -278,22 +299,14 @@ def run(args: argparse.Namespace) -> str:
     from mteval_core.metrics.scoring import score_test_set
 
     metrics = parse_metric_list(args.metrics)
-    options = Options(
-        tokenize=args.tokenize,
-        lowercase=args.lowercase,
-        stem=args.stem,
-        stem_language=args.stem_language,
-        fmean_alpha=args.fmean_alpha,
-        bp=args.bp,
-        gtm_exponent=args.gtm_exponent,
-        gtm_matching=args.gtm_matching,
-    )
+    options = given_options(args)
     if args.shards:
         from mteval_core.cli.score_shards import run_sharded
 
         if args.mtme:
             raise InputError("--mtme and --shards are two ways to give the test set; give one")
         _check_sharded_input(args)
+        options = resolved_options(args, options, languages_in_names(args.shards))
         return run_sharded(args, metrics, options)
     _check_in_memory_input(args, mtme=bool(args.mtme))
     mtme = load_mtme(args, MTME_REFUSED)
@@ -303,6 +316,7 @@ def run(args: argparse.Namespace) -> str:
         )
     else:
         test_set = _mtme_test_set(args, mtme)
+    options = resolved_options(args, options, languages_of(test_set))
     documents = test_set.documents if args.documents else None
     if args.documents and documents is None:
         raise InputError(
@@ -330,6 +344,48 @@ def run(args: argparse.Namespace) -> str:
     return render_scores(
         args.format, scores, meta=meta, report=report, segments=args.segments, documents=documents
     )
+
+
+def given_options(args: argparse.Namespace) -> Options:
+    """The options of the flags, with 13a until the test set's language resolves --tokenize."""
+    if args.spm_model and args.tokenize not in SPM_TOKENIZERS:
+        raise InputError(
+            "--spm-model works with --tokenize flores101, flores200 or spm",
+            hint="Give one of them, or leave out --spm-model.",
+        )
+    return Options(
+        tokenize=args.tokenize or DEFAULT_TOKENIZER,  # see resolved_options
+        spm_model=args.spm_model,
+        lowercase=args.lowercase,
+        stem=args.stem,
+        stem_language=args.stem_language,
+        fmean_alpha=args.fmean_alpha,
+        bp=args.bp,
+        gtm_exponent=args.gtm_exponent,
+        gtm_matching=args.gtm_matching,
+    )
+
+
+def resolved_options(args: argparse.Namespace, options: Options, languages: Languages) -> Options:
+    """The options with --tokenize, or the target language's default (said in a note on
+    stderr), once its package is known to be there: a missing MeCab is one line, not a
+    traceback from deep inside scoring."""
+    from mteval_core.text import require_tokenizer
+
+    options, note = resolve_tokenizer(options, languages, args.tokenize)
+    try:
+        require_tokenizer(options)
+    except InputError as error:
+        if note is None:
+            raise
+        raise InputError(
+            missing_default(languages, error.problem),
+            hint="Or choose another tokenizer with --tokenize (char, or 13a as for other "
+            "languages).",
+        ) from None
+    if note is not None:
+        print(f"mteval: note: {note} (give --tokenize to choose another)", file=sys.stderr)
+    return options
 
 
 def _mtme_test_set(args: argparse.Namespace, mtme: MtmeRead) -> TestSet:

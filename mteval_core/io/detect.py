@@ -21,7 +21,7 @@ import csv
 import json
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 
 from mteval_core.errors import InputError
@@ -429,4 +429,4 @@ def _named(columns: list[TextColumn], name: str | None, origin: str) -> list[Tex
             origin=origin,
             hint="Leave out the NAME= part; the names inside the file are used.",
         )
-    return [TextColumn(name, columns[0].segments, columns[0].origin)]
+    return [replace(columns[0], name=name)]
