@@ -27,7 +27,7 @@ from mteval_core.settings.options import (
     TOKENIZERS,
     Options,
 )
-from mteval_core.text import require_tokenizer
+from mteval_core.text import require_tokenizer, stored_sentencepiece_model
 from pages.ui import (
     cache_key,
     cached,
@@ -234,16 +234,14 @@ st.caption(stemming_advice(languages))
 if tokenizer_note is not None:
     shown = tokenizer_note[0].upper() + tokenizer_note[1:]
     (st.warning if tokenizer_warning else st.caption)(escape_markdown(shown))
-spm_model = None
+spm_model = current.spm_model if tokenize in SPM_TOKENIZERS else None
 if tokenize in SPM_TOKENIZERS:
-    spm_model = (
-        st.text_input(
-            "SentencePiece model file on this server (sacreBLEU downloads it; mteval reads it "
-            "from here)",
-            current.spm_model or "",
-        )
-        or None
+    model = st.file_uploader(
+        "SentencePiece model (.model; sacreBLEU downloads flores101's and flores200's, mteval "
+        "takes the file you have)"
     )
+    if model is not None:
+        spm_model = stored_sentencepiece_model(model.getvalue())
 left, middle, right = st.columns(3)
 lowercase = left.checkbox("Lowercase", current.lowercase)
 alpha = middle.number_input("Fmean alpha (weight of recall)", 0.0, 1.0, current.fmean_alpha, 0.05)

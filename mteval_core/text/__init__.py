@@ -11,8 +11,12 @@ token ids as it goes (``token_ids``): tokenization was more than half of scoring
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import os
 import re
+import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
@@ -128,17 +132,24 @@ def require_tokenizer(options: Options) -> None:
         _sentencepiece_model(str(options.spm_model))
 
 
-@cache
 def _sentencepiece_model(path: str) -> object:
-    """The SentencePiece processor of a local model file, loaded once per process."""
-    import sentencepiece
-
-    if not Path(path).is_file():
+    """The SentencePiece processor of a local model file, loaded once per process and again
+    when the file changes (its size or modification time)."""
+    model = Path(path)
+    if not model.is_file():
         raise InputError(
             f"no SentencePiece model at {path}",
             hint="Give the path of the .model file (sacreBLEU keeps its copies in "
             "~/.sacrebleu/models/).",
         )
+    stat = model.stat()
+    return _loaded_sentencepiece_model(path, stat.st_size, stat.st_mtime_ns)
+
+
+@cache
+def _loaded_sentencepiece_model(path: str, _size: int, _modified_ns: int) -> object:
+    import sentencepiece
+
     processor = sentencepiece.SentencePieceProcessor()
     try:
         processor.Load(path)
@@ -150,23 +161,41 @@ def _sentencepiece_model(path: str) -> object:
     return processor
 
 
-@cache
+def stored_sentencepiece_model(data: bytes) -> str:
+    """Keep an uploaded SentencePiece model in a file named by its SHA-256 (the model is read
+    from a path, as on the command line) and return that path: equal uploads share one file,
+    and a different model is a different path, so nothing cached for one serves the other."""
+    folder = Path(tempfile.gettempdir()) / "mteval-sentencepiece"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{hashlib.sha256(data).hexdigest()}.model"
+    if not path.is_file():
+        partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
+        partial.write_bytes(data)
+        partial.replace(path)  # atomic: another session never reads half a model
+    return str(path)
+
+
 def _outside_tokenizer(name: str, spm_model: str | None) -> Callable[[str], str]:
     """MeCab's or SentencePiece's tokenizer, as a function from a line to its tokens joined by
     spaces (what sacreBLEU's classes return; BLEU then splits on whitespace)."""
-    options = Options(tokenize=name, spm_model=spm_model)
-    require_tokenizer(options)
+    require_tokenizer(Options(tokenize=name, spm_model=spm_model))
+    if name in SPM_TOKENIZERS:
+        # sacreBLEU's TokenizerSPM does this with a model it downloads; the same call on ours
+        processor = _sentencepiece_model(str(spm_model))
+        return lambda line: " ".join(processor.EncodeAsPieces(line))
+    return _mecab_tokenizer(name)
+
+
+@cache
+def _mecab_tokenizer(name: str) -> Callable[[str], str]:
+    """sacreBLEU's MeCab tokenizer of ``name``, built once per process (it loads a dictionary)."""
     if name == "ja-mecab":
         from sacrebleu.tokenizers.tokenizer_ja_mecab import TokenizerJaMecab
 
         return TokenizerJaMecab()
-    if name == "ko-mecab":
-        from sacrebleu.tokenizers.tokenizer_ko_mecab import TokenizerKoMecab
+    from sacrebleu.tokenizers.tokenizer_ko_mecab import TokenizerKoMecab
 
-        return TokenizerKoMecab()
-    # sacreBLEU's TokenizerSPM does this with a model it downloads; the same call on ours
-    processor = _sentencepiece_model(str(spm_model))
-    return lambda line: " ".join(processor.EncodeAsPieces(line))
+    return TokenizerKoMecab()
 
 
 def _spaced_out(texts: Sequence[str], options: Options) -> list[str]:

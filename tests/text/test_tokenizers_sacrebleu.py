@@ -333,6 +333,23 @@ def test_spm_needs_a_model_file(tmp_path):
         main_error(["score", "--refs", "r", "--hyps", "h", "--spm-model", "m.model"])
 
 
+def test_an_uploaded_model_is_kept_by_its_content(spm_model, tmp_path):
+    """The Data page keeps an uploaded model in a file named by its hash: the same bytes give
+    the same path (and cache keys), and a model replaced at a path is read again."""
+    data = spm_model.read_bytes()
+    path = text.stored_sentencepiece_model(data)
+    assert text.stored_sentencepiece_model(data) == path
+    assert Path(path).read_bytes() == data
+    assert text.stored_sentencepiece_model(data + b"\0") != path
+    copy = tmp_path / "replaced.model"
+    copy.write_bytes(data)
+    first = text._sentencepiece_model(str(copy))
+    assert text._sentencepiece_model(str(copy)) is first
+    copy.write_bytes(b"not a model")
+    with pytest.raises(InputError, match="is not a SentencePiece model"):
+        text._sentencepiece_model(str(copy))
+
+
 def main_error(arguments: list[str]) -> None:
     """Run the command; raise its InputError (what it would print as one line)."""
     from mteval_core.cli import score as score_command
