@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from mteval_core.cli.arguments import (
     CARRIAGE_RETURNS_OFFER,
+    add_byte_order_mark_argument,
     add_carriage_returns_argument,
     add_ranking_arguments,
     add_resampling_arguments,
@@ -78,10 +79,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         "--hyps",
         nargs="+",
         metavar="HYP",
-        help="system outputs; each is named after its file (without the last extension), "
-        "or give NAME=PATH (required, unless --shards gives the test set)",
+        help="system outputs; each is named after its file (without the last extension; "
+        "with several files, without the dot-separated parts all their names share: "
+        "generaltest2023.en-ru.hyp.PROMT.ru is PROMT), or give NAME=PATH (required, unless "
+        "--shards gives the test set)",
     )
     add_carriage_returns_argument(score, "the --refs and --hyps files")
+    add_byte_order_mark_argument(score, "the --refs and --hyps files")
     add_shard_arguments(score)
     score.add_argument(
         "--metrics",
@@ -90,6 +94,12 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
     )
     score.add_argument("--tokenize", choices=TOKENIZERS, default="13a")
     score.add_argument("--lowercase", action="store_true", help="Unicode lowercasing")
+    score.add_argument(
+        "--ter-case-sensitive",
+        action="store_true",
+        help="case-sensitive TER; by default TER is case-insensitive, as sacreBLEU's (case:lc "
+        "in TER's signature)",
+    )
     score.add_argument("--stem", choices=STEMMERS, default="none")
     score.add_argument(
         "--stem-language",
@@ -263,6 +273,7 @@ def run(args: argparse.Namespace) -> str:
         bp=args.bp,
         gtm_exponent=args.gtm_exponent,
         gtm_matching=args.gtm_matching,
+        ter_case_sensitive=args.ter_case_sensitive,
     )
     if args.shards:
         from mteval_core.cli.score_shards import run_sharded
@@ -270,7 +281,9 @@ def run(args: argparse.Namespace) -> str:
         _check_sharded_input(args)
         return run_sharded(args, metrics, options)
     _check_in_memory_input(args)
-    test_set = load_command_line_test_set(args.refs, args.hyps, args.carriage_returns)
+    test_set = load_command_line_test_set(
+        args.refs, args.hyps, args.carriage_returns, args.byte_order_mark
+    )
     documents = test_set.documents if args.documents else None
     if args.documents and documents is None:
         raise InputError(
@@ -406,27 +419,37 @@ def _merged(correlations: dict[str, dict], accuracies: dict[str, dict]) -> dict[
 
 
 def load_command_line_test_set(
-    ref_args: Sequence[str], hyp_args: Sequence[str], carriage_returns: str = "refuse"
+    ref_args: Sequence[str],
+    hyp_args: Sequence[str],
+    carriage_returns: str = "refuse",
+    byte_order_mark: str = "keep",
 ) -> TestSet:
     """Read every --refs and --hyps file; SGML/XML files may carry several columns and doc ids,
     and their segments are matched by id (mteval_core.io.alignment), plain text by position.
-    ``carriage_returns`` is --carriage-returns; its refusal names the option."""
+    ``carriage_returns`` is --carriage-returns; its refusal names the option.
+    ``byte_order_mark`` is --byte-order-mark (plain text only)."""
     from mteval_core.io import ColumnsRead, read_bytes, read_columns
     from mteval_core.io.alignment import align_by_ids
     from mteval_core.io.decoding import LoneCarriageReturn
+    from mteval_core.io.detect import name_systems_after_files
 
     reads: dict[str, list[ColumnsRead]] = {"ref": [], "sys": []}
     for role, args in (("ref", ref_args), ("sys", hyp_args)):
         for arg in args:
             name, path = _split_name(arg) if role == "sys" else (None, arg)
             try:
-                read = read_columns(read_bytes(path), path, role, name, carriage_returns)
+                read = read_columns(
+                    read_bytes(path), path, role, name, carriage_returns, byte_order_mark
+                )
             except LoneCarriageReturn as error:
                 raise error.offering(CARRIAGE_RETURNS_OFFER) from None
             # which reading was used, skipped test-suite documents: worth knowing, not fatal
             for note in read.notes:
                 print(f"mteval: note: {note}", file=sys.stderr)
             reads[role].append(read)
+    reads["sys"], note = name_systems_after_files(reads["sys"])
+    if note:
+        print(f"mteval: note: {note} (or give NAME=PATH)", file=sys.stderr)
     aligned = align_by_ids(reads["ref"], reads["sys"])
     return TestSet(
         references=aligned.references, systems=aligned.systems, documents=aligned.documents

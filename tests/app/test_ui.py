@@ -92,6 +92,7 @@ OTHER_OPTIONS = {
     "bp": "shortest",
     "gtm_exponent": 2.0,
     "gtm_matching": "exact",
+    "ter_case_sensitive": True,
 }
 
 
