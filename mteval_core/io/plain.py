@@ -32,9 +32,10 @@ def read_plain(data: bytes, origin: str, name: str, byte_order_mark: str = "keep
     most likely lost its content, so it is refused rather than scored as empty segments.
     ``byte_order_mark`` ('keep' or 'drop') says what a leading U+FEFF becomes (module docstring).
     """
-    keep = _keeps(byte_order_mark)
-    lines = split_lines(read_text(data, origin, keep_byte_order_mark=keep))
-    if not lines or (len(lines) > 1 and not any(line.strip() for line in lines)):
+    text = read_text(data, origin, keep_byte_order_mark=_keeps(byte_order_mark))
+    lines = split_lines(text)
+    content = split_lines(text.removeprefix("\ufeff"))  # a byte order mark alone is no content
+    if not content or (len(content) > 1 and not any(line.strip() for line in content)):
         raise InputError(
             "the file is empty", origin=origin, hint="Give one segment per line, in test set order."
         )

@@ -53,7 +53,7 @@ def check_upload_sizes(uploads: Sequence[Upload], limit_mb: int = MAX_UPLOAD_MB)
             )
 
 
-def test_set_from_uploads(
+def test_set_from_uploads(  # long: every kind of upload, read and checked in one place
     references: Sequence[Upload],
     systems: Sequence[Upload],
     source: Upload | None = None,
