@@ -130,7 +130,8 @@ def test_metric_attributes_and_signatures():
     assert "|nc:6|nw:2|space:no|" in run_signature(Options(), [chrf_pp], 1)
     assert "|ter-tok:tercom|norm:no|punct:yes|asian:no|" in signature
     assert signature.startswith("nrefs:1|case:mixed|") and "|ter-case:lc|" in signature
-    assert "ter-case" not in run_signature(Options(ter_case_sensitive=True), [chrf, ter], 1)
+    cased = Options(ter_case_sensitive=True)
+    assert "ter-case" not in run_signature(cased, [chrf, get_metric("ter", cased)], 1)
     own = metric_signatures(Options(), [chrf, ter, get_metric("bleu", Options())], 1)
     assert own["ter"].startswith("nrefs:1|case:lc|tok:13a|")
     assert own["bleu"].startswith("nrefs:1|case:mixed|") and "ter" not in own["bleu"]
