@@ -1,5 +1,7 @@
 """Data page: upload a test set (or keep the sample) and choose the options every page uses."""
 
+import hashlib
+
 import streamlit as st
 
 from mteval_core.errors import InputError
@@ -7,9 +9,12 @@ from mteval_core.io.decoding import CARRIAGE_RETURNS, LoneCarriageReturn
 from mteval_core.io.mqm_tsv import read_mqm
 from mteval_core.io.plain import BYTE_ORDER_MARKS
 from mteval_core.io.uploads import (
+    ArchivePair,
     TextChoices,
+    archive_pairs,
     check_upload_sizes,
     read_uploaded_metric,
+    test_set_from_archive,
     test_set_from_uploads,
 )
 from mteval_core.model.testset import TestSet
@@ -19,11 +24,15 @@ from mteval_core.settings.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_
 from mteval_core.settings.options import (
     GTM_MATCHINGS,
     SNOWBALL_LANGUAGES,
+    SPM_TOKENIZERS,
     STEMMERS,
     TOKENIZERS,
     Options,
 )
+from mteval_core.text import require_tokenizer
 from pages.ui import (
+    cache_key,
+    cached,
     escape_markdown,
     friendly_errors,
     session_external_metrics,
@@ -31,6 +40,7 @@ from pages.ui import (
     session_options,
     session_stem_language,
     session_test_set,
+    session_tokenizer,
     show_overview,
 )
 
@@ -67,12 +77,50 @@ st.caption(
     "times references and systems). Score larger test sets with the command line "
     "(mteval score)."
 )
+
+
+def upload(file) -> tuple[str, bytes] | None:
+    return (file.name, file.getvalue()) if file else None
+
+
+def archive_choice(file) -> tuple[ArchivePair | None, str | None]:
+    """The language pair and reference chosen among the archive's, once it has been sent (the
+    first pair and its standard reference until the user chooses)."""
+    if file is None:
+        return None, None
+    archive = upload(file)
+    try:
+        pairs = cached(
+            cache_key("archive pairs", content=hashlib.sha256(archive[1]).hexdigest()),
+            lambda _: archive_pairs(archive),
+        )
+    except InputError:  # 'Use this test set' reads the archive again and shows the problem
+        return None, None
+    left, right = st.columns(2)
+    pair = left.selectbox(
+        "Language pair of the archive",
+        pairs,
+        format_func=lambda p: p.label,
+        help="Press 'Use this test set' to load the pair chosen here.",
+    )
+    references = sorted({name for p in pairs for name in p.references})
+    reference = right.selectbox(
+        "Reference of the archive",
+        [None, *references],
+        format_func=lambda name: (
+            f"mt-metrics-eval's standard one ({pair.standard})" if name is None else name
+        ),
+    )
+    return pair, reference
+
+
 with st.form("upload"):
     references = st.file_uploader("References (one file per reference)", accept_multiple_files=True)
     systems = st.file_uploader("System outputs (one file per system)", accept_multiple_files=True)
     source = st.file_uploader("Source (optional)")
     human = st.file_uploader(
-        "Human judgments (optional): system, segment_id, score[, rater, criterion]"
+        "Human judgments (optional): system, segment_id, score[, rater, criterion], or "
+        "Google's MQM error TSV"
     )
     lower_is_better = st.checkbox("These human scores count errors (lower is better): negate them")
     segment_ids = st.file_uploader(
@@ -80,9 +128,18 @@ with st.form("upload"):
         "set's own segment ids instead of line numbers"
     )
     mqm = st.file_uploader(
-        "MQM error annotations (optional): Google's TSV (system, seg_id, rater, category, "
-        "severity); the Loss page then ranks systems under your own error weights"
+        "MQM error annotations (optional): Google's TSV, 2020-2024 layouts (system, doc, "
+        "seg_id or docSegId, rater, category, severity); the Loss page then ranks systems under "
+        "your own error weights, and without other human judgments its MQM scores are the "
+        "Correlation page's"
     )
+    archive = st.file_uploader(
+        "mt-metrics-eval archive (optional, in place of references, systems and source): a .zip "
+        "or .tar.gz of a test set's folders (sources/, references/, system-outputs/, "
+        "documents/, human-scores/, metric-scores/), of the data root that holds test sets, or "
+        "of one language pair's files in those folders; its human and metric scores come along"
+    )
+    pair, reference = archive_choice(archive)
     carriage_returns = st.radio(
         CARRIAGE_RETURN_LABEL,
         CARRIAGE_RETURNS,
@@ -106,10 +163,6 @@ with st.form("upload"):
     submitted = st.form_submit_button("Use this test set")
 
 
-def upload(file) -> tuple[str, bytes] | None:
-    return (file.name, file.getvalue()) if file else None
-
-
 def uploaded_test_set(notes: list[str]) -> TestSet:
     """The test set of the form's files; a refused lone CR names the form's choice."""
     try:
@@ -117,7 +170,7 @@ def uploaded_test_set(notes: list[str]) -> TestSet:
             [upload(f) for f in references or []],
             [upload(f) for f in systems or []],
             upload(source),
-            upload(human),
+            upload(human) or upload(mqm),  # MQM scores are judgments when there are no others
             lower_is_better,
             upload(segment_ids),
             notes=notes,
@@ -131,14 +184,28 @@ if submitted:
     # which reading a file got, judgments set aside: shown also when the files do not fit
     notes: list[str] = []
     with friendly_errors(stop=False):  # on a problem the previous test set stays loaded
-        test_set = uploaded_test_set(notes)
+        external = {}
+        if archive:  # the archive's texts, judgments and metric scores, with the files' judgments
+            given = [*(references or []), *(systems or []), source, segment_ids]
+            read = test_set_from_archive(
+                upload(archive),
+                pair,
+                reference,
+                upload(human) or upload(mqm),
+                lower_is_better,
+                text_files=[file.name for file in given if file],
+            )
+            test_set, external = read.test_set, read.external
+            notes.extend(read.notes)
+        else:
+            test_set = uploaded_test_set(notes)
         annotations = None
         if mqm:
             check_upload_sizes([upload(mqm)])
             annotations = read_mqm(mqm.getvalue(), mqm.name)
         st.session_state["test_set"] = test_set
         st.session_state["mqm"] = annotations
-        st.session_state["external_metrics"] = {}  # they were read for the previous test set
+        st.session_state["external_metrics"] = external  # those read for the previous set go
         st.success(
             "Loaded. Every page now shows this test set, read from "
             f"{escape_markdown(files_summary(test_set))}."
@@ -160,9 +227,20 @@ st.dataframe(segment_preview(test_set, rows=5), width="stretch")
 st.subheader("Options for every page")
 current = session_options()
 left, middle, right = st.columns(3)
-tokenize = left.selectbox("Tokenizer", TOKENIZERS, TOKENIZERS.index(current.tokenize))
-stem = middle.selectbox("Stemming", STEMMERS, STEMMERS.index(current.stem))
 languages = languages_of(test_set)
+offered, tokenizer_note, tokenizer_warning = session_tokenizer(languages)
+# Keyed, and its value set here rather than by an index: a widget whose index changes is a new
+# widget, which would drop the user's choice on the run after it (the stored options lag one run).
+# The key goes when another page runs, so it is set again from the options then.
+if not st.session_state.get("tokenizer_chosen") or "tokenizer" not in st.session_state:
+    st.session_state["tokenizer"] = offered
+tokenize = left.selectbox(
+    "Tokenizer",
+    TOKENIZERS,
+    key="tokenizer",
+    on_change=lambda: st.session_state.update(tokenizer_chosen=True),
+)
+stem = middle.selectbox("Stemming", STEMMERS, STEMMERS.index(current.stem))
 language = right.selectbox(
     "Snowball language",
     SNOWBALL_LANGUAGES,
@@ -170,6 +248,19 @@ language = right.selectbox(
     on_change=lambda: st.session_state.update(stem_language_chosen=True),
 )
 st.caption(stemming_advice(languages))
+if tokenizer_note is not None:
+    shown = tokenizer_note[0].upper() + tokenizer_note[1:]
+    (st.warning if tokenizer_warning else st.caption)(escape_markdown(shown))
+spm_model = None
+if tokenize in SPM_TOKENIZERS:
+    spm_model = (
+        st.text_input(
+            "SentencePiece model file on this server (sacreBLEU downloads it; mteval reads it "
+            "from here)",
+            current.spm_model or "",
+        )
+        or None
+    )
 left, middle, right = st.columns(3)
 lowercase = left.checkbox("Lowercase", current.lowercase)
 alpha = middle.number_input("Fmean alpha (weight of recall)", 0.0, 1.0, current.fmean_alpha, 0.05)
@@ -203,7 +294,9 @@ try:
         gtm_exponent=exponent,
         gtm_matching=matching,
         ter_case_sensitive=ter_case_sensitive,
+        spm_model=spm_model,
     )
+    require_tokenizer(options)  # a missing MeCab is said here, not on every page
     st.session_state["options"] = options
 except InputError as error:
     st.error(escape_markdown(error))

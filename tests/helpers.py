@@ -1,14 +1,20 @@
-"""Helpers shared by the tests: where ../shared/data lives, and small test sets built in memory.
+"""Helpers shared by the tests: where ../shared/data lives, small test sets built in memory, and
+mt-metrics-eval folders (and archives of them) built in a temporary folder.
 
 Imported as ``from tests.helpers import ...``; the fixtures built on them live in conftest.py.
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import tarfile
+import zipfile
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mteval_core.io import DirectoryRead, read_directory
@@ -60,3 +66,93 @@ def cell_pixels(figure) -> tuple[float, float]:
     width = (layout.width - layout.margin.l - layout.margin.r) / columns
     height = (layout.height - layout.margin.t - layout.margin.b) / rows
     return width, height
+
+
+# ----------------------------------------------------------------- mt-metrics-eval folders
+N_DOC = 10  # segments per made-up document: the shared copy has no document ids
+
+
+def mtme_from_shared(root: Path) -> Path:
+    """wmt21.news en-de in mt-metrics-eval's layout under ``root``, from ../shared/data: the
+    references refA, refC, refD (also as human outputs), the 20 systems, MQM at segment level
+    ('None' where unrated, as mt-metrics-eval writes it) and system level, made-up documents
+    and two metric files: sentence chrF with refC (read) and with refA (another reference)."""
+    data = shared_dataset("wmt21-newstest2021-ende")
+    folder = root / "wmt21.news"
+    for sub in ("sources", "references", "system-outputs/en-de", "documents", "human-scores"):
+        (folder / sub).mkdir(parents=True)
+    (folder / "metric-scores/en-de").mkdir(parents=True)
+    (folder / "sources/en-de.txt").write_bytes((data / "src.en").read_bytes())
+    for ref in sorted((data / "ref").iterdir()):
+        name = "ref" + ref.stem.split("-")[1]  # ref-C.de -> refC
+        (folder / f"references/en-de.{name}.txt").write_bytes(ref.read_bytes())
+        (folder / f"system-outputs/en-de/{name}.txt").write_bytes(ref.read_bytes())
+    for system in sorted((data / "sys").iterdir()):
+        (folder / f"system-outputs/en-de/{system.stem}.txt").write_bytes(system.read_bytes())
+    n = len((data / "src.en").read_text(encoding="utf-8").splitlines())
+    docs = "".join(f"news doc{i // N_DOC}\n" for i in range(n))
+    (folder / "documents/en-de.docs").write_text(docs, encoding="utf-8")
+    rated: dict[str, dict[int, str]] = {}
+    with open(data / "human/mqm_seg.tsv", encoding="utf-8") as file:
+        for row in csv.DictReader(file, delimiter="\t"):
+            rated.setdefault(mtme_name(row["system"]), {})[int(row["segment_id"])] = row["score"]
+    lines = [
+        f"{system}\t{scores.get(i, 'None')}\n"
+        for system, scores in rated.items()
+        for i in range(1, n + 1)
+    ]
+    (folder / "human-scores/en-de.mqm.seg.score").write_text("".join(lines), encoding="utf-8")
+    with open(data / "human/mqm_sys.tsv", encoding="utf-8") as file:
+        rows = list(csv.DictReader(file, delimiter="\t"))
+    sys_lines = "".join(f"{mtme_name(row['system'])}\t{row['score']}\n" for row in rows)
+    (folder / "human-scores/en-de.mqm.sys.score").write_text(sys_lines, encoding="utf-8")
+    return root
+
+
+def mtme_name(system: str) -> str:
+    return "ref" + system.split("-")[1] if system.startswith("ref-") else system
+
+
+def write_metric(root: Path, name: str, scores: dict[str, np.ndarray]) -> None:
+    lines = [f"{s}\t{value!r}\n" for s, values in scores.items() for value in values.tolist()]
+    path = root / "wmt21.news/metric-scores/en-de" / f"{name}.seg.score"
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def tiny(root: Path, *, seg_score: str | None = None, docs: str | None = None) -> Path:
+    """A small wmt22 de-en folder under ``root``: 3 segments, references refA and refB (refB
+    also a human output), systems s1 and s2, documents and MQM segment scores."""
+    folder = root / "wmt22"
+    for sub in ("sources", "references", "system-outputs/de-en", "documents", "human-scores"):
+        (folder / sub).mkdir(parents=True)
+    (folder / "metric-scores/de-en").mkdir(parents=True)
+    (folder / "sources/de-en.txt").write_text("a\nb\nc\n", encoding="utf-8")
+    (folder / "references/de-en.refA.txt").write_text("x y\nz\nw\n", encoding="utf-8")
+    (folder / "references/de-en.refB.txt").write_text("x\nz z\nw\n", encoding="utf-8")
+    (folder / "system-outputs/de-en/refB.txt").write_text("x\nz z\nw\n", encoding="utf-8")
+    (folder / "system-outputs/de-en/s1.txt").write_text("x y\nz\nq\n", encoding="utf-8")
+    (folder / "system-outputs/de-en/s2.txt").write_text("x\nq\nq\n", encoding="utf-8")
+    (folder / "documents/de-en.docs").write_text(
+        docs if docs is not None else "news d1\nnews d1\nsocial d2\n", encoding="utf-8"
+    )
+    default = "s1\t-1\ns1\tNone\ns1\t0\ns2\t-5\ns2\t-2\ns2\tNone\nrefB\t0\nrefB\t0\nrefB\t-1\n"
+    score = seg_score if seg_score is not None else default
+    (folder / "human-scores/de-en.mqm.seg.score").write_text(score, encoding="utf-8")
+    return root
+
+
+def archive_of(root: Path, kind: str = "zip", members: Sequence[Path] | None = None) -> bytes:
+    """The files under ``root`` (or only ``members``, paths under it) as a .zip or .tar.gz in
+    memory, named by their paths relative to ``root``, as `zip -r` or `tar czf` run in ``root``
+    would write them."""
+    paths = sorted(members if members is not None else (p for p in root.rglob("*") if p.is_file()))
+    buffer = io.BytesIO()
+    if kind == "zip":
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in paths:
+                archive.write(path, path.relative_to(root).as_posix())
+    else:
+        with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+            for path in paths:
+                archive.add(path, path.relative_to(root).as_posix())
+    return buffer.getvalue()

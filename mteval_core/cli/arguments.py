@@ -5,10 +5,14 @@ commands that read text files."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from mteval_core.errors import InputError, listed_names
 from mteval_core.settings.limits import MAX_RESAMPLES
 from mteval_core.stats.bootstrap import DEFAULT_SEED, BootstrapOptions
+
+if TYPE_CHECKING:
+    from mteval_core.io.mtme import MtmeRead
 
 MAX_SEED = 2**32 - 1  # 32-bit seeds: every numpy generator and most other tools take them
 # io.decoding.CARRIAGE_RETURNS, written out: building the parser must not import the readers
@@ -147,3 +151,71 @@ def check_excluded(excluded: list[str], known: list[str]) -> None:
                 f"--exclude {name}: there is no system {name!r}",
                 hint=f"The systems are: {listed_names(known)}.",
             )
+
+
+def add_mtme_arguments(parser: argparse.ArgumentParser) -> None:
+    """--mtme DIR --test-set NAME --lp LP [--reference REF] [--with-human-outputs]: a test set
+    as google-research/mt-metrics-eval shares it (mteval_core.io.mtme)."""
+    parser.add_argument(
+        "--mtme",
+        metavar="DIR",
+        help="an mt-metrics-eval data folder (e.g. mt-metrics-eval-v2) holding --test-set's "
+        "folder: source, references, system outputs, documents, human and metric scores",
+    )
+    parser.add_argument("--test-set", metavar="NAME", help="with --mtme: e.g. wmt21.news")
+    parser.add_argument("--lp", metavar="LP", help="with --mtme: the language pair, e.g. en-de")
+    parser.add_argument(
+        "--reference",
+        metavar="REF",
+        help="with --mtme: the reference (default: mt-metrics-eval's standard one of the set)",
+    )
+    parser.add_argument(
+        "--with-human-outputs",
+        action="store_true",
+        help="with --mtme: score the other references' texts as systems too (by default they "
+        "are set aside, and so are their human and metric scores)",
+    )
+
+
+MTME_ONLY_OPTIONS = {
+    "test_set": "--test-set",
+    "lp": "--lp",
+    "reference": "--reference",
+    "with_human_outputs": "--with-human-outputs",
+}
+
+
+def load_mtme(args: argparse.Namespace, refused: dict[str, str]) -> MtmeRead | None:
+    """The --mtme test set, or None without --mtme. ``refused`` (dest -> option) are options
+    that give the test set another way and cannot be combined with it; its notes go to stderr."""
+    import sys
+
+    if not args.mtme:
+        given = [option for dest, option in MTME_ONLY_OPTIONS.items() if getattr(args, dest)]
+        if given:
+            raise InputError(f"{', '.join(given)} works with --mtme", hint="Give --mtme DIR.")
+        return None
+    clash = [option for dest, option in refused.items() if getattr(args, dest)]
+    if clash:
+        raise InputError(
+            f"--mtme gives the test set; {', '.join(clash)} cannot be given with it",
+            hint="Leave out " + ", ".join(clash) + ", or --mtme.",
+        )
+    missing = [o for o in ("--test-set", "--lp") if not getattr(args, o[2:].replace("-", "_"))]
+    if missing:
+        raise InputError(
+            f"--mtme needs {' and '.join(missing)}",
+            hint="e.g. --mtme mt-metrics-eval-v2 --test-set wmt21.news --lp en-de",
+        )
+    from mteval_core.io.mtme import read_mtme
+
+    read = read_mtme(
+        args.mtme,
+        args.test_set,
+        args.lp,
+        args.reference,
+        human_outputs=args.with_human_outputs,
+    )
+    for note in read.notes:
+        print(f"mteval: note: {note}", file=sys.stderr)
+    return read

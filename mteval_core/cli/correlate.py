@@ -6,9 +6,14 @@ Segment level: mteval correlate --human-segments FILE --metric-segments FILE
                                 [--lower-is-better METRIC ...] [--rank-metrics STATISTIC]
                                 [--permutations N] [--criterion NAME] [--exclude SYS ...]
                                 [--bootstrap N] [--seed S] [--format text|json]
+mt-metrics-eval: mteval correlate --mtme DIR --test-set NAME --lp LP [--reference REF]
+                                [--level segment|system] [and the options above]
 
 The segment-level form gives what `mteval score --segment-level` gives, from the two tables
 alone: mt-metrics-eval's correlations and accuracies by grouping, SPA, and the metric ranking.
+With --mtme the human and metric scores of an mt-metrics-eval folder go through the same two
+forms: its segment scores through the segment-level one, its system scores (the files', or the
+mean of the segment scores where a metric has only those) through the system-level one.
 """
 
 from __future__ import annotations
@@ -16,16 +21,32 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from mteval_core.cli.arguments import (
+    add_mtme_arguments,
     add_ranking_arguments,
     add_resampling_arguments,
     bootstrap_options,
     check_excluded,
+    load_mtme,
 )
 from mteval_core.errors import InputError
 from mteval_core.model.testset import HumanScores
 from mteval_core.report.writers import render_correlations
+
+if TYPE_CHECKING:
+    from mteval_core.io.mtme import MtmeRead
+    from mteval_core.stats.segment_meta import SegmentMatrices
+
+# The tables --mtme replaces (argparse dest -> option).
+MTME_REFUSED = {
+    "human": "--human",
+    "metric_file": "--metrics",
+    "human_segments": "--human-segments",
+    "metric_segments": "--metric-segments",
+    "lower_is_better": "--lower-is-better",
+}
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -59,6 +80,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     correlate.add_argument("--exclude", nargs="+", default=[], metavar="SYS")
     add_ranking_arguments(correlate)
     add_resampling_arguments(correlate, "intervals (resampling systems, or segments)")
+    add_mtme_arguments(correlate)
+    correlate.add_argument(
+        "--level",
+        choices=("segment", "system"),
+        help="with --mtme: which scores to correlate (default: segment when the human scores "
+        "have segments, else system)",
+    )
     correlate.add_argument("--format", choices=("text", "json"), default="text")
     correlate.set_defaults(run=run)
 
@@ -98,12 +126,16 @@ def _system_means(human: HumanScores, criterion: str) -> dict[str, float]:
 
 
 def run(args: argparse.Namespace) -> str:
+    mtme = load_mtme(args, MTME_REFUSED)
+    if mtme is not None:
+        return run_mtme(args, mtme)
+    if args.level:
+        raise InputError("--level works with --mtme", hint="Give --mtme DIR, or leave it out.")
     if _check_form(args):
         return run_segment_level(args)
     from mteval_core.io import read_bytes
     from mteval_core.io.wide_metric_scores import read_system_metric_table
     from mteval_core.model.judgment_matrices import default_criterion
-    from mteval_core.stats.meta import correlate_tables
 
     human = _read_table(args.human)
     criterion = args.criterion or default_criterion(human)
@@ -119,6 +151,17 @@ def run(args: argparse.Namespace) -> str:
     human_scores = _system_means(human, criterion)
     known = list(dict.fromkeys([*human_scores, *(s for m in metrics.values() for s in m)]))
     check_excluded(args.exclude, known)
+    return _system_report(args, human_scores, metrics, criterion)
+
+
+def _system_report(
+    args: argparse.Namespace,
+    human_scores: dict[str, float],
+    metrics: dict[str, dict[str, float]],
+    criterion: str,
+) -> str:
+    from mteval_core.stats.meta import correlate_tables
+
     results = correlate_tables(human_scores, metrics, args.exclude, bootstrap_options(args))
     if args.format == "json":
         records = {metric: statistics.to_dict() for metric, statistics in results.items()}
@@ -136,7 +179,6 @@ def run_segment_level(args: argparse.Namespace) -> str:
     from mteval_core.cli.segment_tables import table_matrices
     from mteval_core.io import read_bytes
     from mteval_core.io.wide_metric_scores import read_segment_metric_table
-    from mteval_core.report.writers import render_segment_level_text
     from mteval_core.stats import segment_meta
 
     human = _read_table(args.human_segments)
@@ -147,7 +189,14 @@ def run_segment_level(args: argparse.Namespace) -> str:
         segment_meta.parse_rank_statistic(args.rank_metrics)  # a typo fails before the work
     read = table_matrices(human, table, args.criterion, args.exclude, args.lower_is_better)
     _print_notes((*table.notes, *read.notes))
-    matrices = read.matrices
+    return _segment_report(args, read.matrices)
+
+
+def _segment_report(args: argparse.Namespace, matrices: SegmentMatrices) -> str:
+    """The segment-level form's output: statistics by grouping, SPA, and the ranking."""
+    from mteval_core.report.writers import render_segment_level_text
+    from mteval_core.stats import segment_meta
+
     result = segment_meta.segment_statistics(matrices, args.bootstrap, args.seed)
     report: dict = {
         "segment_level": segment_meta.segment_level_header(matrices, result),
@@ -162,3 +211,44 @@ def run_segment_level(args: argparse.Namespace) -> str:
     if args.format == "json":
         return json.dumps(report, indent=2, allow_nan=False) + "\n"
     return render_segment_level_text(report)
+
+
+def run_mtme(args: argparse.Namespace, mtme: MtmeRead) -> str:
+    """Both forms on an mt-metrics-eval folder: its human scores against its metric scores."""
+    from mteval_core.metrics.scoring import score_test_set
+    from mteval_core.settings.options import Options
+    from mteval_core.stats import segment_meta
+    from mteval_core.stats.meta import has_segment_judgments
+
+    test_set, human = mtme.test_set, mtme.test_set.human
+    if human is None or mtme.criterion is None:
+        raise InputError(
+            f"there are no human scores of {args.lp} to correlate with",
+            origin=f"{args.mtme}/{args.test_set}/human-scores",
+            hint="mt-metrics-eval's human-scores/LP.NAME.seg.score or .sys.score files.",
+        )
+    if not mtme.external:
+        raise InputError(
+            f"there are no metric scores of {args.lp} that use reference {mtme.reference} or none",
+            origin=f"{args.mtme}/{args.test_set}/metric-scores/{args.lp}",
+            hint="Choose the reference the metric files use with --reference.",
+        )
+    criterion = args.criterion or mtme.criterion
+    segment = has_segment_judgments(human, criterion)
+    level = args.level or ("segment" if segment else "system")
+    if level == "system" and args.rank_metrics:
+        raise InputError("--rank-metrics works at --level segment")
+    scores = score_test_set(test_set, [], Options(), external=mtme.external)
+    check_excluded(args.exclude, scores.systems)
+    if level == "segment":
+        if args.rank_metrics:
+            segment_meta.parse_rank_statistic(args.rank_metrics)  # a typo fails before the work
+        matrices = segment_meta.segment_matrices(test_set, scores, criterion, args.exclude)
+        return _segment_report(args, matrices)
+    means = _system_means(human, criterion)
+    human_scores = {system: means[system] for system in test_set.system_names if system in means}
+    metrics = {
+        metric.name: {system: metric.system_score(system) for system in test_set.system_names}
+        for metric in mtme.external
+    }
+    return _system_report(args, human_scores, metrics, criterion)

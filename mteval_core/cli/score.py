@@ -21,10 +21,12 @@ from mteval_core.cli.arguments import (
     CARRIAGE_RETURNS_OFFER,
     add_byte_order_mark_argument,
     add_carriage_returns_argument,
+    add_mtme_arguments,
     add_ranking_arguments,
     add_resampling_arguments,
     bootstrap_options,
     check_excluded,
+    load_mtme,
     worker_count,
 )
 from mteval_core.errors import InputError
@@ -32,9 +34,18 @@ from mteval_core.metrics import DEFAULT_METRICS, REGISTRY, parse_metric_list
 from mteval_core.metrics.scoring import Scores
 from mteval_core.model.testset import TestSet
 from mteval_core.report.writers import render_scores
+from mteval_core.settings.languages import (
+    DEFAULT_TOKENIZER,
+    Languages,
+    languages_in_names,
+    languages_of,
+    missing_default,
+    resolve_tokenizer,
+)
 from mteval_core.settings.options import (
     BREVITY_PENALTIES,
     GTM_MATCHINGS,
+    SPM_TOKENIZERS,
     STEMMERS,
     TOKENIZERS,
     Options,
@@ -42,6 +53,7 @@ from mteval_core.settings.options import (
 from mteval_core.stats.undefined import UNDEFINED
 
 if TYPE_CHECKING:
+    from mteval_core.io.mtme import MtmeRead
     from mteval_core.metrics.external import ExternalMetric
     from mteval_core.stats.meta import MetaEvaluation
 
@@ -84,15 +96,35 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         "generaltest2023.en-ru.hyp.PROMT.ru is PROMT), or give NAME=PATH (required, unless "
         "--shards gives the test set)",
     )
+    score.add_argument(
+        "--source",
+        metavar="FILE",
+        help="the source segments (not scored): a --human file of Google's MQM error "
+        "annotations is placed on the lines by its source text where it has no line numbers "
+        "and the files no documents",
+    )
     add_carriage_returns_argument(score, "the --refs and --hyps files")
     add_byte_order_mark_argument(score, "the --refs and --hyps files")
+    add_mtme_arguments(score)
     add_shard_arguments(score)
     score.add_argument(
         "--metrics",
         default=",".join(DEFAULT_METRICS),
         help=f"comma-separated, from: {', '.join(REGISTRY)} (default: %(default)s)",
     )
-    score.add_argument("--tokenize", choices=TOKENIZERS, default="13a")
+    score.add_argument(
+        "--tokenize",
+        choices=TOKENIZERS,
+        default=None,
+        help="default: the one sacreBLEU's BLEU uses for the target language the file names "
+        "give (zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean), else 13a",
+    )
+    score.add_argument(
+        "--spm-model",
+        metavar="PATH",
+        help="the SentencePiece model file of --tokenize flores101, flores200 or spm (sacreBLEU "
+        "downloads it; mteval reads it from here)",
+    )
     score.add_argument("--lowercase", action="store_true", help="Unicode lowercasing")
     score.add_argument(
         "--ter-case-sensitive",
@@ -236,13 +268,23 @@ SHARD_ONLY_OPTIONS = {  # argparse dest -> option
 }
 
 
-def _check_in_memory_input(args: argparse.Namespace) -> None:
-    """Without --shards, --refs and --hyps are required and the shard options mean nothing."""
+# What --mtme cannot be given with: it brings the test set, its documents and its segment order.
+MTME_REFUSED = {
+    "refs": "--refs",
+    "hyps": "--hyps",
+    "source": "--source",
+    "segment_ids": "--segment-ids",
+}
+
+
+def _check_in_memory_input(args: argparse.Namespace, mtme: bool = False) -> None:
+    """Without --shards, --refs and --hyps (or --mtme) are required and the shard options mean
+    nothing."""
     missing = [option for option in ("--refs", "--hyps") if not getattr(args, option[2:])]
-    if missing:
+    if missing and not mtme:
         raise InputError(
             f"the following arguments are required: {', '.join(missing)} "
-            "(or give the test set as --shards) (see 'mteval score --help')"
+            "(or give the test set as --mtme or --shards) (see 'mteval score --help')"
         )
     for dest, option in SHARD_ONLY_OPTIONS.items():
         if getattr(args, dest) is not None:
@@ -252,7 +294,10 @@ def _check_in_memory_input(args: argparse.Namespace) -> None:
 
 
 def _check_sharded_input(args: argparse.Namespace) -> None:
-    """--carriage-returns reads --refs and --hyps files; the shards are tables of their own."""
+    """--carriage-returns reads --refs and --hyps files; the shards are tables of their own,
+    and --source only places MQM annotations on a test set in memory."""
+    if args.source is not None:
+        raise InputError("--source works with --refs and --hyps files, not with --shards")
     if args.carriage_returns != "refuse":
         raise InputError(
             "--carriage-returns works with --refs and --hyps files, not with --shards",
@@ -264,26 +309,24 @@ def run(args: argparse.Namespace) -> str:
     from mteval_core.metrics.scoring import score_test_set
 
     metrics = parse_metric_list(args.metrics)
-    options = Options(
-        tokenize=args.tokenize,
-        lowercase=args.lowercase,
-        stem=args.stem,
-        stem_language=args.stem_language,
-        fmean_alpha=args.fmean_alpha,
-        bp=args.bp,
-        gtm_exponent=args.gtm_exponent,
-        gtm_matching=args.gtm_matching,
-        ter_case_sensitive=args.ter_case_sensitive,
-    )
+    options = given_options(args)
     if args.shards:
         from mteval_core.cli.score_shards import run_sharded
 
+        if args.mtme:
+            raise InputError("--mtme and --shards are two ways to give the test set; give one")
         _check_sharded_input(args)
+        options = resolved_options(args, options, languages_in_names(args.shards))
         return run_sharded(args, metrics, options)
-    _check_in_memory_input(args)
-    test_set = load_command_line_test_set(
-        args.refs, args.hyps, args.carriage_returns, args.byte_order_mark
-    )
+    _check_in_memory_input(args, mtme=bool(args.mtme))
+    mtme = load_mtme(args, MTME_REFUSED)
+    if mtme is None:
+        test_set = load_command_line_test_set(
+            args.refs, args.hyps, args.carriage_returns, args.source, args.byte_order_mark
+        )
+    else:
+        test_set = _mtme_test_set(args, mtme)
+    options = resolved_options(args, options, languages_of(test_set))
     documents = test_set.documents if args.documents else None
     if args.documents and documents is None:
         raise InputError(
@@ -292,12 +335,16 @@ def run(args: argparse.Namespace) -> str:
         )
     if args.documents and args.format in ("text", "latex"):
         raise InputError("--documents works with --format json or csv")
-    if (args.human or args.bootstrap) and args.format in ("csv", "latex"):
+    if (test_set.human is not None or args.human or args.bootstrap) and args.format in (
+        "csv",
+        "latex",
+    ):
         raise InputError("--human and --bootstrap work with --format json or text")
     if args.segment_ids and not (args.human or args.metric_scores):
         raise InputError("--segment-ids works with --human or --metric-scores files")
     segment_ids = read_segment_ids(args.segment_ids, test_set)
-    external = [read_external(spec, test_set, segment_ids) for spec in args.metric_scores]
+    external = [*(mtme.external if mtme else ())]
+    external += [read_external(spec, test_set, segment_ids) for spec in args.metric_scores]
     scores = score_test_set(test_set, metrics, options, external=external)
     test_set = with_human(args, test_set, segment_ids)
     meta = meta_evaluation(args, test_set, scores)
@@ -307,6 +354,63 @@ def run(args: argparse.Namespace) -> str:
     return render_scores(
         args.format, scores, meta=meta, report=report, segments=args.segments, documents=documents
     )
+
+
+def given_options(args: argparse.Namespace) -> Options:
+    """The options of the flags, with 13a until the test set's language resolves --tokenize."""
+    if args.spm_model and args.tokenize not in SPM_TOKENIZERS:
+        raise InputError(
+            "--spm-model works with --tokenize flores101, flores200 or spm",
+            hint="Give one of them, or leave out --spm-model.",
+        )
+    return Options(
+        tokenize=args.tokenize or DEFAULT_TOKENIZER,  # see resolved_options
+        spm_model=args.spm_model,
+        lowercase=args.lowercase,
+        stem=args.stem,
+        stem_language=args.stem_language,
+        fmean_alpha=args.fmean_alpha,
+        bp=args.bp,
+        gtm_exponent=args.gtm_exponent,
+        gtm_matching=args.gtm_matching,
+        ter_case_sensitive=args.ter_case_sensitive,
+    )
+
+
+def resolved_options(args: argparse.Namespace, options: Options, languages: Languages) -> Options:
+    """The options with --tokenize, or the target language's default (said in a note on
+    stderr), once its package is known to be there: a missing MeCab is one line, not a
+    traceback from deep inside scoring."""
+    from mteval_core.text import require_tokenizer
+
+    options, note = resolve_tokenizer(options, languages, args.tokenize)
+    try:
+        require_tokenizer(options)
+    except InputError as error:
+        if note is None:
+            raise
+        raise InputError(
+            missing_default(languages, error.problem),
+            hint="Or choose another tokenizer with --tokenize (char, or 13a as for other "
+            "languages).",
+        ) from None
+    if note is not None:
+        print(f"mteval: note: {note} (give --tokenize to choose another)", file=sys.stderr)
+    return options
+
+
+def _mtme_test_set(args: argparse.Namespace, mtme: MtmeRead) -> TestSet:
+    """The --mtme test set, its human scores taken as --human (and its standard criterion as
+    --criterion's default); --human replaces them."""
+    if mtme.test_set.human is not None and not args.human:
+        if args.human_lower_is_better:
+            raise InputError(
+                "--human-lower-is-better: mt-metrics-eval's human scores are higher-is-better "
+                "already (MQM as negative error points)",
+                hint="Leave it out, or give your own judgments with --human.",
+            )
+        args.criterion = args.criterion or mtme.criterion
+    return mtme.test_set
 
 
 def read_segment_ids(path: str | None, test_set: TestSet) -> dict[str, int] | None:
@@ -422,11 +526,13 @@ def load_command_line_test_set(
     ref_args: Sequence[str],
     hyp_args: Sequence[str],
     carriage_returns: str = "refuse",
+    source_arg: str | None = None,
     byte_order_mark: str = "keep",
 ) -> TestSet:
-    """Read every --refs and --hyps file; SGML/XML files may carry several columns and doc ids,
-    and their segments are matched by id (mteval_core.io.alignment), plain text by position.
-    ``carriage_returns`` is --carriage-returns; its refusal names the option.
+    """Read every --refs and --hyps file (and --source); SGML/XML files may carry several
+    columns and doc ids, and their segments are matched by id (mteval_core.io.alignment), plain
+    text by position. ``carriage_returns`` is --carriage-returns; its refusal names the option.
+    The source is not scored: it places MQM annotations by their source text.
     ``byte_order_mark`` is --byte-order-mark (plain text only)."""
     from mteval_core.io import ColumnsRead, read_bytes, read_columns
     from mteval_core.io.alignment import align_by_ids
@@ -450,9 +556,20 @@ def load_command_line_test_set(
     reads["sys"], note = name_systems_after_files(reads["sys"])
     if note:
         print(f"mteval: note: {note} (or give NAME=PATH)", file=sys.stderr)
-    aligned = align_by_ids(reads["ref"], reads["sys"])
+    source = None
+    if source_arg is not None:
+        try:
+            source = read_columns(
+                read_bytes(source_arg), source_arg, "src", None, carriage_returns, byte_order_mark
+            )
+        except LoneCarriageReturn as error:
+            raise error.offering(CARRIAGE_RETURNS_OFFER) from None
+    aligned = align_by_ids(reads["ref"], reads["sys"], source)
     return TestSet(
-        references=aligned.references, systems=aligned.systems, documents=aligned.documents
+        references=aligned.references,
+        systems=aligned.systems,
+        source=aligned.source,
+        documents=aligned.documents,
     )
 
 
@@ -470,7 +587,8 @@ def meta_evaluation(
     args: argparse.Namespace, test_set: TestSet, scores: Scores
 ) -> MetaEvaluation | None:
     """What --human and --bootstrap add to `mteval score`; None when neither is given."""
-    if not args.human:
+    judged = test_set.human is not None  # --human, or the human scores of --mtme
+    if not judged:
         given = [option for dest, option in HUMAN_ONLY_OPTIONS.items() if getattr(args, dest)]
         if given:
             options = ", ".join(given)
@@ -481,7 +599,7 @@ def meta_evaluation(
                 hint=f"Give the judgments with --human FILE, or leave out {options}.",
             )
     check_excluded(args.exclude, scores.systems)
-    if not (args.human or args.bootstrap):
+    if not (judged or args.bootstrap):
         return None  # and scipy, which the statistics need, is not even imported
     from mteval_core.stats.meta import evaluate
 

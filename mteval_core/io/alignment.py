@@ -19,7 +19,7 @@ The command line (``mteval score``) and the dashboard's uploads both go through
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from mteval_core.errors import InputError
@@ -96,7 +96,7 @@ def _in_order(read: ColumnsRead, order: list[Key], order_origin: str) -> list[Te
         raise _mismatch(keys, order, read.origin, order_origin)
     permutation = [position[key] for key in order]
     return [
-        TextColumn(column.name, tuple(column.segments[i] for i in permutation), column.origin)
+        replace(column, segments=tuple(column.segments[i] for i in permutation))
         for column in read.columns
     ]
 

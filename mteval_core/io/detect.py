@@ -440,7 +440,7 @@ def _named(columns: list[TextColumn], name: str | None, origin: str) -> list[Tex
             origin=origin,
             hint="Leave out the NAME= part; the names inside the file are used.",
         )
-    return [TextColumn(name, columns[0].segments, columns[0].origin)]
+    return [replace(columns[0], name=name)]
 
 
 def name_systems_after_files(reads: list[ColumnsRead]) -> tuple[list[ColumnsRead], str | None]:
@@ -453,5 +453,5 @@ def name_systems_after_files(reads: list[ColumnsRead]) -> tuple[list[ColumnsRead
     out = list(reads)
     for k, name in zip(renamed, names, strict=True):
         column = reads[k].columns[0]
-        out[k] = replace(reads[k], columns=[TextColumn(name, column.segments, column.origin)])
+        out[k] = replace(reads[k], columns=[replace(column, name=name)])
     return out, note

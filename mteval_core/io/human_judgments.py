@@ -74,7 +74,19 @@ def read_human_for(
 ) -> HumanRead:
     """:func:`read_human` for one test set (its documents resolve ``docid::n`` segment ids),
     keeping the rows of its systems and references and setting the others aside with a note.
-    A system may be named by its whole file name too (:mod:`mteval_core.io.system_names`)."""
+    A system may be named by its whole file name too (:mod:`mteval_core.io.system_names`).
+    Google's MQM error annotations (mteval_core.io.mqm_tsv) become MQM scores placed on the test
+    set's lines (mteval_core.io.mqm_placement)."""
+    if is_mqm_file(data):
+        from mteval_core.io.mqm_placement import mqm_human_for
+        from mteval_core.io.mqm_tsv import read_mqm
+
+        return mqm_human_for(
+            test_set,
+            read_mqm(data, origin),
+            segment_ids=segment_ids,
+            lower_is_better=lower_is_better,
+        )
     scores = read_human(
         data,
         origin,
@@ -85,6 +97,18 @@ def read_human_for(
     )
     scores = scores.renamed(file_name_aliases(test_set.systems))
     return keep_known_systems(scores, [*test_set.system_names, *test_set.reference_names], origin)
+
+
+def is_mqm_file(data: bytes) -> bool:
+    """Whether the first line that is not blank is the header of Google's MQM TSV (only the
+    start of the file is looked at: reading it checks the rest)."""
+    from mteval_core.io.mqm_tsv import is_mqm_header
+
+    for line in data[:65536].split(b"\n"):
+        if line.strip():
+            header = line.decode("utf-8", errors="replace").lstrip("\ufeff").rstrip("\r")
+            return "\t" in header and is_mqm_header(header.split("\t"))
+    return False
 
 
 def keep_known_systems(scores: HumanScores, known: Collection[str], origin: str) -> HumanRead:

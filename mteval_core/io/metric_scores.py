@@ -54,11 +54,17 @@ DIRECTIONS = {"higher": True, "lower": False}
 
 
 @dataclass(frozen=True)
-class _Score:
+class ScoreLine:
+    """One score of a file: mt-metrics-eval's human files say ``None`` for an unrated segment,
+    which is kept as ``value=None`` (its place still counts), never as a number."""
+
     system: str
-    value: float
+    value: float | None
     line: int
     segment: int | None  # 1-based position in the test set; None for a system score
+
+
+_Score = ScoreLine
 
 
 def read_metric_scores_file(
@@ -104,7 +110,7 @@ def read_metric_scores(
     if _has_header(text, origin):
         scores = _read_table(text, origin, test_set, segment_ids)
     else:
-        scores = _read_score_file(text, origin, test_set.n_segments)
+        scores = read_score_lines(text, origin, test_set.n_segments)
     return _metric(scores, origin, test_set, name, higher_is_better)
 
 
@@ -211,12 +217,18 @@ def _check_segment(position: int, n_segments: int, row: Row, column: str, origin
         )
 
 
-def _read_score_file(text: str, origin: str, n_segments: int) -> list[_Score]:
+def read_score_lines(
+    text: str, origin: str, n_segments: int, *, unrated: bool = False
+) -> list[ScoreLine]:
     """mt-metrics-eval's headerless 'system<TAB>score' lines (whitespace-separated, as it reads
-    them, when a line has no tab)."""
+    them, when a line has no tab), at the level the file name says (or the line counts suggest).
+
+    ``unrated`` lets a score be ``None`` (mt-metrics-eval's human files mark unrated segments so;
+    its metric files may not), which keeps its place in the system's block of segments.
+    """
     refuse_nul(text, origin)
     refuse_lone_cr(text, origin)
-    records = []
+    records: list[tuple[str, float | None, int]] = []
     for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
@@ -231,6 +243,9 @@ def _read_score_file(text: str, origin: str, n_segments: int) -> list[_Score]:
         system = fields[0].strip()
         if not system:
             raise InputError("the system name is empty", origin=origin, line=number, column=1)
+        if unrated and fields[1].strip() == "None":
+            records.append((system, None, number))
+            continue
         if not records and not meant_as_number(fields[1]):  # a header, but without 'system'
             raise InputError(
                 "the first line is neither a header with a 'system' column nor a "
@@ -271,7 +286,7 @@ def _level_from_name(origin: str) -> str | None:
     return {"seg": "segment", "sys": "system"}.get(level)
 
 
-def _system_lines(records: list[tuple[str, float, int]], origin: str) -> list[_Score]:
+def _system_lines(records: list[tuple[str, float | None, int]], origin: str) -> list[_Score]:
     first_line: dict[str, int] = {}
     for system, _, line in records:
         if system in first_line:
@@ -286,7 +301,10 @@ def _system_lines(records: list[tuple[str, float, int]], origin: str) -> list[_S
 
 
 def _segment_lines(
-    records: list[tuple[str, float, int]], counts: dict[str, int], origin: str, n_segments: int
+    records: list[tuple[str, float | None, int]],
+    counts: dict[str, int],
+    origin: str,
+    n_segments: int,
 ) -> list[_Score]:
     """The n-th line of a system scores its n-th segment; every system needs n_segments."""
     seen: dict[str, int] = {}

@@ -1,4 +1,6 @@
-"""A test set from uploaded files (name and bytes), as the dashboard's Data page receives them.
+"""A test set from uploaded files (name and bytes), as the dashboard's Data page receives them:
+separate files, or an archive of mt-metrics-eval's folders (:func:`archive_pairs`, then
+:func:`test_set_from_archive`).
 
 The dashboard's server is shared, so an upload is bounded before the work that grows with it:
 each file's size (:data:`MAX_UPLOAD_MB`; .streamlit/config.toml makes the browser refuse larger
@@ -14,12 +16,20 @@ from dataclasses import dataclass
 
 from mteval_core.errors import InputError
 from mteval_core.io.alignment import align_by_ids
+from mteval_core.io.archives import ARCHIVE_HINT, ARCHIVE_SUFFIXES, ArchiveTree, open_archive
 from mteval_core.io.detect import ColumnsRead, name_systems_after_files, read_columns
 from mteval_core.io.directory import parse_segment_ids
 from mteval_core.io.human_judgments import read_human_for
 from mteval_core.io.metric_scores import parse_direction, read_metric_scores
+from mteval_core.io.mtme import (
+    HowToChoose,
+    language_pairs,
+    read_mtme_tree,
+    reference_names,
+    standard_reference,
+)
 from mteval_core.metrics.external import ExternalMetric
-from mteval_core.model.testset import TestSet
+from mteval_core.model.testset import HumanScores, TestSet
 from mteval_core.settings.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
 
 Upload = tuple[str, bytes]  # file name, content
@@ -122,6 +132,26 @@ def test_set_from_uploads(  # long: every kind of upload, read and checked in on
 test_set_from_uploads.__test__ = False  # a function, not a pytest test, despite its name
 
 
+def check_set_size(
+    n_segments: int, n_texts: int, origin: str, hint: str = COMMAND_LINE_HINT
+) -> None:
+    """Refuse a test set over the dashboard's limits of segments and texts, naming ``origin``."""
+    if n_segments > MAX_UPLOAD_SEGMENTS:
+        raise InputError(
+            f"the file has {n_segments:,} segments; the dashboard takes test sets of up to "
+            f"{MAX_UPLOAD_SEGMENTS:,} segments",
+            origin=origin,
+            hint=hint,
+        )
+    if n_texts > MAX_UPLOAD_TEXTS:
+        raise InputError(
+            f"with this file the test set has {n_texts:,} texts (segments x (systems + "
+            f"references)) so far; the dashboard takes up to {MAX_UPLOAD_TEXTS:,}",
+            origin=origin,
+            hint=hint,
+        )
+
+
 class _TextCounter:
     """Reads reference and system files, refusing a test set over the limits as soon as the
     file that crosses one has been read, before the others are read and the set is checked."""
@@ -134,21 +164,9 @@ class _TextCounter:
     def read(self, data: bytes, name: str, role: str) -> ColumnsRead:
         read = read_columns(data, name, role, None, self.carriage_returns, self.byte_order_mark)
         n_segments = len(read.columns[0])
-        if n_segments > MAX_UPLOAD_SEGMENTS:
-            raise InputError(
-                f"the file has {n_segments:,} segments; the dashboard takes test sets of up to "
-                f"{MAX_UPLOAD_SEGMENTS:,} segments",
-                origin=name,
-                hint=COMMAND_LINE_HINT,
-            )
+        check_set_size(n_segments, 0, name)
         self.texts += n_segments * len(read.columns)
-        if self.texts > MAX_UPLOAD_TEXTS:
-            raise InputError(
-                f"with this file the test set has {self.texts:,} texts (segments x (systems + "
-                f"references)) so far; the dashboard takes up to {MAX_UPLOAD_TEXTS:,}",
-                origin=name,
-                hint=COMMAND_LINE_HINT,
-            )
+        check_set_size(n_segments, self.texts, name)
         return read
 
     def read_source(self, name: str, data: bytes) -> ColumnsRead:
@@ -187,3 +205,167 @@ def read_uploaded_metric(
     )
     key = hashlib.sha256(data + f"\0{name}\0{higher_is_better}".encode()).hexdigest()
     return {key: metric}
+
+
+# ------------------------------------------------------------------------ mt-metrics-eval archives
+MTME_COMMAND_HINT = (
+    "Score larger test sets with the command line (mteval score --mtme DIR --test-set NAME "
+    "--lp LP), which has no such limit."
+)
+
+
+# read_mtme's notes name the command line's flags; the Data page's words in their place
+DATA_PAGE_CHOICES = HowToChoose(
+    reference="choose another under 'Reference of the archive'", human_outputs=None
+)
+
+
+@dataclass(frozen=True)
+class ArchivePair:
+    """One language pair of one test set in an uploaded archive, as the Data page offers it."""
+
+    folder: str  # the test set's folder in the archive ('' when the archive's top is one)
+    test_set: str  # its name: the folder's, else the archive's without its extension
+    lp: str
+    references: tuple[str, ...]
+    standard: str  # the reference taken when none is chosen (mt-metrics-eval's standard one)
+
+    @property
+    def label(self) -> str:
+        return f"{self.test_set} {self.lp}"
+
+
+@dataclass(frozen=True)
+class ArchiveLoad:
+    """What the Data page keeps of a language pair read from an archive: the test set (with
+    its human scores), its metric scores keyed as uploaded metric files are (so that every page
+    and cache treats them alike), the reference used, and the notes to show."""
+
+    test_set: TestSet
+    external: dict[str, ExternalMetric]
+    reference: str
+    criterion: str | None
+    notes: tuple[str, ...]
+
+
+def archive_pairs(archive: Upload) -> list[ArchivePair]:
+    """Every (test set, language pair) an uploaded archive holds, in the archive's order of
+    folders; refused by name when the archive holds none (or is not one, or is unsafe)."""
+    name = archive[0]
+    tree = _archive_tree(archive)
+    pairs = [
+        ArchivePair(
+            folder,
+            _test_set_name(folder, name),
+            lp,
+            tuple(references := reference_names(tree.at(folder), lp)),
+            standard_reference(_test_set_name(folder, name), lp, references) if references else "",
+        )
+        for folder in tree.test_set_folders()
+        for lp in language_pairs(tree.at(folder))
+    ]
+    if not pairs:
+        folders = tree.test_set_folders()
+        raise InputError(
+            "the archive holds no system-outputs folder"
+            if not folders
+            else "the archive's test set folders hold no sources/LP.txt",
+            origin=name,
+            hint="An mt-metrics-eval archive holds a test set's folders: sources/LP.txt, "
+            "references/LP.REF.txt, system-outputs/LP/SYSTEM.txt, ... " + ARCHIVE_HINT,
+        )
+    return pairs
+
+
+def test_set_from_archive(
+    archive: Upload,
+    pair: ArchivePair | None,
+    reference: str | None = None,
+    human: Upload | None = None,
+    human_lower_is_better: bool = False,
+    text_files: Sequence[str] = (),
+) -> ArchiveLoad:
+    """Language pair ``pair`` of the archive (``None``: its first) with one reference
+    (``None``: the standard one), under the dashboard's limits, with the archive's human scores
+    and metric scores.
+
+    ``human`` (judgments or Google's MQM file uploaded beside the archive) adds its criteria to
+    the archive's. ``text_files`` names reference, system or source files uploaded too: they
+    are refused, since the archive brings its own and mixing them would be ambiguous.
+    """
+    if text_files:
+        raise InputError(
+            f"an mt-metrics-eval archive and text files ({', '.join(text_files)}) were both given",
+            origin=archive[0],
+            hint="The archive brings the references, systems and source: remove the other "
+            "files, or the archive.",
+        )
+    check_upload_sizes([archive, *([human] if human else [])])
+    if pair is None:
+        pair = archive_pairs(archive)[0]
+    tree = _archive_tree(archive).at(pair.folder)
+
+    def check_size(n_segments: int, n_texts: int, origin: str) -> None:
+        check_set_size(n_segments, n_texts, origin, MTME_COMMAND_HINT)
+
+    read = read_mtme_tree(
+        tree,
+        pair.test_set,
+        pair.lp,
+        reference,
+        check_size=check_size,
+        how_to_choose=DATA_PAGE_CHOICES,
+    )
+    notes = list(read.notes)
+    test_set = read.test_set
+    if human is not None:
+        test_set = _with_uploaded_human(test_set, human, human_lower_is_better, notes)
+    digest = hashlib.sha256(archive[1]).hexdigest()
+    external = {
+        hashlib.sha256(
+            f"{digest}\0{pair.folder}\0{pair.lp}\0{read.reference}\0{metric.name}".encode()
+        ).hexdigest(): metric
+        for metric in read.external
+    }
+    return ArchiveLoad(test_set, external, read.reference, read.criterion, tuple(notes))
+
+
+test_set_from_archive.__test__ = False  # a function, not a pytest test, despite its name
+
+
+def _archive_tree(archive: Upload) -> ArchiveTree:
+    name, data = archive
+    check_upload_sizes([archive])
+    return open_archive(data, name)
+
+
+def _test_set_name(folder: str, archive_name: str) -> str:
+    """The folder's name; for the archive's top, the archive's name without its extension."""
+    if folder:
+        return folder.rsplit("/", 1)[-1]
+    base = archive_name.replace("\\", "/").rsplit("/", 1)[-1]
+    for suffix in ARCHIVE_SUFFIXES:
+        if base.lower().endswith(suffix):
+            return base[: -len(suffix)] or base
+    return base
+
+
+def _with_uploaded_human(
+    test_set: TestSet, human: Upload, lower_is_better: bool, notes: list[str]
+) -> TestSet:
+    """The archive's judgments and those of a file uploaded beside it, as criteria side by
+    side; a criterion both have is refused, since one name would then mean two things."""
+    name, data = human
+    read = read_human_for(test_set, data, name, lower_is_better=lower_is_better)
+    notes.extend(read.notes)
+    if test_set.human is None:
+        return test_set.with_human(read.scores)
+    both = sorted(set(test_set.human.criteria) & set(read.scores.criteria))
+    if both:
+        raise InputError(
+            f"the archive has human scores named {', '.join(both)} too",
+            origin=name,
+            hint="Name the file's criterion otherwise (a criterion column), or leave the file "
+            "out and use the archive's scores.",
+        )
+    return test_set.with_human(HumanScores.concat([test_set.human, read.scores]))

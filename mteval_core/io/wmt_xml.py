@@ -85,10 +85,16 @@ def read_wmt_xml(data: bytes, origin: str) -> WmtXmlSet:
     if skipped:
         noun = "document" if skipped == 1 else "documents"
         notes = (f"{origin}: skipped {skipped} test-suite {noun} (they have no references)",)
+    source_language = _declared_language(documents, ("src",))
+    target = _declared_language(documents, ("ref", "hyp"))
     return WmtXmlSet(
-        source=TextColumn("source", tuple(source), origin),
-        references=[TextColumn(_column_name(key), tuple(texts[key]), origin) for key in references],
-        systems=[TextColumn(_column_name(key), tuple(texts[key]), origin) for key in systems],
+        source=TextColumn("source", tuple(source), origin, source_language),
+        references=[
+            TextColumn(_column_name(key), tuple(texts[key]), origin, target) for key in references
+        ],
+        systems=[
+            TextColumn(_column_name(key), tuple(texts[key]), origin, target) for key in systems
+        ],
         documents=tuple(document_ids),
         segment_ids=tuple(segment_ids),
         notes=notes,
@@ -153,6 +159,18 @@ def _names(documents: list[ET.Element], tag: str, origin: str) -> list[tuple[str
                 )
             found[tag, name] = None
     return list(found)
+
+
+def _declared_language(documents: list[ET.Element], tags: tuple[str, ...]) -> str | None:
+    """The one lang= value every element of these tags carries (lowercased), else None: a file
+    that mixes languages, or leaves some out, declares nothing we could rely on."""
+    values = {
+        (element.get("lang") or "").strip().lower()
+        for doc in documents
+        for tag in tags
+        for element in doc.findall(tag)
+    }
+    return values.pop() or None if len(values) == 1 else None
 
 
 def _column_name(key: tuple[str, str]) -> str:

@@ -27,6 +27,7 @@ GOOGLE_WEIGHTS: dict[str, float] = {
     "Minor/Fluency/Punctuation": 0.1,
 }
 CRITICAL_WEIGHT = GOOGLE_WEIGHTS["Major/Non-translation!"]
+ZERO_SEVERITIES = ("Source issue", "Non-translation!")  # as severities: no weight key matches
 
 
 def weight_key(error_type: ErrorType, weights: Mapping[str, float]) -> str | None:
@@ -155,13 +156,56 @@ def weight_plane_losses(
 def starting_weights(annotations: MqmAnnotations) -> dict[str, float]:
     """Google's weights, plus one for Critical errors when the annotations have any: Google's
     scheme has no Critical weight (its scorer would count them 0), so they start as heavy as its
-    heaviest error, a non-translation."""
+    heaviest error, a non-translation. Errors whose severity column says ``Source issue`` or
+    ``Non-translation!`` start at 0, the weight mt-metrics-eval gives them (no key matches)."""
     weights = dict(GOOGLE_WEIGHTS)
-    if any(severity == "Critical" for severity, _category in annotations.error_types):
+    severities = {severity for severity, _category in annotations.error_types}
+    if "Critical" in severities:
         weights["Critical"] = CRITICAL_WEIGHT
+    for severity in sorted(severities & set(ZERO_SEVERITIES)):
+        weights[severity] = 0.0
     return weights
 
 
 def weight_box(x_max: float, y_max: float) -> np.ndarray:
     """The domain of a two-weight map: both weights from 0 to their maximum (counter-clockwise)."""
     return np.array([[0.0, 0.0], [x_max, 0.0], [x_max, y_max], [0.0, y_max]])
+
+
+def mqm_segment_scores(
+    annotations: MqmAnnotations, weights: Mapping[str, float] = GOOGLE_WEIGHTS
+) -> dict[tuple[str, str], float]:
+    """(system, segment key) -> MQM score, bit for bit as mt-metrics-eval computes it.
+
+    The rules of google-research/mt-metrics-eval ``mt_metrics_eval/converters/score_mqm.py``
+    (commit 68a481a, read for this; its defaults are GOOGLE_WEIGHTS): an error weighs the
+    weight of the longest prefix of [severity, *category.split('/')] that is a key, compared
+    without regard to case, and 0 when none is (so Critical, ``HOTW-test``, ``No-error`` and a
+    ``Source issue`` or ``Non-translation!`` severity weigh 0; a ``Source issue`` *category*
+    weighs its severity's weight, and Major/``Non-translation!`` 25). A rater's points are the sum
+    of their rows' weights in file order; every rater with a row for the segment counts, one
+    with only ``No-error`` or ``HOTW-test`` rows with 0 points; the segment's points are the
+    mean over its raters (``sum(rater points) / raters``, raters in the order of their first
+    row) and its score is minus that: higher is better, 0 for a flawless segment.
+    """
+    lowered = {key.lower(): value for key, value in weights.items()}
+    type_weights = [_path_weight(error_type, lowered) for error_type in annotations.error_types]
+    per_rating = [0.0] * len(annotations.ratings)
+    for rating, error_type in annotations.error_rows.tolist():
+        per_rating[rating] += type_weights[error_type]
+    raters: dict[tuple[str, str], list[float]] = {}
+    for (system, segment, _rater), points in zip(annotations.ratings, per_rating):
+        raters.setdefault((system, segment), []).append(points)
+    return {pair: -(sum(points) / len(points)) for pair, points in raters.items()}
+
+
+def _path_weight(error_type: ErrorType, lowered: Mapping[str, float]) -> float:
+    """score_mqm.py's Score(): the most specific matching key's weight, else 0."""
+    severity, category = error_type
+    parts = [severity.lower(), *category.lower().split("/")]
+    while parts:
+        key = "/".join(parts)
+        if key in lowered:
+            return lowered[key]
+        parts.pop()
+    return 0.0

@@ -31,6 +31,9 @@ class TextColumn:
     name: str
     segments: tuple[str, ...]
     origin: str  # the file (or upload) it came from, for messages
+    # The ISO code the file itself declares (WMT XML's lang=), None when it declares none; it
+    # chooses the default tokenizer (settings.languages), so it plays no part in content_hash.
+    language: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.segments, tuple):

@@ -1,20 +1,23 @@
-"""The languages of a test set, read from its file names, and the stemmer that suits them.
+"""The languages of a test set, read from its files and their names, and the stemmer and the
+tokenizer that suit them.
 
-Test sets name their languages in their files: WMT's ``newstest2021.en-de.ref.de`` and
-``src.en``, sacreBLEU's ``*.de`` system outputs, a ``de-en`` pair in a folder or file name. Nothing
-here guesses from the text itself: a name that says nothing gives None, and the caller keeps its
-default. Stemming is language-specific, so the dashboard stems German output with Snowball's
-German stemmer, not with English Porter, once the target language is known.
+WMT XML declares its languages (``<ref lang="de">``); other test sets name them in their file
+names: WMT's ``newstest2021.en-de.ref.de`` and ``src.en``, sacreBLEU's ``*.de`` system outputs,
+a ``de-en`` pair in a folder or file name. Nothing here guesses from the text itself: a name that
+says nothing gives None, and the caller keeps its default. Stemming is language-specific, so the
+dashboard stems German output with Snowball's German stemmer, not with English Porter, once the
+target language is known. So is tokenization: without a tokenizer chosen, Chinese, Japanese and
+Korean output get the one sacreBLEU's BLEU chooses for them (``resolve_tokenizer``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 
-from mteval_core.model.testset import TestSet
+from mteval_core.model.testset import TestSet, TextColumn
 from mteval_core.settings.options import SNOWBALL_LANGUAGES, Options, stemmer_choice
 
 NAMES = {  # ISO 639-1 code -> English name, for the languages WMT and TED sets use
@@ -45,16 +48,67 @@ class Languages:
 
 
 def languages_of(test_set: TestSet) -> Languages:
-    """The source and target languages the file names agree on: file extensions first (every
-    reference and system output ``.de``: German), else a pair such as ``en-de`` in the names."""
-    targets = [c.origin for c in (*test_set.references, *test_set.systems)]
-    target = _common_extension(targets)
-    source = _common_extension([test_set.source.origin]) if test_set.source else None
+    """The source and target languages the files agree on: what they declare (WMT XML's lang=)
+    first, then file extensions (every reference and system output ``.de``: German), else a pair
+    such as ``en-de`` in the names."""
+    columns = (*test_set.references, *test_set.systems)
+    targets = [c.origin for c in columns]
+    target = _common_declared(columns) or _common_extension(targets)
+    source = None
+    if test_set.source is not None:
+        source = _common_declared([test_set.source]) or _common_extension([test_set.source.origin])
     pair = _common_pair([*targets, *([test_set.source.origin] if test_set.source else [])])
     if pair is not None:
         source = source or pair[0]
         target = target or pair[1]
     return Languages(source, target)
+
+
+def languages_in_names(origins: Iterable[str]) -> Languages:
+    """The pair such as ``en-zh`` that the names agree on (shards, whose extensions say nothing
+    of the language), else unknown languages."""
+    pair = _common_pair(origins)
+    return Languages(*pair) if pair else Languages()
+
+
+# sacreBLEU's BLEU, given a target language and no tokenizer, picks these (its _TOKENIZER_MAP);
+# every other language, and an unknown one, gets 13a. Its chrF and TER do not tokenize this way.
+LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+DEFAULT_TOKENIZER = "13a"
+
+
+def default_tokenizer(languages: Languages) -> str:
+    """The tokenizer sacreBLEU's BLEU uses for the target language when none is given."""
+    return LANGUAGE_TOKENIZERS.get(languages.target or "", DEFAULT_TOKENIZER)
+
+
+def resolve_tokenizer(
+    options: Options, languages: Languages, tokenize: str | None
+) -> tuple[Options, str | None]:
+    """``options`` with the tokenizer given (``tokenize``), or, when none was given (None), the
+    target language's default, and a note that says so when that default is not 13a (the only
+    case where it changes a number compared with not knowing the language).
+
+    Options always holds a definite tokenizer, so its signature and every cache key built on it
+    say which one was used; "not given" exists only here, between the user and the Options."""
+    if tokenize is not None:
+        return replace(options, tokenize=tokenize), None
+    chosen = default_tokenizer(languages)
+    if chosen == DEFAULT_TOKENIZER:
+        return replace(options, tokenize=chosen), None
+    note = (
+        f"the output is in {_name(languages.target)}: tokenized with {chosen}, sacreBLEU's default"
+    )
+    return replace(options, tokenize=chosen), note
+
+
+def missing_default(languages: Languages, problem: str) -> str:
+    """What to say when the language's default tokenizer cannot run (``problem``: its missing
+    package, from ``text.require_tokenizer``)."""
+    return (
+        f"the output is in {_name(languages.target)}, whose default tokenizer (sacreBLEU's) is "
+        f"{default_tokenizer(languages)}, but {problem}"
+    )
 
 
 def snowball_language(code: str | None) -> str | None:
@@ -93,6 +147,13 @@ def stemming_advice(languages: Languages) -> str:
         f"The output is in {language}: {suggested} suits it, and the Correlation page compares "
         "it with unstemmed scores unless you choose another stemmer here."
     )
+
+
+def _common_declared(columns: Iterable[TextColumn]) -> str | None:
+    """The language every column declares, when they all declare the same known one."""
+    codes = {column.language for column in columns}
+    code = codes.pop() if len(codes) == 1 else None
+    return code if code in NAMES else None
 
 
 def _common_extension(origins: Iterable[str]) -> str | None:

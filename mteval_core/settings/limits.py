@@ -20,6 +20,16 @@ MAX_UPLOAD_MB = 50  # per file; .streamlit/config.toml (server.maxUploadSize) sa
 MAX_UPLOAD_SEGMENTS = 20_000  # segments in one uploaded test set
 MAX_UPLOAD_TEXTS = 200_000  # segments x (systems + references) in one uploaded test set
 
+# An uploaded archive (mt-metrics-eval's folders as .zip or .tar.gz) is read in memory. Its members
+# together may unpack to at most MAX_ARCHIVE_RATIO times the archive's size (text compresses 3-10
+# times; a zip bomb 1,000 times) and never to more than MAX_ARCHIVE_UNPACKED_MB: one WMT language
+# pair with its scores is 20-60 MB unpacked. A member is never larger than a file the dashboard
+# takes on its own. Both are checked on the sizes the archive declares before anything is
+# unpacked, and again on the bytes as they are unpacked, in case the archive lies.
+MAX_ARCHIVE_UNPACKED_MB = 4 * MAX_UPLOAD_MB  # all members together
+MAX_ARCHIVE_RATIO = 100  # unpacked bytes per archive byte, above MAX_UPLOAD_MB unpacked
+MAX_ARCHIVE_MEMBERS = 10_000  # files and folders; a whole WMT test set has about 3,000
+
 # -------------------------------------------------------------------------------------- resampling
 MAX_RESAMPLES = 20_000  # bootstrap resamples, command line and dashboard
 # The dashboard holds its resample counts at once, one float per resample and segment: 64 million

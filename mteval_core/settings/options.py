@@ -12,7 +12,23 @@ from dataclasses import dataclass, replace
 from mteval_core import __version__
 from mteval_core.errors import InputError
 
-TOKENIZERS = ("13a", "intl", "none", "mteval")
+TOKENIZERS = (
+    "13a",
+    "intl",
+    "none",
+    "mteval",
+    "zh",
+    "char",
+    "ja-mecab",
+    "ko-mecab",
+    "flores101",
+    "flores200",
+    "spm",
+)
+# sacreBLEU downloads the SentencePiece models of these; we read a local file (``spm_model``).
+SPM_TOKENIZERS = ("flores101", "flores200", "spm")
+# The extra of ``pip install "mteval[...]"`` a tokenizer needs, for the message when it is missing.
+TOKENIZER_EXTRAS = {"ja-mecab": "ja", "ko-mecab": "ko", **dict.fromkeys(SPM_TOKENIZERS, "spm")}
 STEMMERS = ("none", "porter", "snowball")
 BREVITY_PENALTIES = ("closest", "shortest")
 GTM_MATCHINGS = ("greedy", "exact")
@@ -39,8 +55,13 @@ SNOWBALL_LANGUAGES = (
 class Options:
     """Every option that can change a number.
 
-    tokenize: '13a' (sacreBLEU's default), 'intl', 'none' (whitespace only, GTM/METEOR style) or
-    'mteval' (13a with mteval-v13a's ASCII-only lowercasing). lowercase: Unicode lowercasing.
+    tokenize: '13a' (sacreBLEU's default), 'intl', 'none' (whitespace only, GTM/METEOR style),
+    'mteval' (13a with mteval-v13a's ASCII-only lowercasing), or sacreBLEU's 'zh', 'char',
+    'ja-mecab', 'ko-mecab' and the SentencePiece ones ('flores101', 'flores200', 'spm'), which
+    read the model at ``spm_model`` (a path; sacreBLEU downloads it, we do not).
+    The language default (zh for Chinese output, ...) is chosen before an Options is made
+    (``settings.languages.resolve_tokenizer``): here a tokenizer is always a definite choice.
+    lowercase: Unicode lowercasing.
     stem: 'none', 'porter' (NLTK, its default NLTK_EXTENSIONS mode) or 'snowball' (NLTK, in
     ``stem_language``). fmean_alpha: weight of recall in Fmean (0.9: Lavie's 10PR / (9P + R)).
     bp: which reference length BLEU's brevity penalty uses when there are several.
@@ -60,9 +81,17 @@ class Options:
     gtm_exponent: float = 1.0
     gtm_matching: str = "greedy"
     ter_case_sensitive: bool = False
+    spm_model: str | None = None
 
     def __post_init__(self) -> None:
         _check_choice("tokenize", self.tokenize, TOKENIZERS)
+        if self.tokenize in SPM_TOKENIZERS and not self.spm_model:
+            raise InputError(
+                f"the {self.tokenize} tokenizer needs its SentencePiece model file",
+                hint="sacreBLEU downloads it; mteval reads a local copy (the file sacreBLEU keeps "
+                "in ~/.sacrebleu/models/): give --spm-model PATH, or its path on the Data page, "
+                "or choose another tokenizer.",
+            )
         _check_choice("stem", self.stem, STEMMERS)
         _check_choice("bp", self.bp, BREVITY_PENALTIES)
         if self.stem == "snowball":
@@ -103,9 +132,14 @@ class Options:
             return f"snowball-{self.stem_language}"
         return "none"
 
+    @property
+    def tokenize_label(self) -> str:
+        """sacreBLEU's name of the tokenizer in signatures: its 'spm' is 'flores101' there."""
+        return "flores101" if self.tokenize == "spm" else self.tokenize
+
     def preprocessing_signature(self) -> str:
         """The part of every signature that says how text became tokens."""
-        return f"case:{self.case_label}|tok:{self.tokenize}|stem:{self.stem_label}"
+        return f"case:{self.case_label}|tok:{self.tokenize_label}|stem:{self.stem_label}"
 
 
 # The stemmers a page offers by label: Porter, or Snowball in one of its languages.

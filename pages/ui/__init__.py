@@ -23,9 +23,16 @@ from mteval_core.metrics.external import ExternalMetric
 from mteval_core.metrics.scoring import Progress, Scores, score_test_set
 from mteval_core.model.testset import TestSet
 from mteval_core.report.frames import overview
-from mteval_core.settings.languages import snowball_language
+from mteval_core.settings.languages import (
+    DEFAULT_TOKENIZER,
+    Languages,
+    missing_default,
+    resolve_tokenizer,
+    snowball_language,
+)
 from mteval_core.settings.limits import MAX_RESAMPLES
 from mteval_core.settings.options import Options
+from mteval_core.text import require_tokenizer
 from pages.ui.cache import CACHE_BYTES, CACHE_ENTRIES, CacheKey, ContentCache, estimate_bytes
 from pages.ui.markdown_escape import escape_markdown
 from pages.ui.sample import current_test_set
@@ -80,6 +87,31 @@ def session_stem_language(target: str | None) -> str:
     if st.session_state.get("stem_language_chosen"):
         return current
     return snowball_language(target) or current
+
+
+def session_tokenizer(languages: Languages) -> tuple[str, str | None, bool]:
+    """The tokenizer the Data page offers, a line about it, and whether that line is a warning.
+
+    The user's choice once made (the page marks it with ``tokenizer_chosen``); before that the
+    target language's default, as sacreBLEU's BLEU chooses it (zh for Chinese, ...). A default
+    whose package is missing (MeCab for Japanese) is not used: 13a is, and the line says what to
+    install, so that a Japanese upload never leaves every page with an error."""
+    current = session_options()
+    if st.session_state.get("tokenizer_chosen"):
+        return current.tokenize, None, False
+    options, note = resolve_tokenizer(current, languages, None)
+    if note is None:
+        return options.tokenize, None, False
+    try:
+        require_tokenizer(options)
+    except InputError as error:
+        return (
+            DEFAULT_TOKENIZER,
+            f"{missing_default(languages, error.problem)}. Until then {DEFAULT_TOKENIZER} is "
+            "used; or choose another tokenizer here.",
+            True,
+        )
+    return options.tokenize, f"{note} for it; choose another tokenizer here if you like.", False
 
 
 def session_mqm() -> MqmAnnotations | None:

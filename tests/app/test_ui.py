@@ -93,6 +93,7 @@ OTHER_OPTIONS = {
     "gtm_exponent": 2.0,
     "gtm_matching": "exact",
     "ter_case_sensitive": True,
+    "spm_model": "flores200.model",  # read by the SentencePiece tokenizers only, still keyed
 }
 
 

@@ -37,6 +37,7 @@ UPLOADS = {  # the Data page's file inputs, in page order
     "human": 3,
     "segment_ids": 4,
     "mqm": 5,
+    "archive": 6,
 }
 PAGES = {  # sidebar link name -> text shown once the page has run
     "Home": "Scores at a glance",

@@ -138,8 +138,12 @@ def test_ctrl_c_stops_the_compiled_loop_promptly():
     n = math.isqrt(GTM_MAX_HITS) - 1
     script = textwrap.dedent(
         f"""
+        import signal
         import numpy as np
         from mteval_core.gtm.matching import greedy_sizes
+        # Ctrl-C's own handler, even where the test runner's worker ignores SIGINT (a child
+        # inherits an ignored signal, and Python then leaves it ignored)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         segments = 2_000
         candidates = np.tile(np.arange({n}) % 2, segments).astype(np.int64)
         rcat = np.concatenate([np.arange({n}) % 2, [-1]]).astype(np.int64)
@@ -158,11 +162,14 @@ def test_ctrl_c_stops_the_compiled_loop_promptly():
         text=True,
         cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))),
     )
-    assert process.stdout.readline().strip() == "started"
-    time.sleep(1.0)
-    interrupted = time.perf_counter()
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=30)
+    try:
+        assert process.stdout.readline().strip() == "started"
+        time.sleep(1.0)
+        interrupted = time.perf_counter()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:  # a loop that missed the signal must not go on for minutes beside the other tests
+        process.kill()
     assert time.perf_counter() - interrupted < 5.0
     assert "finished" not in out
     assert "KeyboardInterrupt" in err

@@ -1,0 +1,234 @@
+"""Uploaded archives of mt-metrics-eval's folders (issue 22, part 4): read in memory as the same
+files a folder gives, wherever the test set folder sits in the archive; and whatever an archive
+could do to a shared server (climb out with '..', a bomb, too many members, links) refused with
+one message that names the archive and the member."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from mteval_core.errors import InputError
+from mteval_core.io.archives import open_archive, unpacked_bound
+from mteval_core.io.mtme import read_mtme
+from mteval_core.io.uploads import archive_pairs, test_set_from_archive
+from mteval_core.settings.limits import (
+    MAX_ARCHIVE_MEMBERS,
+    MAX_ARCHIVE_RATIO,
+    MAX_ARCHIVE_UNPACKED_MB,
+    MAX_UPLOAD_MB,
+)
+from tests.helpers import archive_of, tiny
+
+MB = 2**20
+
+
+def zip_of(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def tgz_of(members: dict[str, bytes], links: dict[str, str] | None = None) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+        for name, target in (links or {}).items():
+            info = tarfile.TarInfo(name)
+            info.type = tarfile.SYMTYPE
+            info.linkname = target
+            archive.addfile(info)
+    return buffer.getvalue()
+
+
+def refused(data: bytes, name: str = "up.zip") -> InputError:
+    with pytest.raises(InputError) as caught:
+        open_archive(data, name)
+    assert caught.value.origin == name
+    return caught.value
+
+
+@pytest.mark.parametrize("kind", ["zip", "tar.gz"])
+def test_an_archive_gives_what_the_folder_gives(tmp_path, kind) -> None:
+    tiny(tmp_path)
+    name = f"wmt22.{kind}"
+    data = archive_of(tmp_path, kind)
+    (pair,) = archive_pairs((name, data))
+    assert (pair.folder, pair.test_set, pair.lp) == ("wmt22", "wmt22", "de-en")
+    assert pair.references == ("refA", "refB") and pair.standard == "refA"
+    read = test_set_from_archive((name, data), pair)
+    on_disk = read_mtme(tmp_path, "wmt22", "de-en")
+    assert read.test_set.content_hash == on_disk.test_set.content_hash
+    assert read.reference == "refA" and read.criterion == "mqm"
+    assert any(f"wmt22/human-scores/de-en.mqm.seg.score in {name}" in n for n in read.notes)
+    assert any("choose another under 'Reference of the archive'" in n for n in read.notes)
+    other = test_set_from_archive((name, data), pair, "refB")
+    assert (
+        other.test_set.content_hash
+        == read_mtme(tmp_path, "wmt22", "de-en", "refB").test_set.content_hash
+    )
+
+
+def test_the_test_set_folder_is_found_at_any_depth(tmp_path) -> None:
+    tiny(tmp_path / "mt-metrics-eval-v2")
+    tiny(tmp_path / "mt-metrics-eval-v2" / "more")  # a second test set, deeper
+    pairs = archive_pairs(("root.zip", archive_of(tmp_path)))
+    assert [(p.folder, p.test_set) for p in pairs] == [
+        ("mt-metrics-eval-v2/more/wmt22", "wmt22"),
+        ("mt-metrics-eval-v2/wmt22", "wmt22"),
+    ]
+    # one language pair's files at the archive's top: the set is named after the archive
+    folder = tmp_path / "mt-metrics-eval-v2" / "wmt22"
+    (pair,) = archive_pairs(("wmt22.tgz", archive_of(folder, "tar.gz")))
+    assert (pair.folder, pair.test_set) == ("", "wmt22")
+    read = test_set_from_archive(("wmt22.tgz", archive_of(folder, "tar.gz")), pair)
+    assert read.test_set.system_names == ["s1", "s2"]
+
+
+def test_macos_copies_and_hidden_files_are_skipped(tmp_path) -> None:
+    tiny(tmp_path)
+    members = {
+        p.relative_to(tmp_path).as_posix(): p.read_bytes()
+        for p in tmp_path.rglob("*")
+        if p.is_file()
+    }
+    members["__MACOSX/wmt22/system-outputs/de-en/._s1.txt"] = b"\x00\x05"
+    members["wmt22/system-outputs/de-en/.DS_Store"] = b"\x00"
+    pairs = archive_pairs(("mac.zip", zip_of(members)))
+    assert [p.folder for p in pairs] == ["wmt22"]
+    read = test_set_from_archive(("mac.zip", zip_of(members)), pairs[0])
+    assert read.test_set.system_names == ["s1", "s2"]
+
+
+@pytest.mark.parametrize("member", ["../evil.txt", "wmt22/../../evil.txt", "/etc/passwd", "C:/x"])
+@pytest.mark.parametrize("kind", ["zip", "tar.gz"])
+def test_a_member_that_climbs_out_is_refused_by_name(member, kind) -> None:
+    data = (zip_of if kind == "zip" else tgz_of)({"ok.txt": b"x", member: b"y"})
+    error = refused(data, f"up.{kind}")
+    assert repr(member) in error.problem
+    assert "absolute path" in error.problem or "climbs out" in error.problem
+
+
+def test_a_zip_bomb_is_refused_before_it_is_unpacked(monkeypatch) -> None:
+    data = zip_of({f"wmt/part{k}.txt": b"\0" * MB for k in range(8)})  # 8 MB in 8 kB
+    assert len(data) < 20_000
+    unpacked = []
+    monkeypatch.setattr(zipfile.ZipFile, "open", lambda *a, **k: unpacked.append(a))
+    # within one upload's worth the ratio is not asked: lower the bound to see the refusal
+    monkeypatch.setattr("mteval_core.io.archives.MAX_UPLOAD_MB", 1)
+    error = refused(data)
+    assert "refused before it is unpacked" in error.problem and "times its size" in error.problem
+    assert unpacked == []
+
+
+def test_a_tgz_bomb_stops_while_it_is_unpacked(monkeypatch) -> None:
+    monkeypatch.setattr("mteval_core.io.archives.MAX_UPLOAD_MB", 1)
+    data = tgz_of({f"part{k}.txt": b"\0" * MB for k in range(12)})  # 12 MB in about 12 kB
+    error = refused(data, "bomb.tgz")
+    assert "times its size" in error.problem
+
+
+def test_the_bound_is_a_ratio_between_one_upload_and_the_cap() -> None:
+    assert unpacked_bound(1_000) == MAX_UPLOAD_MB * MB
+    assert unpacked_bound(MAX_UPLOAD_MB * MB) == MAX_ARCHIVE_UNPACKED_MB * MB
+    assert unpacked_bound(MB) == min(MAX_ARCHIVE_RATIO * MB, MAX_ARCHIVE_UNPACKED_MB * MB)
+
+
+def test_a_member_larger_than_one_upload_is_refused(monkeypatch) -> None:
+    monkeypatch.setattr("mteval_core.io.archives.MAX_UPLOAD_MB", 1)
+    monkeypatch.setattr("mteval_core.io.archives.MAX_ARCHIVE_RATIO", 10_000)
+    error = refused(zip_of({"big.txt": b"a" * (2 * MB)}))
+    assert "'big.txt' is 2.0 MB" in error.problem
+
+
+@pytest.mark.parametrize("kind", ["zip", "tar.gz"])
+def test_too_many_members(kind) -> None:
+    members = {f"f{k}": b"" for k in range(MAX_ARCHIVE_MEMBERS + 1)}
+    data = (zip_of if kind == "zip" else tgz_of)(members)
+    error = refused(data, f"many.{kind}")
+    assert f"up to {MAX_ARCHIVE_MEMBERS:,}" in error.problem
+
+
+def test_links_are_refused() -> None:
+    error = refused(
+        tgz_of({"a.txt": b"x"}, links={"wmt/sources/en-de.txt": "/etc/passwd"}), "l.tgz"
+    )
+    assert "'wmt/sources/en-de.txt' is a link" in error.problem
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        info = zipfile.ZipInfo("link.txt")
+        info.create_system = 3
+        info.external_attr = (0o120777) << 16
+        archive.writestr(info, "/etc/passwd")
+    assert "'link.txt' is a link" in refused(buffer.getvalue()).problem
+
+
+def test_no_system_outputs_folder(tmp_path) -> None:
+    tiny(tmp_path)
+    members = [p for p in tmp_path.rglob("*") if p.is_file() and "system-outputs" not in p.parts]
+    with pytest.raises(InputError, match="no system-outputs folder") as caught:
+        archive_pairs(("no.zip", archive_of(tmp_path, members=members)))
+    assert caught.value.origin == "no.zip"
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (b"plain text\n", "not a .zip, .tar.gz or .tar archive"),
+        (b"\x1f\x8b" + b"\0" * 30, "damaged"),
+        (zip_of({"a.txt": b"x" * 1000})[:-30], "damaged"),
+    ],
+    ids=["plain-text", "gzip-header-only", "cut-zip"],  # a zip's bytes hold the time it was made
+)
+def test_not_an_archive_or_damaged(data, says) -> None:
+    assert says in refused(data).problem
+
+
+def test_an_archive_and_text_files_together_are_refused(tmp_path) -> None:
+    tiny(tmp_path)
+    archive = ("a.zip", archive_of(tmp_path))
+    with pytest.raises(InputError, match=r"archive and text files \(ref\.de\)"):
+        test_set_from_archive(archive, None, text_files=["ref.de"])
+
+
+def test_a_set_over_the_dashboards_limits_is_refused_before_its_texts_are_read(
+    tmp_path, monkeypatch
+) -> None:
+    tiny(tmp_path)
+    monkeypatch.setattr("mteval_core.io.uploads.MAX_UPLOAD_TEXTS", 5)
+    with pytest.raises(InputError, match="texts") as caught:
+        test_set_from_archive(("a.zip", archive_of(tmp_path)), None)
+    assert "mteval score --mtme" in (caught.value.hint or "")
+    assert caught.value.origin == "wmt22/sources/de-en.txt in a.zip"
+
+
+def test_judgments_uploaded_beside_the_archive_add_a_criterion(tmp_path: Path) -> None:
+    tiny(tmp_path)
+    human = ("extra.csv", b"system,segment_id,score,criterion\ns1,1,3,esa\ns2,1,2,esa\n")
+    read = test_set_from_archive(("a.zip", archive_of(tmp_path)), None, human=human)
+    assert read.test_set.human is not None
+    assert read.test_set.human.criteria == ["mqm", "esa"]
+    clash = ("clash.csv", b"system,segment_id,score,criterion\ns1,1,3,mqm\n")
+    with pytest.raises(InputError, match="human scores named mqm too"):
+        test_set_from_archive(("a.zip", archive_of(tmp_path)), None, human=clash)
+
+
+def test_metric_scores_are_keyed_by_the_archive_and_the_reference(tmp_path) -> None:
+    tiny(tmp_path)
+    metric = tmp_path / "wmt22/metric-scores/de-en/BLEU-refA.seg.score"
+    metric.write_text("s1\t1\ns1\t2\ns1\t3\ns2\t1\ns2\t1\ns2\t1\n", encoding="utf-8")
+    archive = ("a.zip", archive_of(tmp_path))
+    read = test_set_from_archive(archive, None)
+    ((key, loaded),) = read.external.items()
+    assert loaded.name == "BLEU-refA" and loaded.system_score("s1") == 2.0
+    assert test_set_from_archive(archive, None).external.keys() == {key}
+    assert test_set_from_archive(archive, None, "refB").external == {}  # another reference
