@@ -7,8 +7,10 @@ import streamlit as st
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import CARRIAGE_RETURNS, LoneCarriageReturn
 from mteval_core.io.mqm_tsv import read_mqm
+from mteval_core.io.plain import BYTE_ORDER_MARKS
 from mteval_core.io.uploads import (
     ArchivePair,
+    TextChoices,
     archive_pairs,
     check_upload_sizes,
     read_uploaded_metric,
@@ -49,6 +51,11 @@ CARRIAGE_RETURN_CHOICES = {
     "refuse": "refuse the file",
     "split": "end the segment there, as sacreBLEU does",
     "space": "read as a space",
+}
+BYTE_ORDER_MARK_LABEL = "Byte order mark (U+FEFF) at the start of a plain-text file"
+BYTE_ORDER_MARK_CHOICES = {
+    "keep": "keep it as text, as sacreBLEU does",
+    "drop": "drop it",
 }
 CARRIAGE_RETURN_OFFER = (  # said when a file is refused for one: the choice that loads it
     f"choose '{CARRIAGE_RETURN_CHOICES['split']}' or '{CARRIAGE_RETURN_CHOICES['space']}' under "
@@ -143,6 +150,16 @@ with st.form("upload"):
         "file as they do, a space keeps the segments as they are. CRLF line ends are always "
         "fine.",
     )
+    byte_order_mark = st.radio(
+        BYTE_ORDER_MARK_LABEL,
+        BYTE_ORDER_MARKS,
+        format_func=BYTE_ORDER_MARK_CHOICES.__getitem__,
+        horizontal=True,
+        help="sacreBLEU, mteval-v13a and GTM 1.4 read a byte order mark at the start of a "
+        "plain-text file as the first character of its first segment, and so does mteval by "
+        "default, so that the scores equal theirs; a note names every file that has one. XML, "
+        "SGML, JSON Lines, CSV and TSV files always drop it.",
+    )
     submitted = st.form_submit_button("Use this test set")
 
 
@@ -157,7 +174,7 @@ def uploaded_test_set(notes: list[str]) -> TestSet:
             lower_is_better,
             upload(segment_ids),
             notes=notes,
-            carriage_returns=carriage_returns,
+            reading=TextChoices(carriage_returns, byte_order_mark),
         )
     except LoneCarriageReturn as error:
         raise error.offering(CARRIAGE_RETURN_OFFER) from None
@@ -255,8 +272,15 @@ exponent = right.number_input(
     "unigram F1 (the two columns agree); Melamed et al. use 2. Scores, Correlation and the "
     "Bitext grid use it (the grid's own slider can override it there).",
 )
-matching = st.radio(
+left, right = st.columns(2)
+matching = left.radio(
     "GTM matching", GTM_MATCHINGS, GTM_MATCHINGS.index(current.gtm_matching), horizontal=True
+)
+ter_case_sensitive = right.checkbox(
+    "Case-sensitive TER",
+    current.ter_case_sensitive,
+    help="TER is case-insensitive by default, as sacreBLEU's (case:lc in its signature), so "
+    "that it matches published TER numbers; tick this to count case differences as edits.",
 )
 try:
     options = Options(
@@ -267,6 +291,7 @@ try:
         fmean_alpha=alpha,
         gtm_exponent=exponent,
         gtm_matching=matching,
+        ter_case_sensitive=ter_case_sensitive,
         spm_model=spm_model,
     )
     require_tokenizer(options)  # a missing MeCab is said here, not on every page

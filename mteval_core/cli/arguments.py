@@ -1,6 +1,6 @@
 """What the commands share: the parser that turns usage errors into one line, the checked types of
---bootstrap and --seed, the checks of --exclude, and --carriage-returns for commands that read
-text files."""
+--bootstrap and --seed, the checks of --exclude, and --carriage-returns and --byte-order-mark for
+commands that read text files."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 MAX_SEED = 2**32 - 1  # 32-bit seeds: every numpy generator and most other tools take them
 # io.decoding.CARRIAGE_RETURNS, written out: building the parser must not import the readers
 CARRIAGE_RETURNS = ("refuse", "split", "space")
+BYTE_ORDER_MARKS = ("keep", "drop")  # io.plain.BYTE_ORDER_MARKS, for the same reason
 # What the refusal of a lone carriage return offers, where --carriage-returns is taken.
 CARRIAGE_RETURNS_OFFER = (
     "give --carriage-returns split to end the segment there, as sacreBLEU does, or "
@@ -102,6 +103,21 @@ def add_carriage_returns_argument(parser: argparse.ArgumentParser, files: str) -
         "(default) stops with the CR's file, line and column; split ends the line there, a new "
         "segment, as sacreBLEU and Python's universal newlines read it; space reads it as a "
         "space, so the segments stay as they are. CRLF line ends are always fine.",
+    )
+
+
+def add_byte_order_mark_argument(parser: argparse.ArgumentParser, files: str) -> None:
+    """--byte-order-mark keep|drop: what a UTF-8 byte order mark at the start of a plain-text
+    file among ``files`` becomes."""
+    parser.add_argument(
+        "--byte-order-mark",
+        choices=BYTE_ORDER_MARKS,
+        default="keep",
+        help=f"what a byte order mark (U+FEFF) at the start of a plain-text file among {files} "
+        "becomes: keep (default) reads it as the first character of the first segment, as "
+        "sacreBLEU, mteval-v13a and GTM 1.4 do, so the scores equal theirs; drop drops it. A "
+        "note names each file that has one. XML, SGML, JSON Lines, CSV and TSV files always "
+        "drop it.",
     )
 
 

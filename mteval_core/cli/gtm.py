@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from decimal import Decimal
 
+from mteval_core.cli.arguments import add_byte_order_mark_argument
 from mteval_core.errors import InputError
 from mteval_core.model.testset import TestSet, TextColumn
 from mteval_core.settings.options import GTM_MATCHINGS, Options
@@ -34,6 +35,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     gtm.add_argument("-d", dest="document_lines", action="store_false", help="off")
     gtm.add_argument("-e", dest="exponent", type=float, default=1.0, help="exponent (default 1)")
     gtm.add_argument("--matching", choices=GTM_MATCHINGS, default="greedy")
+    add_byte_order_mark_argument(gtm, "the candidate and reference files")
     gtm.add_argument("candidate", help="the system output (one system)")
     gtm.add_argument("references", nargs="+", help="one or more reference files")
     gtm.set_defaults(run=run, segment_lines=False, document_lines=True)
@@ -41,7 +43,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> str:
     options = Options(tokenize="none", gtm_exponent=args.exponent, gtm_matching=args.matching)
-    candidate, documents, segment_ids = _read_gtm_file(args.candidate)
+    candidate, documents, segment_ids = _read_gtm_file(args.candidate, args.byte_order_mark)
     if documents is None:  # plain text: one document named after the file
         documents = (_stem(args.candidate),) * len(candidate[0])
     if len(candidate) != 1:
@@ -52,7 +54,7 @@ def run(args: argparse.Namespace) -> str:
         )
     references: list[TextColumn] = []
     for path in args.references:
-        columns, reference_documents, _ = _read_gtm_file(path)
+        columns, reference_documents, _ = _read_gtm_file(path, args.byte_order_mark)
         if reference_documents not in (None, documents):
             raise InputError(
                 f"its documents or segments differ from those of {args.candidate}",
@@ -65,12 +67,15 @@ def run(args: argparse.Namespace) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
-def _read_gtm_file(path: str) -> tuple[list[TextColumn], tuple[str, ...] | None, tuple[str, ...]]:
-    """Columns, document id (None for plain text) and segment id of every segment."""
+def _read_gtm_file(
+    path: str, byte_order_mark: str = "keep"
+) -> tuple[list[TextColumn], tuple[str, ...] | None, tuple[str, ...]]:
+    """Columns, document id (None for plain text) and segment id of every segment; a byte order
+    mark at the start of plain text is kept (as GTM 1.4 reads it) or dropped, with a note."""
     from mteval_core.io import read_bytes
     from mteval_core.io.detect import detect
     from mteval_core.io.mteval_sgml import read_sgml
-    from mteval_core.io.plain import read_plain
+    from mteval_core.io.plain import byte_order_mark_note, read_plain
 
     data = read_bytes(path)
     detection = detect(data, path)
@@ -79,7 +84,9 @@ def _read_gtm_file(path: str) -> tuple[list[TextColumn], tuple[str, ...] | None,
     if detection.format == "mteval-sgml":
         found = read_sgml(data, path)
         return found.columns, found.documents, found.seg_ids
-    column = read_plain(data, path, _stem(path))
+    column = read_plain(data, path, _stem(path), byte_order_mark)
+    if note := byte_order_mark_note(data, path, byte_order_mark):
+        print(f"mteval: note: {note}", file=sys.stderr)
     return [column], None, tuple(str(i) for i in range(1, len(column) + 1))
 
 

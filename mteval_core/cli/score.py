@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from mteval_core.cli.arguments import (
     CARRIAGE_RETURNS_OFFER,
+    add_byte_order_mark_argument,
     add_carriage_returns_argument,
     add_mtme_arguments,
     add_ranking_arguments,
@@ -90,8 +91,10 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         "--hyps",
         nargs="+",
         metavar="HYP",
-        help="system outputs; each is named after its file (without the last extension), "
-        "or give NAME=PATH (required, unless --shards gives the test set)",
+        help="system outputs; each is named after its file (without the last extension; "
+        "with several files, without the dot-separated parts all their names share: "
+        "generaltest2023.en-ru.hyp.PROMT.ru is PROMT), or give NAME=PATH (required, unless "
+        "--shards gives the test set)",
     )
     score.add_argument(
         "--source",
@@ -101,6 +104,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         "and the files no documents",
     )
     add_carriage_returns_argument(score, "the --refs and --hyps files")
+    add_byte_order_mark_argument(score, "the --refs and --hyps files")
     add_mtme_arguments(score)
     add_shard_arguments(score)
     score.add_argument(
@@ -122,6 +126,12 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         "downloads it; mteval reads it from here)",
     )
     score.add_argument("--lowercase", action="store_true", help="Unicode lowercasing")
+    score.add_argument(
+        "--ter-case-sensitive",
+        action="store_true",
+        help="case-sensitive TER; by default TER is case-insensitive, as sacreBLEU's (case:lc "
+        "in TER's signature)",
+    )
     score.add_argument("--stem", choices=STEMMERS, default="none")
     score.add_argument(
         "--stem-language",
@@ -312,7 +322,7 @@ def run(args: argparse.Namespace) -> str:
     mtme = load_mtme(args, MTME_REFUSED)
     if mtme is None:
         test_set = load_command_line_test_set(
-            args.refs, args.hyps, args.carriage_returns, args.source
+            args.refs, args.hyps, args.carriage_returns, args.source, args.byte_order_mark
         )
     else:
         test_set = _mtme_test_set(args, mtme)
@@ -363,6 +373,7 @@ def given_options(args: argparse.Namespace) -> Options:
         bp=args.bp,
         gtm_exponent=args.gtm_exponent,
         gtm_matching=args.gtm_matching,
+        ter_case_sensitive=args.ter_case_sensitive,
     )
 
 
@@ -516,31 +527,41 @@ def load_command_line_test_set(
     hyp_args: Sequence[str],
     carriage_returns: str = "refuse",
     source_arg: str | None = None,
+    byte_order_mark: str = "keep",
 ) -> TestSet:
     """Read every --refs and --hyps file (and --source); SGML/XML files may carry several
     columns and doc ids, and their segments are matched by id (mteval_core.io.alignment), plain
     text by position. ``carriage_returns`` is --carriage-returns; its refusal names the option.
-    The source is not scored: it places MQM annotations by their source text."""
+    The source is not scored: it places MQM annotations by their source text.
+    ``byte_order_mark`` is --byte-order-mark (plain text only)."""
     from mteval_core.io import ColumnsRead, read_bytes, read_columns
     from mteval_core.io.alignment import align_by_ids
     from mteval_core.io.decoding import LoneCarriageReturn
+    from mteval_core.io.detect import name_systems_after_files
 
     reads: dict[str, list[ColumnsRead]] = {"ref": [], "sys": []}
     for role, args in (("ref", ref_args), ("sys", hyp_args)):
         for arg in args:
             name, path = _split_name(arg) if role == "sys" else (None, arg)
             try:
-                read = read_columns(read_bytes(path), path, role, name, carriage_returns)
+                read = read_columns(
+                    read_bytes(path), path, role, name, carriage_returns, byte_order_mark
+                )
             except LoneCarriageReturn as error:
                 raise error.offering(CARRIAGE_RETURNS_OFFER) from None
             # which reading was used, skipped test-suite documents: worth knowing, not fatal
             for note in read.notes:
                 print(f"mteval: note: {note}", file=sys.stderr)
             reads[role].append(read)
+    reads["sys"], note = name_systems_after_files(reads["sys"])
+    if note:
+        print(f"mteval: note: {note} (or give NAME=PATH)", file=sys.stderr)
     source = None
     if source_arg is not None:
         try:
-            source = read_columns(read_bytes(source_arg), source_arg, "src", None, carriage_returns)
+            source = read_columns(
+                read_bytes(source_arg), source_arg, "src", None, carriage_returns, byte_order_mark
+            )
         except LoneCarriageReturn as error:
             raise error.offering(CARRIAGE_RETURNS_OFFER) from None
     aligned = align_by_ids(reads["ref"], reads["sys"], source)

@@ -12,6 +12,11 @@ than us. Formats whose lines are segments or records refuse it (:func:`refuse_lo
 the user chose to split the line there or to read a space (:func:`resolve_carriage_returns`), and
 NUL bytes with it (:func:`refuse_nul`), which never occur in text.
 
+A UTF-8 byte order mark (U+FEFF) at the start is dropped by :func:`decode`, as XML, JSON and CSV
+readers drop it; a plain-text file keeps it as text when asked (``keep_byte_order_mark``), because
+sacreBLEU, mteval-v13a and GTM 1.4 open plain text as UTF-8, not UTF-8-with-BOM, and read it as a
+character of the first segment (see :mod:`mteval_core.io.plain`).
+
 UTF-16 and UTF-32 are refused by name, with the iconv call that converts them: by their byte order
 mark, or without one by where their zero bytes fall (:func:`refuse_wide_encoding`). They are not
 decoded for the user, because sacreBLEU and mteval-v13a read UTF-8 only, and a test set must mean
@@ -97,12 +102,13 @@ LONE_CR = re.compile(rb"\r(?!\n)")
 CR_WHY = "sacreBLEU and most tools split lines there and we do not, so the segments would differ"
 
 
-def decode(data: bytes, origin: str) -> str:
+def decode(data: bytes, origin: str, keep_byte_order_mark: bool = False) -> str:
     """UTF-8 bytes (with or without a byte order mark) as text with "\\n" line ends.
 
     Binary files are refused first, by name (:func:`refuse_binary`), then UTF-16 and UTF-32
     (:func:`refuse_wide_encoding`). CRLF becomes LF. A lone CR stays: readers whose lines are
-    segments refuse it with :func:`refuse_lone_cr`.
+    segments refuse it with :func:`refuse_lone_cr`. A leading byte order mark is dropped unless
+    ``keep_byte_order_mark`` (plain text read as sacreBLEU reads it).
     """
     refuse_binary(data, origin)
     refuse_wide_encoding(data, origin)
@@ -110,15 +116,17 @@ def decode(data: bytes, origin: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise _decode_error(data, error, origin) from None
-    return text.removeprefix("\ufeff").replace("\r\n", "\n")
+    if not keep_byte_order_mark:
+        text = text.removeprefix("\ufeff")
+    return text.replace("\r\n", "\n")
 
 
-def read_text(data: bytes, origin: str) -> str:
+def read_text(data: bytes, origin: str, keep_byte_order_mark: bool = False) -> str:
     """The text of a file whose lines are segments or records (plain text, JSON Lines, SGML).
 
     :func:`decode`, then NUL bytes and lone carriage returns are refused with their line.
     """
-    text = decode(data, origin)
+    text = decode(data, origin, keep_byte_order_mark)
     refuse_nul(text, origin)
     refuse_lone_cr(text, origin)
     return text

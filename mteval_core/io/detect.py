@@ -30,7 +30,8 @@ from mteval_core.io.delimited import read_table, sniff_delimiter
 from mteval_core.io.jsonl import read_jsonl_columns
 from mteval_core.io.long_format import LongColumns
 from mteval_core.io.mteval_sgml import read_sgml, sgml_problem
-from mteval_core.io.plain import read_plain, system_name_from_path
+from mteval_core.io.plain import byte_order_mark_note, read_plain, system_name_from_path
+from mteval_core.io.system_names import distinguishing_names
 from mteval_core.io.tabular import read_tabular_columns
 from mteval_core.io.wmt_xml import read_wmt_xml
 from mteval_core.model.testset import TextColumn
@@ -94,6 +95,9 @@ class ColumnsRead:
     # The id of every segment within its document (SGML, WMT XML); None where segments are
     # identified by position only (plain text, long format).
     segment_ids: tuple[str, ...] | None = None
+    # A plain-text system file named after its file name: renamed with the other system files of
+    # its run by the part of the name that differs (name_systems_after_files).
+    named_after_file: bool = False
 
     @property
     def origin(self) -> str:
@@ -353,6 +357,7 @@ def read_columns(
     role: str,
     name: str | None = None,
     carriage_returns: str = "refuse",
+    byte_order_mark: str = "keep",
 ) -> ColumnsRead:
     """The text columns a file gives for ``role``: 'src', 'ref' or 'sys' (system outputs).
 
@@ -362,6 +367,9 @@ def read_columns(
     segment, by which :func:`mteval_core.io.alignment.align_by_ids` matches files.
     ``carriage_returns`` says what a carriage return without a line feed means (one of
     :data:`~mteval_core.io.decoding.CARRIAGE_RETURNS`): refused by default, with its line.
+    ``byte_order_mark`` ('keep' or 'drop') says what a UTF-8 byte order mark at the start of a
+    plain-text file becomes (:mod:`mteval_core.io.plain`); other formats always drop it. Format
+    detection looks past it either way.
     """
     if role not in ROLE_WORDS:
         raise ValueError(f"role must be one of {sorted(ROLE_WORDS)}, not {role!r}")
@@ -370,7 +378,10 @@ def read_columns(
     chosen = (detection.note,) if detection.note else ()
     if detection.format == "plain":
         default = "source" if role == "src" else system_name_from_path(origin)
-        return ColumnsRead([read_plain(data, origin, name or default)], None, chosen)
+        column = read_plain(data, origin, name or default, byte_order_mark)
+        bom = byte_order_mark_note(data, origin, byte_order_mark)
+        notes = chosen + ((bom,) if bom else ())
+        return ColumnsRead([column], None, notes, named_after_file=name is None and role == "sys")
     columns, documents, segment_ids, notes = _read_format(data, origin, role, detection.format)
     if not columns:
         raise InputError(
@@ -430,3 +441,17 @@ def _named(columns: list[TextColumn], name: str | None, origin: str) -> list[Tex
             hint="Leave out the NAME= part; the names inside the file are used.",
         )
     return [replace(columns[0], name=name)]
+
+
+def name_systems_after_files(reads: list[ColumnsRead]) -> tuple[list[ColumnsRead], str | None]:
+    """``reads`` with the systems of plain-text files named after their files renamed together,
+    by the part of their file names that differs (:mod:`mteval_core.io.system_names`), and the
+    note that says so. Systems named in the file (XML, SGML, tables) or by the user keep their
+    names, and take no part in the comparison."""
+    renamed = [k for k, read in enumerate(reads) if read.named_after_file]
+    names, note = distinguishing_names([reads[k].origin for k in renamed])
+    out = list(reads)
+    for k, name in zip(renamed, names, strict=True):
+        column = reads[k].columns[0]
+        out[k] = replace(reads[k], columns=[replace(column, name=name)])
+    return out, note

@@ -7,6 +7,10 @@
                             human/ files use), doc (document ids), doc_seg_id
     human/*.tsv, *.csv      optional human judgments, each read with read_human
 
+Systems are named by the part of their file names that differs (:mod:`mteval_core.io.system_names`);
+human files may name them so or by the whole file name without its last extension. A plain-text
+file that starts with a byte order mark keeps it as text (:mod:`mteval_core.io.plain`), with a note.
+
 Only files directly inside ref/, sys/ and human/ are read; subfolders such as human/original/ hold
 raw material. Human scores for systems without text in the folder (e.g. metric-task systems) are
 left out and reported in the notes; so are files that were skipped, such as human files whose name
@@ -22,7 +26,8 @@ from mteval_core.errors import InputError, listed_names
 from mteval_core.io.decoding import decode, read_bytes
 from mteval_core.io.delimited import Table, read_table
 from mteval_core.io.human_judgments import read_human
-from mteval_core.io.plain import read_plain, system_name_from_path
+from mteval_core.io.plain import byte_order_mark_note, read_plain, system_name_from_path
+from mteval_core.io.system_names import distinguishing_names, file_name_aliases
 from mteval_core.model.testset import HumanScores, TestSet, TextColumn
 
 LAYOUT_HINT = (
@@ -71,9 +76,17 @@ def _read_text_folder(root: Path, folder: str, notes: list[str]) -> list[TextCol
     files = [entry for entry in entries if entry.is_file()]
     if not files:
         raise InputError(f"the {folder}/ folder has no files", origin=str(root), hint=LAYOUT_HINT)
-    return [
-        read_plain(read_bytes(file), str(file), system_name_from_path(file.name)) for file in files
-    ]
+    names = [system_name_from_path(file.name) for file in files]
+    if folder == "sys":  # systems by the part of their file names that differs
+        names, note = distinguishing_names([file.name for file in files])
+        notes.extend([f"{folder}/: {note}"] if note else [])
+    columns = []
+    for file, name in zip(files, names, strict=True):
+        data = read_bytes(file)
+        columns.append(read_plain(data, str(file), name))
+        if note := byte_order_mark_note(data, f"{folder}/{file.name}"):
+            notes.append(note)
+    return columns
 
 
 def _read_source(root: Path) -> TextColumn | None:
@@ -167,6 +180,7 @@ def _read_human_folder(
     if not directory.is_dir():
         return None
     known = set(test_set.system_names) | set(test_set.reference_names)
+    aliases = file_name_aliases(test_set.systems)
     parts = []
     files = [entry for entry in directory.iterdir() if entry.is_file()]
     for file in sorted(file for file in files if not file.name.startswith(".")):
@@ -183,7 +197,7 @@ def _read_human_folder(
         scores = read_human(
             read_bytes(file), str(file), documents=test_set.documents, segment_ids=segment_ids
         )
-        parts.append(_keep_known_systems(scores, known, label, notes))
+        parts.append(_keep_known_systems(scores.renamed(aliases), known, label, notes))
     return HumanScores.concat(parts) if parts else None
 
 

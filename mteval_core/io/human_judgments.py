@@ -36,6 +36,7 @@ from mteval_core.io.numbers import (
     number_problem,
     parse_number,
 )
+from mteval_core.io.system_names import file_name_aliases
 from mteval_core.model.testset import HumanScores, TestSet
 
 IGNORED = {
@@ -73,6 +74,7 @@ def read_human_for(
 ) -> HumanRead:
     """:func:`read_human` for one test set (its documents resolve ``docid::n`` segment ids),
     keeping the rows of its systems and references and setting the others aside with a note.
+    A system may be named by its whole file name too (:mod:`mteval_core.io.system_names`).
     Google's MQM error annotations (mteval_core.io.mqm_tsv) become MQM scores placed on the test
     set's lines (mteval_core.io.mqm_placement)."""
     if is_mqm_file(data):
@@ -93,6 +95,7 @@ def read_human_for(
         documents=test_set.documents,
         segment_ids=segment_ids,
     )
+    scores = scores.renamed(file_name_aliases(test_set.systems))
     return keep_known_systems(scores, [*test_set.system_names, *test_set.reference_names], origin)
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 
 import numpy as np
@@ -36,6 +36,7 @@ from mteval_core.io.delimited import Row, pick_column, read_table
 from mteval_core.io.human_judgments import SegmentResolver
 from mteval_core.io.long_format import SEGMENT_KEYS
 from mteval_core.io.numbers import meant_as_number, parse_number, read_number
+from mteval_core.io.system_names import file_name_aliases
 from mteval_core.metrics.external import ExternalMetric, check_metric_name
 from mteval_core.model.testset import TestSet
 
@@ -337,7 +338,10 @@ def _segment_lines(
 def _metric(
     scores: list[_Score], origin: str, test_set: TestSet, name: str, higher_is_better: bool
 ) -> ExternalMetric:
-    """Keep the test set's systems (refusing one without scores), set the others aside."""
+    """Keep the test set's systems (refusing one without scores), set the others aside. A
+    system may be named by its whole file name too (:mod:`mteval_core.io.system_names`)."""
+    aliases = file_name_aliases(test_set.systems)
+    scores = [replace(score, system=aliases.get(score.system, score.system)) for score in scores]
     in_file = list(dict.fromkeys(score.system for score in scores))
     known = test_set.system_names
     missing = [system for system in known if system not in set(in_file)]

@@ -29,6 +29,7 @@ from mteval_core.errors import InputError
 from mteval_core.io.human_judgments import HumanRead, keep_known_systems
 from mteval_core.io.long_format import is_segment_number
 from mteval_core.io.mqm_tsv import LAYOUT_2020
+from mteval_core.io.system_names import file_name_aliases
 from mteval_core.loss.annotations import MqmAnnotations, MqmSegment
 from mteval_core.loss.mqm_loss import mqm_segment_scores
 from mteval_core.model.testset import HumanScores, TestSet
@@ -67,7 +68,10 @@ def mqm_human_for(
             "better (minus the error points); the lower-is-better choice was not applied"
         )
     known: Collection[str] = [*test_set.system_names, *test_set.reference_names]
-    read = keep_known_systems(HumanScores(segment_rows=frame), known, annotations.origin)
+    aliases = file_name_aliases(test_set.systems)  # a system named by its whole file name too
+    read = keep_known_systems(
+        HumanScores(segment_rows=frame).renamed(aliases), known, annotations.origin
+    )
     return HumanRead(read.scores, (*notes, *read.notes))
 
 

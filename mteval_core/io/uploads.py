@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from mteval_core.errors import InputError
 from mteval_core.io.alignment import align_by_ids
 from mteval_core.io.archives import ARCHIVE_HINT, ARCHIVE_SUFFIXES, ArchiveTree, open_archive
-from mteval_core.io.detect import ColumnsRead, read_columns
+from mteval_core.io.detect import ColumnsRead, name_systems_after_files, read_columns
 from mteval_core.io.directory import parse_segment_ids
 from mteval_core.io.human_judgments import read_human_for
 from mteval_core.io.metric_scores import parse_direction, read_metric_scores
@@ -33,6 +33,17 @@ from mteval_core.model.testset import HumanScores, TestSet
 from mteval_core.settings.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
 
 Upload = tuple[str, bytes]  # file name, content
+
+
+@dataclass(frozen=True)
+class TextChoices:
+    """How to read what tools read differently, as the user chose on the Data page: a carriage
+    return without a line feed (``decoding.CARRIAGE_RETURNS``) and a byte order mark at the start
+    of a plain-text file (``plain.BYTE_ORDER_MARKS``)."""
+
+    carriage_returns: str = "refuse"
+    byte_order_mark: str = "keep"
+
 
 COMMAND_LINE_HINT = (
     "Score larger test sets with the command line (mteval score --refs ... --hyps ...), which "
@@ -52,7 +63,7 @@ def check_upload_sizes(uploads: Sequence[Upload], limit_mb: int = MAX_UPLOAD_MB)
             )
 
 
-def test_set_from_uploads(
+def test_set_from_uploads(  # long: every kind of upload, read and checked in one place
     references: Sequence[Upload],
     systems: Sequence[Upload],
     source: Upload | None = None,
@@ -60,7 +71,7 @@ def test_set_from_uploads(
     human_lower_is_better: bool = False,
     segment_ids: Upload | None = None,
     notes: list[str] | None = None,
-    carriage_returns: str = "refuse",
+    reading: TextChoices | None = None,
 ) -> TestSet:
     """Validate and combine the uploads; any problem is an InputError naming the file.
 
@@ -71,8 +82,10 @@ def test_set_from_uploads(
     without text are set aside. ``notes`` (when given) receives a line for each, and the notes
     of the text files (which reading a file that could be read two ways was given, skipped
     test-suite documents) as soon as they are read, so that they are there to show even when the
-    files turn out not to fit together. ``carriage_returns`` says what a lone CR in a reference,
-    system or source file means (:func:`mteval_core.io.detect.read_columns`).
+    files turn out not to fit together. ``reading`` says what a lone CR in a reference,
+    system or source file means and what a byte order mark at the start of a plain-text one
+    becomes (:func:`mteval_core.io.detect.read_columns`); by default, the CR is refused and the
+    mark kept.
     """
     uploads = [*references, *systems, *(u for u in (source, human, segment_ids) if u)]
     check_upload_sizes(uploads)
@@ -81,13 +94,16 @@ def test_set_from_uploads(
             "a test set needs at least one reference and one system output",
             hint="Upload the reference file(s) and the system output file(s).",
         )
-    counter = _TextCounter(carriage_returns)
+    counter = _TextCounter(reading or TextChoices())
     reference_reads = [counter.read(data, name, "ref") for name, data in references]
-    system_reads = [counter.read(data, name, "sys") for name, data in systems]
+    system_reads, naming = name_systems_after_files(
+        [counter.read(data, name, "sys") for name, data in systems]
+    )
     source_read = counter.read_source(*source) if source else None
     if notes is not None:
         reads = [*reference_reads, *system_reads, *([source_read] if source_read else [])]
         notes.extend(note for read in reads for note in read.notes)
+        notes.extend([naming] if naming else [])
     aligned = align_by_ids(reference_reads, system_reads, source_read)
     n_segments = len(aligned.references[0])
     id_map = parse_segment_ids(segment_ids[1], segment_ids[0], n_segments) if segment_ids else None
@@ -140,12 +156,13 @@ class _TextCounter:
     """Reads reference and system files, refusing a test set over the limits as soon as the
     file that crosses one has been read, before the others are read and the set is checked."""
 
-    def __init__(self, carriage_returns: str) -> None:
+    def __init__(self, reading: TextChoices) -> None:
         self.texts = 0
-        self.carriage_returns = carriage_returns
+        self.carriage_returns = reading.carriage_returns
+        self.byte_order_mark = reading.byte_order_mark
 
     def read(self, data: bytes, name: str, role: str) -> ColumnsRead:
-        read = read_columns(data, name, role, None, self.carriage_returns)
+        read = read_columns(data, name, role, None, self.carriage_returns, self.byte_order_mark)
         n_segments = len(read.columns[0])
         check_set_size(n_segments, 0, name)
         self.texts += n_segments * len(read.columns)
@@ -154,7 +171,7 @@ class _TextCounter:
 
     def read_source(self, name: str, data: bytes) -> ColumnsRead:
         """The source, outside the limits: they count the texts that are scored."""
-        return read_columns(data, name, "src", None, self.carriage_returns)
+        return read_columns(data, name, "src", None, self.carriage_returns, self.byte_order_mark)
 
 
 def read_uploaded_metric(

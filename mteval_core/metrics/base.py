@@ -63,6 +63,14 @@ class Metric(ABC):
         """The metric's own options that change its numbers (beyond preprocessing)."""
         return {}
 
+    @property
+    def case_label(self) -> str | None:
+        """How this metric treats case, for the ``case`` field of its signature: the shared
+        preprocessing's, unless the metric reads case its own way (chrF and TER read the raw
+        text, and TER is case-insensitive by default, as sacreBLEU's); None for a metric whose
+        numbers come from elsewhere."""
+        return self.options.case_label
+
 
 def safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """numerator / denominator, 0 where the denominator is 0 (an empty side scores 0, not NaN)."""

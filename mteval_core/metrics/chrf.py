@@ -80,6 +80,12 @@ class CHRF(RawTextMetric):
     def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
         return chrf_from_totals(totals)
 
+    @property
+    def case_label(self) -> str:
+        """chrF reads the raw text: only ``lowercase`` changes its case (not the mteval
+        tokenizer's ASCII lowercasing), as sacreBLEU's ``lowercase``."""
+        return "lc" if self.options.lowercase else "mixed"
+
     def signature_options(self) -> dict[str, str]:
         return {"nc": str(CHAR_ORDER), "nw": str(self.word_order), "space": "no"}
 

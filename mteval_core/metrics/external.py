@@ -169,6 +169,11 @@ class ExternalMetric(Metric):
             self.score_from_totals(stats)  # raises, with the reason
         return super().corpus_score(stats)
 
+    @property
+    def case_label(self) -> None:
+        """Computed elsewhere: how it treats case is not known here."""
+        return None
+
     def signature_options(self) -> dict[str, str]:
         """Its numbers come from outside: say so, since mteval cannot reproduce them."""
         return {self.name: "external"}

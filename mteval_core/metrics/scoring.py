@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -28,6 +28,9 @@ class Scores:
     # scores only (see without_segments)
     statistics: dict[str, dict[str, np.ndarray]]
     notes: tuple[str, ...] = ()  # what a reader of these scores must know (errors.Note)
+    # metric name -> that metric's own signature, as sacreBLEU prints one per metric: TER's says
+    # case:lc while BLEU's says case:mixed (see metric_signature)
+    signatures: dict[str, str] = field(default_factory=dict)
 
     @property
     def metric_names(self) -> list[str]:
@@ -99,11 +102,30 @@ class Scores:
 
 
 def run_signature(options: Options, metrics: Sequence[Metric], n_references: int) -> str:
-    """One signature for a whole run: preprocessing plus every chosen metric's own options."""
+    """One signature for a whole run: preprocessing plus every chosen metric's own options.
+
+    A metric that treats case otherwise than the preprocessing says how as ``<name>-case``
+    (``ter-case:lc`` by default), so the one line stays true for every number of the run.
+    """
     extra: dict[str, str] = {}
     for metric in metrics:
         extra.update(metric.signature_options())
+        if metric.case_label not in (None, options.case_label):
+            extra[f"{metric.name}-case"] = metric.case_label
     return signature(options, n_references, extra)
+
+
+def metric_signature(options: Options, metric: Metric, n_references: int) -> str:
+    """One metric's signature, as sacreBLEU prints one per metric: its own case, then the
+    run's preprocessing and the metric's own options."""
+    return signature(options, n_references, metric.signature_options(), metric.case_label)
+
+
+def metric_signatures(
+    options: Options, metrics: Sequence[Metric], n_references: int
+) -> dict[str, str]:
+    """metric name -> :func:`metric_signature`."""
+    return {metric.name: metric_signature(options, metric, n_references) for metric in metrics}
 
 
 Progress = Callable[[float], None]  # told the share of the work done, 0..1
@@ -150,6 +172,7 @@ def score_test_set(
         metrics=metrics,
         statistics=statistics,
         notes=tuple(dict.fromkeys(notes)),
+        signatures=metric_signatures(options, metrics, len(test_set.references)),
     )
 
 

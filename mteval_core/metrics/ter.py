@@ -5,10 +5,11 @@ the hypothesis into the reference, divided by the reference length. It is an err
 better, on sacreBLEU's scale (100 = as many edits as reference words; it can exceed 100).
 
 TER tokenizes with its own Tercom rules, not with the shared tokenizer: with sacreBLEU's defaults
-(no normalisation, punctuation kept, no Asian-script handling) that is a split on whitespace. The
-shared ``lowercase`` option maps to TER's case sensitivity, so the signature's ``case`` field stays
-true for every metric of a run; sacreBLEU's own default is case-insensitive TER, which is
-``--lowercase`` here.
+(no normalisation, punctuation kept, no Asian-script handling) that is a split on whitespace. Its
+case follows sacreBLEU's default: case-insensitive (``case:lc`` in TER's signature), whatever the
+other metrics do, because published TER numbers (WMT's, mt-metrics-eval's) come from that default;
+``Options.ter_case_sensitive`` (``--ter-case-sensitive``) asks for case-sensitive TER
+(``case:mixed``), and ``lowercase`` lowercases TER's text as every other metric's.
 
 Statistics per segment, as sacreBLEU keeps them: the fewest edits against any reference, and the
 mean length of the references. Corpus TER is sum(edits) / sum(mean reference lengths); a segment
@@ -46,7 +47,16 @@ class TER(RawTextMetric):
     def scorer(self) -> SacrebleuTER:
         from sacrebleu.metrics import TER as SacrebleuTER
 
-        return SacrebleuTER(case_sensitive=not self.options.lowercase)
+        return SacrebleuTER(case_sensitive=self.case_sensitive)
+
+    @property
+    def case_sensitive(self) -> bool:
+        """Case-sensitive only when asked for and the text is not lowercased anyway."""
+        return self.options.ter_case_sensitive and not self.options.lowercase
+
+    @property
+    def case_label(self) -> str:
+        return "mixed" if self.case_sensitive else "lc"
 
     def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
         return ter_from_totals(totals)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -71,6 +71,17 @@ class HumanScores:
             pd.concat([p.segment_rows for p in parts], ignore_index=True),
             pd.concat([p.system_rows for p in parts], ignore_index=True),
         )
+
+    def renamed(self, names: Mapping[str, str]) -> HumanScores:
+        """The same judgments with the systems in ``names`` (old -> new) renamed: judgments
+        written for a system's whole file name match the shorter name it is shown under."""
+        if not names:
+            return self
+
+        def rename(rows: pd.DataFrame) -> pd.DataFrame:
+            return rows.assign(system=rows["system"].map(lambda name: names.get(name, name)))
+
+        return HumanScores(rename(self.segment_rows), rename(self.system_rows))
 
     @property
     def criteria(self) -> list[str]:

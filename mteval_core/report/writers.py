@@ -74,13 +74,20 @@ def to_json(
     extra: dict | None = None,
     labelled: bool = False,
 ) -> str:
-    """{"signature", "scores": {system: {metric: x}}, "segments": {system: {metric: [x...]}}},
-    and "documents": {system: {metric: {document: x}}} when document ids are given.
+    """{"signature", "signatures": {metric: signature}, "scores": {system: {metric: x}},
+    "segments": {system: {metric: [x...]}}}, and "documents": {system: {metric: {document: x}}}
+    when document ids are given. "signature" is the run's; "signatures" gives each metric its
+    own, as sacreBLEU prints one per metric (TER's says case:lc where BLEU's says case:mixed).
 
     ``labelled`` (the dashboard's download) adds "metric_labels": {metric: label}, so that a
     reader can show the labels the dashboard showed; the keys stay the metric names either way.
     """
-    out: dict[str, object] = {"signature": scores.signature, "scores": scores.corpus()}
+    out: dict[str, object] = {"signature": scores.signature}
+    if scores.signatures:
+        out["signatures"] = {
+            m: scores.signatures[m] for m in scores.metric_names if m in scores.signatures
+        }
+    out["scores"] = scores.corpus()
     if labelled:
         out["metric_labels"] = metric_labels(scores.metrics)
     if segments:

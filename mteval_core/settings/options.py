@@ -67,6 +67,9 @@ class Options:
     bp: which reference length BLEU's brevity penalty uses when there are several.
     gtm_exponent: GTM's e > 0, the reward for runs (1 = unigram matching, 2 = the paper's).
     gtm_matching: 'greedy' (GTM 1.4, bit for bit) or 'exact' (the paper's maximum matching).
+    ter_case_sensitive: TER tells upper from lower case. Off by default, because sacreBLEU's TER
+    is case-insensitive by default (``case:lc`` in its signature) and published TER numbers come
+    from it; ``lowercase`` makes TER case-insensitive whatever this says.
     """
 
     tokenize: str = "13a"
@@ -77,6 +80,7 @@ class Options:
     bp: str = "closest"
     gtm_exponent: float = 1.0
     gtm_matching: str = "greedy"
+    ter_case_sensitive: bool = False
     spm_model: str | None = None
 
     def __post_init__(self) -> None:
@@ -159,9 +163,21 @@ def stemming_variants(options: Options, choice: str) -> dict[str, Options]:
     }
 
 
-def signature(options: Options, n_references: int, extra: dict[str, str] | None = None) -> str:
-    """A sacreBLEU-style signature: every option that changes a number, then the version."""
-    parts = [f"nrefs:{n_references}", options.preprocessing_signature()]
+def signature(
+    options: Options,
+    n_references: int,
+    extra: dict[str, str] | None = None,
+    case: str | None = None,
+) -> str:
+    """A sacreBLEU-style signature: every option that changes a number, then the version.
+
+    ``case`` is one metric's own treatment of case when it differs from the preprocessing's
+    (TER is case-insensitive by default, as sacreBLEU's), so that metric's signature says so.
+    """
+    preprocessing = options.preprocessing_signature()
+    if case is not None:
+        preprocessing = f"case:{case}|tok:{options.tokenize}|stem:{options.stem_label}"
+    parts = [f"nrefs:{n_references}", preprocessing]
     for key, value in (extra or {}).items():
         parts.append(f"{key}:{value}")
     parts.append(f"version:{__version__}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mteval_core.metrics import get_metric
-from mteval_core.metrics.scoring import Scores, run_signature
+from mteval_core.metrics.scoring import Scores, metric_signatures, run_signature
 from mteval_core.settings.options import Options
 from mteval_core.shards.sums import Sums
 from mteval_core.stats.bootstrap import BootstrapOptions
@@ -39,6 +39,7 @@ def corpus_scores(
         metrics=metrics,
         statistics=statistics,
         notes=tuple(notes),
+        signatures=metric_signatures(options, metrics, n_references),
     )
 
 

@@ -76,3 +76,19 @@ def test_a_carriage_return_is_refused_with_the_choice_then_read_as_chosen():
     split = ("mt.txt", b"The cat is on the mat .\rIt rains .\nA dog barks .\n")
     app = submit(app, split, "split")
     assert loaded_segments(app) == ("The cat is on the mat .", "It rains .", "A dog barks .")
+
+
+BOM_LABEL = "Byte order mark (U+FEFF) at the start of a plain-text file"
+
+
+def test_a_byte_order_mark_is_kept_with_a_note_then_dropped_when_chosen():
+    """As sacreBLEU reads plain text, the mark is the first character (issue 22, part 2)."""
+    system = ("mt.txt", b"\xef\xbb\xbfThe cat .\nIt rains .\nA dog barks .\n")
+    app = submit(data_page(), system)
+    assert not app.error, [e.value for e in app.error]
+    assert loaded_segments(app)[0] == "\ufeffThe cat ."
+    said = escape_markdown("mt.txt: starts with a byte order mark (U+FEFF)")
+    assert any(info.value.startswith(said) for info in app.info), [i.value for i in app.info]
+    next(radio for radio in app.radio if radio.label == BOM_LABEL).set_value("drop")
+    app = submit(app, system)
+    assert loaded_segments(app)[0] == "The cat ."

@@ -77,7 +77,12 @@ def test_no_resamples_means_scores_only(downloads):
     assert "error_x" not in bars["data"][0]
     files = downloads(app)
     assert next(csv.reader(io.StringIO(files["Download CSV"])))[-2:] == ["GTM", "signature"]
-    assert set(json.loads(files["Download JSON"])) == {"signature", "scores", "metric_labels"}
+    assert set(json.loads(files["Download JSON"])) == {
+        "signature",
+        "signatures",
+        "scores",
+        "metric_labels",
+    }
 
 
 @pytest.mark.parametrize("label, metric", [("BLEU", "bleu"), ("Fmean", "fmean")])

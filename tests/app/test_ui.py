@@ -92,6 +92,7 @@ OTHER_OPTIONS = {
     "bp": "shortest",
     "gtm_exponent": 2.0,
     "gtm_matching": "exact",
+    "ter_case_sensitive": True,
     "spm_model": "flores200.model",  # read by the SentencePiece tokenizers only, still keyed
 }
 

@@ -44,7 +44,7 @@ def test_json_output_shape_and_values(files, capsys):
     )
     assert code == 0
     result = json.loads(out)
-    assert set(result) == {"signature", "scores"}
+    assert set(result) == {"signature", "signatures", "scores"}
     assert list(result["scores"]) == ["good", "copy"]
     assert set(result["scores"]["good"]) == {"bleu", "nist", "precision", "recall", "f1", "fmean"}
     expected = sacrebleu.corpus_bleu(HYP.splitlines(), [REF.splitlines()]).score

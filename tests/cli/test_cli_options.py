@@ -78,7 +78,7 @@ def test_the_limit_itself_is_allowed_and_zero_means_no_resampling(capsys, tables
     code, out, _ = run(capsys, *correlate, *metrics, "--bootstrap", str(MAX_RESAMPLES))
     assert code == 0 and json.loads(out)["BLEU"]["pearson_ci"] is not None
     code, out, _ = run(capsys, *SCORE, "--bootstrap", "0", "--format", "json")
-    assert code == 0 and set(json.loads(out)) == {"signature", "scores"}
+    assert code == 0 and set(json.loads(out)) == {"signature", "signatures", "scores"}
     code, out, _ = run(capsys, *SCORE, "--bootstrap", "30", "--seed", "7", "--format", "json")
     assert json.loads(out)["bootstrap"] == {"n_resamples": 30, "seed": 7, "confidence": 0.95}
 

@@ -17,8 +17,11 @@ def test_one_segment_per_line() -> None:
 
 
 def test_bom_and_crlf_are_accepted() -> None:
+    """The byte order mark stays the first character, as sacreBLEU reads it, unless dropped."""
     column = read_plain(b"\xef\xbb\xbfeins\r\nzwei\r\n", "f.txt", "f")
-    assert column.segments == ("eins", "zwei")
+    assert column.segments == ("\ufeffeins", "zwei")
+    dropped = read_plain(b"\xef\xbb\xbfeins\r\nzwei\r\n", "f.txt", "f", byte_order_mark="drop")
+    assert dropped.segments == ("eins", "zwei")
 
 
 def test_vertical_tab_and_line_separator_do_not_split_a_segment() -> None:

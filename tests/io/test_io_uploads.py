@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mteval_core.errors import InputError
-from mteval_core.io.uploads import check_upload_sizes, read_uploaded_metric
+from mteval_core.io.uploads import TextChoices, check_upload_sizes, read_uploaded_metric
 from mteval_core.io.uploads import test_set_from_uploads as from_uploads
 from tests.helpers import make_test_set
 
@@ -68,10 +68,12 @@ def test_a_lone_carriage_return_in_an_upload_is_read_as_chosen(choice, segments)
     system = ("mt.en", b"a b x\rd e f\n")
     with pytest.raises(InputError, match="carriage return"):
         from_uploads([reference], [system])
-    test_set = from_uploads([reference], [system], carriage_returns=choice)
+    test_set = from_uploads([reference], [system], reading=TextChoices(carriage_returns=choice))
     assert test_set.systems[0].segments == segments
     source = ("src.de", b"x\ry\n")
-    with_source = from_uploads([reference], [system], source, carriage_returns=choice)
+    with_source = from_uploads(
+        [reference], [system], source, reading=TextChoices(carriage_returns=choice)
+    )
     assert with_source.source.segments == (("x", "y") if choice == "split" else ("x y",))
 
 

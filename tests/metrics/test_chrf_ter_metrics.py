@@ -14,18 +14,20 @@ from sacrebleu.metrics import TER as SacreTER
 
 from mteval_core.metrics import REGISTRY, get_metric
 from mteval_core.metrics.chrf import chrf_from_totals
-from mteval_core.metrics.scoring import run_signature
+from mteval_core.metrics.scoring import metric_signatures, run_signature
 from mteval_core.metrics.ter import ter_from_totals
 from mteval_core.model.testset import TestSet, TextColumn
 from mteval_core.settings.options import Options
 from tests.helpers import make_test_set, read_lines, shared_dataset
 
 
-def sacrebleu_metric(name: str, lowercase: bool = False):
-    """The sacreBLEU object our metric must equal under ``Options(lowercase=...)``."""
+def sacrebleu_metric(name: str, options: Options | None = None):
+    """The sacreBLEU object our metric must equal under ``options``: sacreBLEU's defaults
+    (case-insensitive TER) unless ``ter_case_sensitive`` asks for case-sensitive TER."""
+    options = options or Options()
     if name == "ter":
-        return SacreTER(case_sensitive=not lowercase)
-    return SacreCHRF(word_order=2 if name == "chrf++" else 0, lowercase=lowercase)
+        return SacreTER(case_sensitive=options.ter_case_sensitive and not options.lowercase)
+    return SacreCHRF(word_order=2 if name == "chrf++" else 0, lowercase=options.lowercase)
 
 
 DEFAULT = Options()
@@ -44,7 +46,7 @@ def our_scores(test_set: TestSet, name: str, options: Options = DEFAULT):
 def assert_equal_to_sacrebleu(test_set, name, options=DEFAULT, every=1, tolerance=1e-9):
     """Corpus scores of every system and every ``every``-th sentence score against sacreBLEU's
     public corpus_score and sentence_score."""
-    oracle = sacrebleu_metric(name, options.lowercase)
+    oracle = sacrebleu_metric(name, options)
     references = [list(reference.segments) for reference in test_set.references]
     for system, (corpus, segments) in our_scores(test_set, name, options).items():
         hypotheses = list(test_set.system(system))
@@ -70,11 +72,25 @@ EDGE_SYSTEMS = {
 
 @pytest.mark.parametrize("name", ["chrf", "chrf++", "ter"])
 @pytest.mark.parametrize("lowercase", [False, True], ids=["cased", "lowercased"])
+@pytest.mark.parametrize("ter_case", [False, True], ids=["ter-lc", "ter-mixed"])
 @pytest.mark.parametrize("n_references", [1, 2])
-def test_edge_cases_equal_sacrebleu(name, lowercase, n_references):
+def test_edge_cases_equal_sacrebleu(name, lowercase, ter_case, n_references):
     """Empty hypotheses and references, punctuation chrF++ splits off, shifts, case."""
     test_set = make_test_set(EDGE_REFERENCES[:n_references], EDGE_SYSTEMS)
-    assert_equal_to_sacrebleu(test_set, name, Options(lowercase=lowercase))
+    options = Options(lowercase=lowercase, ter_case_sensitive=ter_case)
+    assert_equal_to_sacrebleu(test_set, name, options)
+
+
+def test_ter_is_case_insensitive_by_default_as_sacrebleu():
+    """sacreBLEU's TER lowercases unless told not to; ours too, and its signature says so."""
+    test_set = make_test_set(["The Cat sat"], {"upper": ["THE CAT SAT"]})
+    default = get_metric("ter", Options())
+    cased = get_metric("ter", Options(ter_case_sensitive=True))
+    assert default.corpus_score(default.text_statistics(test_set, "upper")) == 0.0
+    assert cased.corpus_score(cased.text_statistics(test_set, "upper")) == 100.0  # 3 of 3
+    assert (default.case_label, cased.case_label) == ("lc", "mixed")
+    lowercased = get_metric("ter", Options(lowercase=True, ter_case_sensitive=True))
+    assert lowercased.case_label == "lc"  # lowercased text has no case left to tell
 
 
 def test_hand_checked_scores():
@@ -113,6 +129,15 @@ def test_metric_attributes_and_signatures():
     assert "|nc:6|nw:0|space:no|" in run_signature(Options(), [chrf], 1)
     assert "|nc:6|nw:2|space:no|" in run_signature(Options(), [chrf_pp], 1)
     assert "|ter-tok:tercom|norm:no|punct:yes|asian:no|" in signature
+    assert signature.startswith("nrefs:1|case:mixed|") and "|ter-case:lc|" in signature
+    cased = Options(ter_case_sensitive=True)
+    assert "ter-case" not in run_signature(cased, [chrf, get_metric("ter", cased)], 1)
+    own = metric_signatures(Options(), [chrf, ter, get_metric("bleu", Options())], 1)
+    assert own["ter"].startswith("nrefs:1|case:lc|tok:13a|")
+    assert own["bleu"].startswith("nrefs:1|case:mixed|") and "ter" not in own["bleu"]
+    assert own["chrf"].startswith("nrefs:1|case:mixed|") and "|nc:6|" in own["chrf"]
+    mteval_tok = metric_signatures(Options(tokenize="mteval"), [chrf, ter], 1)
+    assert mteval_tok["chrf"].startswith("nrefs:1|case:mixed|tok:mteval|")  # raw text
     assert len(chrf.stat_names) == 18 and len(chrf_pp.stat_names) == 24
     assert ter.stat_names == ("edits", "reference_length")
 
@@ -188,11 +213,11 @@ def test_shared_sets_chrf_equal_sacrebleu(test_set):
 )
 def test_shared_sets_ter_equals_sacrebleu(test_set, systems, segments):
     """TER's shift search is slow in Python (sacreBLEU's, and so ours): the first segments of
-    a few systems, case-sensitive and (sacreBLEU's default) case-insensitive."""
+    a few systems, (sacreBLEU's default) case-insensitive and case-sensitive."""
     folder, references = SHARED_SETS[test_set]
     loaded = folder_test_set(folder, references, systems=systems, segments=segments)
     assert_equal_to_sacrebleu(loaded, "ter", every=3)
-    assert_equal_to_sacrebleu(loaded, "ter", Options(lowercase=True), every=5)
+    assert_equal_to_sacrebleu(loaded, "ter", Options(ter_case_sensitive=True), every=5)
 
 
 @pytest.mark.parametrize("name", ["chrf", "chrf++", "ter"])

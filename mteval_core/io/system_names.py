@@ -1,0 +1,95 @@
+"""System names that people recognise, from the names of the files that hold the systems.
+
+WMT ships one file per system with the test set's name around the system's:
+``generaltest2023.en-ru.hyp.PROMT.ru``. Named after the whole file (without its last extension)
+every system would be ``generaltest2023.en-ru.hyp.<name>``, and tables, figures and legends would
+repeat that part for every system. So, when several system files are read together (one run of a
+command, one folder, one upload), each system is named by the part of its file name that differs:
+the file name without its last extension, split at dots, without the components that every file
+shares at the start and at the end (``PROMT``, ``Online-A``). Only whole dot-separated components
+are dropped, never part of one, and at least one component stays, so names with dots of their own
+(``Lan-BridgeMT.v2``) survive and no name is empty. A single file keeps today's name (the file name
+without its last extension): with nothing to compare, nothing says which part is the system's.
+If dropping the shared parts made two names equal, every system keeps its full name, with a note.
+
+Judgments and metric scores written for the full names still match: :func:`file_name_aliases`
+gives every system's full name, and the readers of such files accept either
+(:func:`mteval_core.io.human_judgments.keep_known_systems`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mteval_core.errors import listed_names
+from mteval_core.io.plain import system_name_from_path as full_name
+from mteval_core.model.testset import TextColumn
+
+EXAMPLES = 2  # how many renamed systems a note shows
+
+
+def distinguishing_names(paths: Sequence[str]) -> tuple[list[str], str | None]:
+    """A name for the system in each file of ``paths`` (see the module docstring), and a note
+    that says what was dropped, or why nothing was; None when the names are the full ones for
+    want of anything to drop (one file, or nothing shared)."""
+    full = [full_name(path) for path in paths]
+    short = _without_shared_parts(full)
+    if short == full:
+        return full, None
+    if not _distinct(short, full):
+        return full, (
+            f"the systems keep their full file names ({listed_names(full)}): without the parts "
+            "that every system file's name shares, a name would be empty or two would be equal"
+        )
+    shown = ", ".join(f"{name} from {path}" for name, path in list(zip(short, paths))[:EXAMPLES])
+    return short, (
+        "the systems are named by the part of their file names that differs "
+        f"({shown}{', ...' if len(paths) > EXAMPLES else ''}); judgments and metric scores may "
+        "use either name"
+    )
+
+
+def shortest_distinct(names: Sequence[str]) -> list[str]:
+    """``names`` without the dot-separated components that all of them share at the start and
+    at the end, keeping at least one component of each; unchanged for fewer than two names, or
+    when dropping would leave an empty name or make two names equal."""
+    short = _without_shared_parts(names)
+    return short if _distinct(short, names) else list(names)
+
+
+def _distinct(short: Sequence[str], names: Sequence[str]) -> bool:
+    """No name empty and as many different names as before."""
+    return "" not in short and len(set(short)) == len(set(names))
+
+
+def _without_shared_parts(names: Sequence[str]) -> list[str]:
+    if len(names) < 2:
+        return list(names)
+    parts = [name.split(".") for name in names]
+    room = min(len(p) for p in parts) - 1  # components that may go, so that one stays
+    prefix = _shared_length(parts, room)
+    suffix = _shared_length([p[::-1] for p in parts], room - prefix)
+    return [".".join(p[prefix : len(p) - suffix]) for p in parts]
+
+
+def _shared_length(parts: Sequence[list[str]], limit: int) -> int:
+    """How many leading components every list shares, at most ``limit``."""
+    length = 0
+    while length < limit and len({p[length] for p in parts}) == 1:
+        length += 1
+    return length
+
+
+def file_name_aliases(columns: Sequence[TextColumn]) -> dict[str, str]:
+    """full name -> name, for every column named otherwise than its file (see the module
+    docstring): the only column its file gave, whose full name no other column has taken."""
+    per_origin: dict[str, int] = {}
+    for column in columns:
+        per_origin[column.origin] = per_origin.get(column.origin, 0) + 1
+    taken = {column.name for column in columns}
+    aliases: dict[str, str] = {}
+    for column in columns:
+        full = full_name(column.origin) if column.origin else ""
+        if per_origin[column.origin] == 1 and full and full != column.name and full not in taken:
+            aliases[full] = column.name
+    return aliases
