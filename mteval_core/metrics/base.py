@@ -37,6 +37,9 @@ class Metric(ABC):
     # `mteval score --shards` needs. A metric whose statistics depend on the whole reference
     # corpus (NIST's information weights) says why not, in one sentence.
     not_additive_because: ClassVar[str | None] = None
+    # False for a metric that reads the raw text (chrF, TER): tokenizer and stemmer change
+    # nothing of it, and its signature leaves them out
+    reads_tokens: ClassVar[bool] = True
 
     def __init__(self, options: Options) -> None:
         self.options = options

@@ -78,6 +78,8 @@ def segment_statistics(
 class RawTextMetric(Metric):
     """A metric whose statistics sacreBLEU computes from the raw text of the test set."""
 
+    reads_tokens = False
+
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         self._statistics_for: tuple[TestSet, dict[str, np.ndarray]] | None = None

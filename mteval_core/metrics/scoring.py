@@ -118,7 +118,13 @@ def run_signature(options: Options, metrics: Sequence[Metric], n_references: int
 def metric_signature(options: Options, metric: Metric, n_references: int) -> str:
     """One metric's signature, as sacreBLEU prints one per metric: its own case, then the
     run's preprocessing and the metric's own options."""
-    return signature(options, n_references, metric.signature_options(), metric.case_label)
+    return signature(
+        options,
+        n_references,
+        metric.signature_options(),
+        metric.case_label,
+        tokens=metric.reads_tokens,
+    )
 
 
 def metric_signatures(

@@ -168,16 +168,20 @@ def signature(
     n_references: int,
     extra: dict[str, str] | None = None,
     case: str | None = None,
+    tokens: bool = True,
 ) -> str:
     """A sacreBLEU-style signature: every option that changes a number, then the version.
+
+    ``tokens`` is False for a metric that reads the raw text (chrF, TER): the tokenizer and the
+    stemmer change none of its numbers, so its signature does not name them, as sacreBLEU's
+    chrF and TER signatures do not.
 
     ``case`` is one metric's own treatment of case when it differs from the preprocessing's
     (TER is case-insensitive by default, as sacreBLEU's), so that metric's signature says so.
     """
-    preprocessing = options.preprocessing_signature()
-    if case is not None:
-        preprocessing = f"case:{case}|tok:{options.tokenize}|stem:{options.stem_label}"
-    parts = [f"nrefs:{n_references}", preprocessing]
+    parts = [f"nrefs:{n_references}", f"case:{case or options.case_label}"]
+    if tokens:
+        parts += [f"tok:{options.tokenize_label}", f"stem:{options.stem_label}"]
     for key, value in (extra or {}).items():
         parts.append(f"{key}:{value}")
     parts.append(f"version:{__version__}")

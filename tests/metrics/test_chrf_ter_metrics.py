@@ -12,6 +12,7 @@ import pytest
 from sacrebleu.metrics import CHRF as SacreCHRF
 from sacrebleu.metrics import TER as SacreTER
 
+from mteval_core import __version__
 from mteval_core.metrics import REGISTRY, get_metric
 from mteval_core.metrics.chrf import chrf_from_totals
 from mteval_core.metrics.scoring import metric_signatures, run_signature
@@ -133,11 +134,12 @@ def test_metric_attributes_and_signatures():
     cased = Options(ter_case_sensitive=True)
     assert "ter-case" not in run_signature(cased, [chrf, get_metric("ter", cased)], 1)
     own = metric_signatures(Options(), [chrf, ter, get_metric("bleu", Options())], 1)
-    assert own["ter"].startswith("nrefs:1|case:lc|tok:13a|")
-    assert own["bleu"].startswith("nrefs:1|case:mixed|") and "ter" not in own["bleu"]
-    assert own["chrf"].startswith("nrefs:1|case:mixed|") and "|nc:6|" in own["chrf"]
-    mteval_tok = metric_signatures(Options(tokenize="mteval"), [chrf, ter], 1)
-    assert mteval_tok["chrf"].startswith("nrefs:1|case:mixed|tok:mteval|")  # raw text
+    # chrF and TER read the raw text: as sacreBLEU's, their signatures name no tokenizer
+    assert own["ter"].startswith("nrefs:1|case:lc|ter-tok:tercom|")
+    assert own["bleu"].startswith("nrefs:1|case:mixed|tok:13a|") and "ter" not in own["bleu"]
+    assert own["chrf"] == f"nrefs:1|case:mixed|nc:6|nw:0|space:no|version:{__version__}"
+    mteval_tok = metric_signatures(Options(tokenize="zh", stem="porter"), [chrf, ter], 1)
+    assert "tok:" not in mteval_tok["chrf"] and "stem:" not in mteval_tok["ter"]
     assert len(chrf.stat_names) == 18 and len(chrf_pp.stat_names) == 24
     assert ter.stat_names == ("edits", "reference_length")
 
