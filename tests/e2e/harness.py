@@ -38,6 +38,7 @@ UPLOADS = {  # the Data page's file inputs, in page order
     "segment_ids": 4,
     "mqm": 5,
     "archive": 6,
+    "metric_scores": 7,  # below the form: "Add this metric"
 }
 PAGES = {  # sidebar link name -> text shown once the page has run
     "Home": "Scores at a glance",

@@ -25,6 +25,7 @@ from mteval_core.settings.options import Options
 from mteval_core.text import tokenize_13a
 from tests.e2e.harness import (
     ARTIFACTS,
+    UPLOADS,
     assert_no_error,
     new_page,
     shot,
@@ -224,15 +225,15 @@ def test_judgments_as_wmt_ships_them_and_an_external_metric(page, server, tmp_pa
     )
     open_page(page, server, "Data", "Use this test set")
     inputs = page.locator("[data-testid=stFileUploader] input[type=file]")
-    inputs.nth(0).set_input_files(sorted(str(p) for p in (SAMPLE / "ref").iterdir()))
-    inputs.nth(1).set_input_files(sorted(str(p) for p in (SAMPLE / "sys").iterdir()))
-    inputs.nth(3).set_input_files([str(human)])
+    inputs.nth(UPLOADS["references"]).set_input_files(sorted(map(str, (SAMPLE / "ref").iterdir())))
+    inputs.nth(UPLOADS["systems"]).set_input_files(sorted(map(str, (SAMPLE / "sys").iterdir())))
+    inputs.nth(UPLOADS["human"]).set_input_files([str(human)])
     page.wait_for_selector("text=judgments.tsv")
     page.get_by_role("button", name="Use this test set").click()
     page.wait_for_selector("text=Loaded.")
     page.wait_for_selector("text=ref-B")  # the note names the rows set aside
     wait_until_idle(page)  # a file chosen while the page is still drawn can be lost
-    inputs.nth(6).set_input_files([str(comet)])
+    inputs.nth(UPLOADS["metric_scores"]).set_input_files([str(comet)])
     page.wait_for_selector("text=comet.tsv")
     page.get_by_label("Metric name").fill("comet")
     page.get_by_text("higher", exact=True).click()
