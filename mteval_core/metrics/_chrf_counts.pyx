@@ -46,6 +46,12 @@ cdef inline bint _is_punct(u32 c) noexcept nogil:
     return (33 <= c <= 47) or (58 <= c <= 64) or (91 <= c <= 96) or (123 <= c <= 126)
 
 
+cdef inline i64 _slot(const Table *t, u64 key) noexcept nogil:
+    """The key's first slot: Fibonacci hashing (the high bits of key * 2^64 / golden ratio), one
+    multiplication, spreads both code points and packed pairs of ids."""
+    return <i64> ((key * <u64> 0x9E3779B97F4A7C15) >> t.shift)
+
+
 cdef inline u64 _mix(u64 x) noexcept nogil:
     """A 64-bit finaliser (splitmix64): spreads keys over the table's slots."""
     x ^= x >> 30
@@ -63,6 +69,7 @@ cdef struct Table:
     int *ids
     u32 *stamps
     i64 capacity
+    int shift  # 64 - log2(capacity)
     u32 stamp
     int n_ids
 
@@ -70,8 +77,10 @@ cdef struct Table:
 cdef int _table_reserve(Table *t, i64 entries) noexcept nogil:
     """Capacity of at least twice the entries (a power of two); 0 on success, -1 out of memory."""
     cdef i64 capacity = 64
+    cdef int shift = 58
     while capacity < 2 * entries:
         capacity *= 2
+        shift -= 1
     if capacity <= t.capacity:
         return 0
     free(t.keys)
@@ -81,6 +90,7 @@ cdef int _table_reserve(Table *t, i64 entries) noexcept nogil:
     t.ids = <int *> malloc(capacity * sizeof(int))
     t.stamps = <u32 *> malloc(capacity * sizeof(u32))
     t.capacity = capacity
+    t.shift = shift
     if t.keys == NULL or t.ids == NULL or t.stamps == NULL:
         return -1
     memset(t.stamps, 0, capacity * sizeof(u32))
@@ -99,7 +109,7 @@ cdef inline void _table_clear(Table *t) noexcept nogil:
 cdef inline int _key_id(Table *t, u64 key) noexcept nogil:
     """The dense id of an integer key, a new one if the key is new."""
     cdef i64 mask = t.capacity - 1
-    cdef i64 slot = <i64> (_mix(key) & <u64> mask)
+    cdef i64 slot = _slot(t, key)
     while t.stamps[slot] == t.stamp:
         if t.keys[slot] == key:
             return t.ids[slot]
@@ -114,7 +124,7 @@ cdef inline int _key_id(Table *t, u64 key) noexcept nogil:
 cdef inline int _key_lookup(const Table *t, u64 key) noexcept nogil:
     """The dense id of an integer key, -1 if it is not in the table."""
     cdef i64 mask = t.capacity - 1
-    cdef i64 slot = <i64> (_mix(key) & <u64> mask)
+    cdef i64 slot = _slot(t, key)
     while t.stamps[slot] == t.stamp:
         if t.keys[slot] == key:
             return t.ids[slot]
@@ -142,7 +152,7 @@ cdef inline int _word_id(Table *t, const u32 *text, i64 start, i64 length,
     for k in range(length):
         h = (h ^ text[start + k]) * <u64> 1099511628211
     h = _mix(h ^ <u64> length)
-    slot = <i64> (h & <u64> mask)
+    slot = _slot(t, h)
     while t.stamps[slot] == t.stamp:
         if t.keys[slot] == h:
             found = t.ids[slot]
@@ -340,6 +350,12 @@ def chrf_statistics(const u32[::1] text, const i64[::1] offsets, int n_refs, int
         return out
     if offsets.shape[0] != n_cols * n_segments + 1:
         raise ValueError("offsets do not match the columns and segments")
+    cdef i64 i
+    if offsets[0] != 0 or offsets[offsets.shape[0] - 1] != text.shape[0]:
+        raise ValueError("offsets do not span the text")
+    for i in range(offsets.shape[0] - 1):
+        if offsets[i + 1] < offsets[i]:
+            raise ValueError("offsets decrease")
     cdef Table table
     cdef Scratch s
     memset(&table, 0, sizeof(Table))
