@@ -2,18 +2,25 @@
 
 - mteval_core/gtm/_loops.pyx: GTM's matching loops (fallback: gtm/_loops_python.py);
 - mteval_core/text/_scan.pyx: tokenization and token ids in one pass (fallback: the Python
-  tokenizers in text/__init__.py).
+  tokenizers in text/__init__.py);
+- mteval_core/metrics/_chrf_counts.pyx: chrF's and chrF++'s per-segment statistics (fallback:
+  sacreBLEU's own Python, through metrics/sacrebleu_segments.py).
 
-Both are optional: without a C compiler the build still succeeds and mteval runs on the
+All are optional: without a C compiler the build still succeeds and mteval runs on the
 pure-Python code (the same numbers, slower, with a note for GTM). An sdist ships the generated C
 files, so installing from it needs a compiler but not Cython.
 """
 
+import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
 
-SOURCES = [Path("mteval_core") / "gtm" / "_loops.pyx", Path("mteval_core") / "text" / "_scan.pyx"]
+SOURCES = [
+    Path("mteval_core") / "gtm" / "_loops.pyx",
+    Path("mteval_core") / "text" / "_scan.pyx",
+    Path("mteval_core") / "metrics" / "_chrf_counts.pyx",
+]
 
 try:
     from Cython.Build import cythonize
@@ -26,5 +33,9 @@ except ImportError:  # an sdist built elsewhere: compile its generated C files
     ]
 for extension in extensions:  # cythonize() drops optional=True, so it is set on what it returns
     extension.optional = True
+    if extension.name.endswith("_chrf_counts") and sys.platform != "win32":
+        # chrF picks a segment's reference by comparing f-scores: no fused multiply-add, so
+        # they round as sacreBLEU's Python does (MSVC does not contract by default).
+        extension.extra_compile_args = ["-ffp-contract=off"]
 
 setup(ext_modules=extensions)

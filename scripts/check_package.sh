@@ -14,6 +14,7 @@ sdist="$(ls "$work/dist"/*.tar.gz)"
 tar -tzf "$sdist" >"$work/sdist.txt"
 grep -q "mteval_core/gtm/_loops.c" "$work/sdist.txt"  # a source install needs no Cython
 grep -q "mteval_core/text/_scan.c" "$work/sdist.txt"
+grep -q "mteval_core/metrics/_chrf_counts.c" "$work/sdist.txt"
 # Both wheels from the sdist, in pip's clean build folders: one compiled, one as on a machine
 # without a C compiler.
 "$work/builder/bin/python" -m pip wheel --quiet --no-deps -w "$work/dist" "$sdist" 2>/dev/null
@@ -27,7 +28,7 @@ score_sample() {  # $1: a wheel; $2: "compiled" or "python" (which GTM loops it 
   (
     cd "$work"  # away from the checkout, so the installed package is the one imported
     "$venv/bin/mteval" score --refs "$OLDPWD/sample_data/ref/ref-A.en" \
-      --hyps "$OLDPWD"/sample_data/sys/*.en --metrics bleu,gtm --gtm-exponent 2 --format json \
+      --hyps "$OLDPWD"/sample_data/sys/*.en --metrics bleu,gtm,chrf,chrf++ --gtm-exponent 2 --format json \
       >"$work/$2.json" 2>"$work/$2.err"
     if "$venv/bin/python" -c "import mteval_core.gtm._loops" 2>/dev/null; then found=compiled
     else found=python; fi
@@ -35,6 +36,10 @@ score_sample() {  # $1: a wheel; $2: "compiled" or "python" (which GTM loops it 
     if "$venv/bin/python" -c "import mteval_core.text._scan" 2>/dev/null; then found=compiled
     else found=python; fi
     [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found tokenizer"; exit 1; }
+    if "$venv/bin/python" -c "import mteval_core.metrics._chrf_counts" 2>/dev/null; then
+      found=compiled
+    else found=python; fi
+    [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found chrF counts"; exit 1; }
     if [ "$2" = python ]; then grep -q "pure-Python" "$work/$2.err"; fi
     if "$venv/bin/python" -c "import streamlit" 2>/dev/null; then
       echo "the library installed Streamlit"; exit 1
