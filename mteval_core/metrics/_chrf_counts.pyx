@@ -23,6 +23,8 @@ With several references the statistics of the reference with the best sentence c
 the choice agrees even where two references score within a rounding of each other.
 """
 
+import os
+
 import numpy as np
 
 from libc.stdlib cimport free, malloc, realloc
@@ -47,9 +49,10 @@ cdef inline bint _is_punct(u32 c) noexcept nogil:
 
 
 cdef inline i64 _slot(const Table *t, u64 key) noexcept nogil:
-    """The key's first slot: Fibonacci hashing (the high bits of key * 2^64 / golden ratio), one
-    multiplication, spreads both code points and packed pairs of ids."""
-    return <i64> ((key * <u64> 0x9E3779B97F4A7C15) >> t.shift)
+    """The key's first slot: the key mixed with the table's secret seed, then Fibonacci hashing
+    (the high bits of x * 2^64 / golden ratio). Keyed, as the tokenizer's token table is, so an
+    upload cannot be crafted so that its n-grams pile into one run of slots (hash flooding)."""
+    return <i64> ((_mix(key ^ t.seed) * <u64> 0x9E3779B97F4A7C15) >> t.shift)
 
 
 cdef inline u64 _mix(u64 x) noexcept nogil:
@@ -72,6 +75,7 @@ cdef struct Table:
     int shift  # 64 - log2(capacity)
     u32 stamp
     int n_ids
+    u64 seed  # random per call: slots cannot be predicted from the text
 
 
 cdef int _table_reserve(Table *t, i64 entries) noexcept nogil:
@@ -146,7 +150,7 @@ cdef inline int _word_id(Table *t, const u32 *text, i64 start, i64 length,
                          i64 *first_start, i64 *first_len, bint insert) noexcept nogil:
     """The dense id of a word (a run of code points), a new one if it is new and ``insert``,
     else -1: equal hashes are compared in full, against the first occurrence of every id."""
-    cdef u64 h = <u64> 1469598103934665603
+    cdef u64 h = <u64> 1469598103934665603 ^ t.seed
     cdef i64 k, mask = t.capacity - 1, slot
     cdef int found
     for k in range(length):
@@ -359,6 +363,7 @@ def chrf_statistics(const u32[::1] text, const i64[::1] offsets, int n_refs, int
     cdef Table table
     cdef Scratch s
     memset(&table, 0, sizeof(Table))
+    table.seed = int.from_bytes(os.urandom(8), "little")
     memset(&s, 0, sizeof(Scratch))
     cdef i64 *col_start = <i64 *> malloc(n_cols * sizeof(i64))
     cdef i64 *col_len = <i64 *> malloc(n_cols * sizeof(i64))
