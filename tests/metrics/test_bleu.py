@@ -13,32 +13,64 @@ from mteval_core.metrics.bleu import reference_length
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.settings.options import Options
 from tests.helpers import make_test_set, read_lines, shared_dataset
+from tests.oracle_pins import inputs_key, oracle_values
+
+
+def sacrebleu_bleu_pins(test_set, lowercase: bool = False, tag: str = "") -> tuple:
+    """sacreBLEU's corpus BLEU of every system and sentence BLEU (effective order) of every
+    segment against the first reference, pinned (tests/oracle_pins.py)."""
+    refs = [list(reference.segments) for reference in test_set.references]
+    systems = [list(system.segments) for system in test_set.systems]
+    texts = [text for column in (*refs, *systems) for text in column]
+    key = inputs_key(f"sacrebleu {sacrebleu.__version__} bleu lowercase={lowercase}", texts)
+    name = f"bleu-{tag}-{'lc' if lowercase else 'cased'}"
+
+    def corpus(indices):
+        return [sacrebleu.corpus_bleu(systems[i], refs, lowercase=lowercase).score for i in indices]
+
+    sentence = SacreBLEU(lowercase=lowercase, effective_order=True)
+    n = len(refs[0])
+
+    def sentences(indices):
+        return [
+            sentence.sentence_score(systems[i // n][i % n], [refs[0][i % n]]).score for i in indices
+        ]
+
+    corpus_values = oracle_values(f"{name}-corpus", key, len(systems), corpus, spot_checks=2)
+    sentence_values = oracle_values(f"{name}-sentences", key, len(systems) * n, sentences)
+    return corpus_values, sentence_values.reshape(len(systems), n)
 
 
 @pytest.mark.parametrize("lowercase", [False, True], ids=["cased", "lowercased"])
 def test_wmt17_corpus_and_sentence_bleu_equal_sacrebleu(wmt17, lowercase):
-    refs = [list(wmt17.references[0].segments)]
+    """Every system's corpus BLEU and every segment's sentence BLEU, 16 x 3,004 segments."""
     scores = score_test_set(wmt17, ["bleu"], Options(lowercase=lowercase))
     corpus, segments = scores.corpus(), scores.segments()
-    sentence = SacreBLEU(lowercase=lowercase, effective_order=True)
+    expected_corpus, expected_segments = sacrebleu_bleu_pins(wmt17, lowercase, "wmt17")
     assert len(wmt17.systems) == 16
-    for system in wmt17.systems:
-        expected = sacrebleu.corpus_bleu(list(system.segments), refs, lowercase=lowercase).score
-        assert corpus[system.name]["bleu"] == pytest.approx(expected, abs=1e-9)
-        expected_segments = [
-            sentence.sentence_score(h, [r]).score for h, r in zip(system.segments, refs[0])
-        ]
-        np.testing.assert_allclose(segments[system.name]["bleu"], expected_segments, atol=1e-9)
+    for i, system in enumerate(wmt17.systems):
+        assert corpus[system.name]["bleu"] == pytest.approx(expected_corpus[i], abs=1e-9)
+        np.testing.assert_allclose(segments[system.name]["bleu"], expected_segments[i], atol=1e-9)
 
 
 def test_three_references_equal_sacrebleu():
     folder = shared_dataset("wmt21-newstest2021-ende")
     refs = [read_lines(folder / "ref" / f"ref-{x}.de") for x in "ACD"]
     systems = {p.stem: read_lines(p) for p in sorted((folder / "sys").iterdir())[:5]}
-    scores = score_test_set(make_test_set(refs, systems), ["bleu"], Options()).corpus()
-    for name, hyp in systems.items():
-        expected = sacrebleu.corpus_bleu(hyp, refs).score
-        assert scores[name]["bleu"] == pytest.approx(expected, abs=1e-9)
+    test_set = make_test_set(refs, systems)
+    scores = score_test_set(test_set, ["bleu"], Options()).corpus()
+    refs_joined = [text for ref in refs for text in ref]
+    texts = [*refs_joined, *(text for hyp in systems.values() for text in hyp)]
+    hyps = list(systems.values())
+    expected = oracle_values(
+        "bleu-wmt21-3refs-corpus",
+        inputs_key(f"sacrebleu {sacrebleu.__version__} bleu", texts),
+        len(hyps),
+        lambda indices: [sacrebleu.corpus_bleu(hyps[i], refs).score for i in indices],
+        spot_checks=1,
+    )
+    for i, name in enumerate(systems):
+        assert scores[name]["bleu"] == pytest.approx(expected[i], abs=1e-9)
 
 
 @pytest.mark.parametrize("tokenize", ["intl", "none"])

@@ -17,6 +17,7 @@ import textwrap
 
 import numpy as np
 import pytest
+import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF as SacrebleuCHRF
@@ -24,6 +25,7 @@ from sacrebleu.metrics import CHRF as SacrebleuCHRF
 from mteval_core.metrics import chrf_statistics, get_metric
 from mteval_core.settings.options import Options
 from tests.helpers import make_test_set, read_lines, shared_dataset
+from tests.oracle_pins import inputs_key, oracle_values
 
 pytestmark = pytest.mark.skipif(
     chrf_statistics.compiled_module() is None, reason="the compiled chrF module is not built"
@@ -64,11 +66,32 @@ def ours(
 
 
 def assert_equal_to_sacrebleu(
-    references: list[list[str]], systems: dict[str, list[str]], word_order: int, lowercase: bool
+    references: list[list[str]],
+    systems: dict[str, list[str]],
+    word_order: int,
+    lowercase: bool,
+    pin: str | None = None,
 ) -> None:
+    """Every segment's statistics equal sacreBLEU's; on a shared test set (``pin`` names it)
+    sacreBLEU's statistics are pinned (tests/oracle_pins.py)."""
     computed = ours(references, systems, word_order, lowercase)
     for name, hypotheses in systems.items():
-        expected = sacrebleu_statistics(references, hypotheses, word_order, lowercase)
+        if pin is None:
+            expected = sacrebleu_statistics(references, hypotheses, word_order, lowercase)
+        else:
+            texts = [text for column in (*references, hypotheses) for text in column]
+            described = f"sacrebleu {sacrebleu.__version__} chrf {word_order} {lowercase}"
+            expected = oracle_values(
+                f"{pin}-{name}",
+                inputs_key(described, texts),
+                len(hypotheses),
+                lambda indices, hypotheses=hypotheses: sacrebleu_statistics(
+                    [[ref[i] for i in indices] for ref in references],
+                    [hypotheses[i] for i in indices],
+                    word_order,
+                    lowercase,
+                ).astype(np.int32),
+            )
         np.testing.assert_array_equal(computed[name], expected, err_msg=name)
 
 
@@ -137,7 +160,8 @@ def test_wmt17_ende_gives_sacrebleus_statistics(word_order, lowercase):
     reference = read_lines(data / "ref" / "ref.de")
     names = ["online-A.0.de", "PROMT-Rule-based.4735.de"]
     systems = {name: read_lines(data / "sys" / name) for name in names}
-    assert_equal_to_sacrebleu([reference], systems, word_order, lowercase)
+    pin = f"chrf-statistics-wmt17-{word_order}-{'lc' if lowercase else 'cased'}"
+    assert_equal_to_sacrebleu([reference], systems, word_order, lowercase, pin)
 
 
 def test_wmt17_ende_with_several_references():
@@ -149,7 +173,7 @@ def test_wmt17_ende_with_several_references():
         read_lines(data / "sys" / "KIT.4950.de"),
     ]
     systems = {"xmu": read_lines(data / "sys" / "xmu.4910.de")}
-    assert_equal_to_sacrebleu(references, systems, 2, False)
+    assert_equal_to_sacrebleu(references, systems, 2, False, "chrf-statistics-wmt17-3refs")
 
 
 def test_without_the_compiled_module_sacrebleus_python_says_so_and_agrees():

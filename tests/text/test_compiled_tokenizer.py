@@ -18,7 +18,7 @@ from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.engine.tokens import Vocabulary
 from mteval_core.model.testset import TestSet, TextColumn
 from mteval_core.settings.options import Options
-from tests.helpers import SHARED_DATA
+from tests.text.shared_tokens import assert_tokens_equal_sacrebleu
 
 scan = pytest.importorskip("mteval_core.text._scan", reason="built without a C compiler")
 
@@ -73,20 +73,12 @@ def test_mteval_lowercases_ascii_only():
     assert scan.ascii_lower(same) is same  # nothing to change: no new string
 
 
-def shared_lines() -> list[str]:
-    files = sorted(SHARED_DATA.glob("*/sys/*")) + sorted(SHARED_DATA.glob("*/ref/*"))
-    if not files:
-        pytest.skip("../shared/data is not available")
-    return [line for path in files for line in path.read_text(encoding="utf-8").split("\n")]
-
-
 @pytest.mark.parametrize("name", ["13a", "intl"])
 def test_equals_sacrebleu_on_every_shared_line(name):
-    lines = shared_lines()
     oracle = SACRE_13A if name == "13a" else SACRE_INTL
-    tokens = compiled(lines, Options(tokenize=name))
-    for line, got in zip(lines, tokens, strict=True):
-        assert got == oracle(line.rstrip()).split(), line
+    assert_tokens_equal_sacrebleu(
+        f"tokens-{name}", lambda lines: compiled(lines, Options(tokenize=name)), oracle
+    )
 
 
 @pytest.mark.parametrize(
