@@ -1,0 +1,208 @@
+"""All of compare-mt's analyses of two systems at once, with a bootstrap interval on every
+bucket.
+
+``compare_pair`` reads the text as compare-mt does (``whitespace_split``), computes every bucket
+analysis as per-sentence matrices (``buckets.BucketMatrices``), and resamples the sentences once
+for all of them: one seeded count matrix (``stats.bootstrap.resampled_sums``), so both systems
+and every bucket see the same resamples. The observed values are those of the plain column sums,
+compare-mt's numbers; the intervals are percentile intervals of the resamples (compare-mt's own
+``output_bucket_details`` resamples half the sentences with numpy's global generator; these
+resample all of them, like the rest of mteval).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from mteval_core import __version__
+from mteval_core.compare import sentence_buckets
+from mteval_core.compare.buckets import BucketMatrices, Buckets
+from mteval_core.compare.compare_mt_bleu import corpus_bleu, sentence_bleus
+from mteval_core.compare.ngram_differences import (
+    ALPHA,
+    MIN_ORDER,
+    NgramDifference,
+    salient_differences,
+)
+from mteval_core.compare.ngram_matches import MAX_ORDER, ngram_matches
+from mteval_core.compare.sentence_examples import SentenceExample, differing_most
+from mteval_core.compare.whitespace_split import split_corpus
+from mteval_core.compare.word_accuracy import word_accuracy_matrices, word_counts, word_frequencies
+from mteval_core.stats.bootstrap import BootstrapOptions, resampled_sums
+
+COMPARE_MT_VERSION = "0.2.10"  # whose defaults and numbers these are
+
+
+@dataclass(frozen=True, eq=False)  # it holds arrays
+class BucketResult:
+    """One analysis: per system, bucket and measure, the value and (resampled) its interval."""
+
+    key: str
+    title: str
+    labels: tuple[str, ...]
+    measures: tuple[str, ...]
+    values: np.ndarray  # (2, n_buckets, n_measures)
+    intervals: np.ndarray | None  # (2, n_buckets, n_measures, 2): low, high
+    sizes: tuple[dict[str, list[int]], ...]  # per system: what each bucket holds
+
+    def to_dict(self, systems: Sequence[str]) -> dict:
+        buckets = []
+        for b, label in enumerate(self.labels):
+            bucket: dict = {"label": label, "size": {}, "values": {}}
+            for s, system in enumerate(systems):
+                for name, counts in self.sizes[s].items():
+                    bucket["size"].setdefault(name, {})[system] = counts[b]
+                bucket["values"][system] = dict(zip(self.measures, self.values[s, b].tolist()))
+                if self.intervals is not None:
+                    bucket.setdefault("ci", {})[system] = {
+                        m: self.intervals[s, b, i].tolist() for i, m in enumerate(self.measures)
+                    }
+            buckets.append(bucket)
+        return {"title": self.title, "measures": list(self.measures), "buckets": buckets}
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """compare-mt's analyses of systems a and b against one reference."""
+
+    systems: tuple[str, str]
+    analyses: tuple[BucketResult, ...]  # scores, word accuracy, then the sentence buckets
+    ngrams: tuple[tuple[NgramDifference, ...], tuple[NgramDifference, ...]]  # a better, b better
+    examples: tuple[tuple[SentenceExample, ...], tuple[SentenceExample, ...]]
+    sentence_bleu: tuple[np.ndarray, np.ndarray]  # every sentence's, per system
+    frequencies_from: str  # "reference" or "training corpus"
+    bootstrap: BootstrapOptions | None
+
+    def analysis(self, key: str) -> BucketResult:
+        return next(a for a in self.analyses if a.key == key)
+
+    @property
+    def signature(self) -> str:
+        parts = [
+            "nrefs:1",
+            "tok:whitespace",
+            "case:mixed",
+            f"freq:{'train' if self.frequencies_from != 'reference' else 'ref'}",
+            f"ngram:{MIN_ORDER}-{MAX_ORDER}",
+            f"alpha:{ALPHA:g}",
+            "sentbleu:nltk-method2",
+            f"compare-mt:{COMPARE_MT_VERSION}",
+        ]
+        if self.bootstrap is not None:
+            parts += [f"resamples:{self.bootstrap.n_resamples}", f"seed:{self.bootstrap.seed}"]
+        return "|".join([*parts, f"version:{__version__}"])
+
+
+def _scores_matrices(statistics: Sequence[np.ndarray]) -> BucketMatrices:
+    """compare-mt's aggregate scores (its default ``--compare_scores``): corpus BLEU and the
+    length ratio (hypothesis words over reference words), as one bucket holding every
+    sentence."""
+
+    def evaluate(totals: np.ndarray) -> np.ndarray:
+        totals = np.asarray(totals)
+        reference = totals[..., 0]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(
+                reference != 0, totals[..., 1] / np.where(reference != 0, reference, 1), 0.0
+            )
+        return np.stack([corpus_bleu(totals), ratio], axis=-1)[..., None, :]
+
+    return BucketMatrices(
+        "scores",
+        "corpus scores",
+        Buckets((), ("all",)),
+        ("bleu", "length_ratio"),
+        tuple(statistics),
+        evaluate,
+        lambda totals: {"sentences": [len(statistics[0])]},
+    )
+
+
+def compare_pair(
+    reference: Sequence[str],
+    systems: Sequence[tuple[str, Sequence[str]]],
+    training: Sequence[str] | None = None,
+    bootstrap: BootstrapOptions | None = None,
+    rng: np.random.Generator | None = None,
+) -> Comparison:
+    """compare-mt's analyses of two systems (name, segments) against one reference.
+
+    ``training`` (segments) gives the word frequencies in place of the reference. With
+    ``bootstrap``, every bucket gets an interval from ``bootstrap.n_resamples`` resamples of
+    the sentences drawn from ``rng`` (default: seeded with ``bootstrap.seed``).
+    """
+    if len(systems) != 2:
+        raise ValueError(f"compare two systems, not {len(systems)}")
+    (name_a, text_a), (name_b, text_b) = systems
+    ref = split_corpus(reference)
+    hyps = [split_corpus(text_a), split_corpus(text_b)]
+    counted = ngram_matches(ref, hyps)
+    statistics = [c.statistics for c in counted]
+    bleus = tuple(sentence_bleus(s) for s in statistics)
+    frequencies = word_frequencies(split_corpus(training) if training is not None else ref)
+    ref_lengths = statistics[0][:, 0]
+    matrices = [
+        _scores_matrices(statistics),
+        word_accuracy_matrices(
+            word_counts(ref, hyps, frequencies),
+            "training corpus" if training is not None else "reference",
+        ),
+        sentence_buckets.bleu_by_length(ref_lengths, statistics),
+        sentence_buckets.by_length_difference(ref_lengths, [s[:, 1] for s in statistics]),
+        sentence_buckets.by_sentence_bleu(bleus),
+    ]
+    analyses = _resampled(matrices, bootstrap, rng)
+    ngrams = salient_differences(counted[0].matched, counted[1].matched)
+    examples = differing_most(ref, hyps[0], hyps[1], *bleus)
+    return Comparison(
+        (name_a, name_b),
+        analyses,
+        ngrams,
+        examples,
+        bleus,
+        "training corpus" if training is not None else "reference",
+        bootstrap,
+    )
+
+
+def _resampled(
+    analyses: Sequence[BucketMatrices],
+    bootstrap: BootstrapOptions | None,
+    rng: np.random.Generator | None,
+) -> tuple[BucketResult, ...]:
+    """Values and, with ``bootstrap``, intervals of every analysis from one resample matrix."""
+    flat = [matrix for analysis in analyses for matrix in analysis.matrices]
+    sums = None
+    if bootstrap is not None and bootstrap.n_resamples > 0:
+        rng = rng if rng is not None else np.random.default_rng(bootstrap.seed)
+        sums = resampled_sums(flat, bootstrap.n_resamples, rng)
+    results, slot = [], 0
+    for analysis in analyses:
+        totals = [matrix.sum(axis=0) for matrix in analysis.matrices]
+        values = np.stack([analysis.evaluate(t) for t in totals])
+        intervals = None
+        if sums is not None:
+            assert bootstrap is not None
+            tail = (1.0 - bootstrap.confidence) / 2.0 * 100.0
+            per_system = []
+            for s in range(len(analysis.matrices)):
+                samples = analysis.evaluate(sums[slot + s])  # (R, k, m)
+                low, high = np.percentile(samples, [tail, 100.0 - tail], axis=0)
+                per_system.append(np.stack([low, high], axis=-1))
+            intervals = np.stack(per_system)
+        slot += len(analysis.matrices)
+        results.append(
+            BucketResult(
+                analysis.key,
+                analysis.title,
+                analysis.buckets.labels,
+                analysis.measures,
+                values,
+                intervals,
+                tuple(analysis.sizes(t) for t in totals),
+            )
+        )
+    return tuple(results)
