@@ -13,7 +13,7 @@ resample all of them, like the rest of mteval).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -44,6 +44,7 @@ class BucketResult:
     title: str
     labels: tuple[str, ...]
     measures: tuple[str, ...]
+    measure_labels: tuple[str, ...]
     values: np.ndarray  # (2, n_buckets, n_measures)
     intervals: np.ndarray | None  # (2, n_buckets, n_measures, 2): low, high
     sizes: tuple[dict[str, list[int]], ...]  # per system: what each bucket holds
@@ -75,6 +76,44 @@ class Comparison:
     sentence_bleu: tuple[np.ndarray, np.ndarray]  # every sentence's, per system
     frequencies_from: str  # "reference" or "training corpus"
     bootstrap: BootstrapOptions | None
+    texts: tuple[Sequence[str], Sequence[str], Sequence[str]]  # reference, a, b (segments)
+    source: Sequence[str] | None = None
+
+    def to_dict(self) -> dict:
+        """The JSON of `mteval compare` (README: The comparison's JSON)."""
+        a, b = self.systems
+        report: dict = {
+            "signature": self.signature,
+            "systems": [a, b],
+            "n_segments": len(self.texts[0]),
+            "word_frequencies_from": self.frequencies_from,
+            "bootstrap": None if self.bootstrap is None else asdict(self.bootstrap),
+        }
+        for analysis in self.analyses:
+            report[analysis.key] = analysis.to_dict(self.systems)
+        a_better, b_better = self.ngrams
+        report["ngram_differences"] = {
+            "orders": [MIN_ORDER, MAX_ORDER],
+            "alpha": ALPHA,
+            "a_better": [d.to_dict() for d in a_better],
+            "b_better": [d.to_dict() for d in b_better],
+        }
+        report["sentence_examples"] = {
+            "measure": "sentence BLEU",
+            "a_better": [self.example_dict(e) for e in self.examples[0]],
+            "b_better": [self.example_dict(e) for e in self.examples[1]],
+        }
+        return report
+
+    def example_dict(self, example: SentenceExample) -> dict:
+        """An example with its texts: source (when given), reference and both outputs."""
+        i = example.line - 1
+        record = example.to_dict()
+        if self.source is not None:
+            record["source"] = self.source[i]
+        record["reference"] = self.texts[0][i]
+        record["output_a"], record["output_b"] = self.texts[1][i], self.texts[2][i]
+        return record
 
     def analysis(self, key: str) -> BucketResult:
         return next(a for a in self.analyses if a.key == key)
@@ -115,6 +154,7 @@ def _scores_matrices(statistics: Sequence[np.ndarray]) -> BucketMatrices:
         "corpus scores",
         Buckets((), ("all",)),
         ("bleu", "length_ratio"),
+        ("BLEU", "length ratio"),
         tuple(statistics),
         evaluate,
         lambda totals: {"sentences": [len(statistics[0])]},
@@ -127,10 +167,12 @@ def compare_pair(
     training: Sequence[str] | None = None,
     bootstrap: BootstrapOptions | None = None,
     rng: np.random.Generator | None = None,
+    source: Sequence[str] | None = None,
 ) -> Comparison:
     """compare-mt's analyses of two systems (name, segments) against one reference.
 
-    ``training`` (segments) gives the word frequencies in place of the reference. With
+    ``training`` (segments) gives the word frequencies in place of the reference; ``source``
+    is only shown beside the example sentences. With
     ``bootstrap``, every bucket gets an interval from ``bootstrap.n_resamples`` resamples of
     the sentences drawn from ``rng`` (default: seeded with ``bootstrap.seed``).
     """
@@ -165,6 +207,8 @@ def compare_pair(
         bleus,
         "training corpus" if training is not None else "reference",
         bootstrap,
+        (reference, text_a, text_b),
+        source,
     )
 
 
@@ -200,6 +244,7 @@ def _resampled(
                 analysis.title,
                 analysis.buckets.labels,
                 analysis.measures,
+                analysis.measure_labels,
                 values,
                 intervals,
                 tuple(analysis.sizes(t) for t in totals),

@@ -71,7 +71,8 @@ class BucketMatrices:
     key: str  # its key in the JSON report
     title: str
     buckets: Buckets
-    measures: tuple[str, ...]
+    measures: tuple[str, ...]  # keys in the JSON
+    measure_labels: tuple[str, ...]  # how people read them
     matrices: tuple[np.ndarray, ...]  # per system, (n_sentences, n_columns)
     evaluate: Callable[[np.ndarray], np.ndarray]
     sizes: Callable[[np.ndarray], dict[str, list[int]]]  # column sums -> counts per bucket

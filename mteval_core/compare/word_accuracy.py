@@ -108,6 +108,7 @@ def word_accuracy_matrices(counts: WordCounts, frequencies_from: str) -> BucketM
         f"word accuracy by frequency in the {frequencies_from}",
         counts.buckets,
         STATISTICS,
+        ("recall", "precision", "F-measure"),
         matrices,
         evaluate,
         sizes,
