@@ -18,7 +18,7 @@ COLOURS = ("#1f77b4", "#ff7f0e")  # system a, system b
 STYLE = """
 body { font-family: sans-serif; margin: 2em; max-width: 70em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
-th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; white-space: nowrap; }
 th:first-child, td:first-child { text-align: left; }
 td.text { text-align: left; white-space: pre-wrap; }
 code { font-size: 0.85em; }
@@ -78,16 +78,21 @@ def bucket_table(analysis: BucketResult, systems: Sequence[str]) -> str:
     for measure_label in analysis.measure_labels:
         label = escape(measure_label)
         header += [f"{label}<br>{escape(system)}" for system in systems]
-    sizes = list(analysis.sizes[0])
+    # sizes that are not a measure already; one column where both systems share it
+    sizes = [name for name in analysis.sizes[0] if name not in analysis.measures]
+    shared = {name for name in sizes if analysis.sizes[0][name] == analysis.sizes[1][name]}
+    columns = [(name, None) if name in shared else (name, s) for name in sizes for s in (0, 1)]
+    columns = list(dict.fromkeys(columns))
     header += [
-        escape(name.replace("_", " ")) + "<br>" + escape(s) for name in sizes for s in systems
+        escape(name.replace("_", " ")) + ("" if s is None else "<br>" + escape(systems[s]))
+        for name, s in columns
     ]
     rows = []
     for b, label in enumerate(analysis.labels):
         row = [escape(label)]
         for m in range(len(analysis.measures)):
             row += [escape(value_cell(analysis, s, b, m)) for s in range(len(systems))]
-        row += [f"{analysis.sizes[s][name][b]:,}" for name in sizes for s in range(len(systems))]
+        row += [f"{analysis.sizes[s or 0][name][b]:,}" for name, s in columns]
         rows.append(row)
     return _table(header, rows)
 
