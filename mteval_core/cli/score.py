@@ -326,6 +326,11 @@ def run(args: argparse.Namespace) -> str:
         if args.mtme:
             raise InputError("--mtme and --shards are two ways to give the test set; give one")
         _check_sharded_input(args)
+        if args.paired_ar:
+            raise InputError(
+                "--paired-ar works with --refs and --hyps (or --mtme), not with --shards",
+                hint="Use --bootstrap N, which --shards resamples shard by shard.",
+            )
         options = resolved_options(args, options, languages_in_names(args.shards))
         return run_sharded(args, metrics, options)
     _check_in_memory_input(args, mtme=bool(args.mtme))
