@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass
 
+import numpy as np
+
 MIN_ORDER = 1
 ALPHA = 1.0
 REPORT_LENGTH = 50
@@ -42,21 +44,31 @@ def salient_differences(
     length: int = REPORT_LENGTH,
 ) -> tuple[tuple[NgramDifference, ...], tuple[NgramDifference, ...]]:
     """The ``length`` n-grams where a is better (highest salience first) and where b is
-    (lowest first)."""
-    scored = [
-        NgramDifference(
-            " ".join(gram),
-            len(gram),
-            (matches_a[gram] + alpha) / (matches_a[gram] + matches_b[gram] + 2 * alpha),
-            matches_a[gram],
-            matches_b[gram],
-        )
-        for gram in set(matches_a) | set(matches_b)
+    (lowest first). The saliences are computed for every n-gram at once (the same float
+    operations as compare-mt's); only the n-grams that can make a list are sorted."""
+    grams = list(set(matches_a) | set(matches_b))
+    if not grams:
+        return (), ()
+    a = np.array([matches_a.get(g, 0) for g in grams], dtype=np.int64)
+    b = np.array([matches_b.get(g, 0) for g in grams], dtype=np.int64)
+    salience = (a + alpha) / ((a + b) + 2 * alpha)
+    return (
+        _listed(grams, a, b, salience, -salience, length),
+        _listed(grams, a, b, salience, salience, length),
+    )
+
+
+def _listed(grams, a, b, salience, key, length) -> tuple[NgramDifference, ...]:
+    """The ``length`` smallest by (key, more matches in all, code-point order)."""
+    if length < len(key):
+        cut = np.partition(key, length - 1)[length - 1]
+        candidates = np.flatnonzero(key <= cut)  # every n-gram tied with the last one too
+    else:
+        candidates = np.arange(len(key))
+    order = sorted(candidates.tolist(), key=lambda i: (key[i], -(a[i] + b[i]), " ".join(grams[i])))[
+        :length
     ]
-
-    def evidence(d: NgramDifference) -> tuple:
-        return (-(d.matches_a + d.matches_b), d.ngram)
-
-    a_better = sorted(scored, key=lambda d: (-d.salience, *evidence(d)))[:length]
-    b_better = sorted(scored, key=lambda d: (d.salience, *evidence(d)))[:length]
-    return tuple(a_better), tuple(b_better)
+    return tuple(
+        NgramDifference(" ".join(grams[i]), len(grams[i]), float(salience[i]), int(a[i]), int(b[i]))
+        for i in order
+    )

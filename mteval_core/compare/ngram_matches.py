@@ -28,36 +28,36 @@ class NgramMatches:
 
 def ngrams_of(tokens: Sequence[str], max_order: int = MAX_ORDER) -> Counter:
     """Every n-gram of orders 1..max_order, as tuples of words, with its count."""
-    return Counter(
-        tuple(tokens[i : i + n])
-        for n in range(1, max_order + 1)
-        for i in range(len(tokens) - n + 1)
-    )
+    counts = Counter(zip(tokens))
+    for n in range(2, max_order + 1):
+        counts.update(zip(*(tokens[i:] for i in range(n))))
+    return counts
 
 
 def ngram_matches(
     reference: Sequence[Sequence[str]], hypotheses: Sequence[Sequence[Sequence[str]]]
 ) -> list[NgramMatches]:
     """For each system (a list of tokenised sentences): its statistics and matched n-grams."""
-    n = len(reference)
-    statistics = [np.zeros((n, N_STATISTICS)) for _ in hypotheses]
+    rows: list[list[list[int]]] = [[] for _ in hypotheses]
     matched: list[Counter] = [Counter() for _ in hypotheses]
     for i, ref in enumerate(reference):
         in_reference = ngrams_of(ref)
         for s, hypothesis in enumerate(hypotheses):
             hyp = hypothesis[i]
-            row = statistics[s][i]
-            row[0], row[1] = len(ref), len(hyp)
+            row = [len(ref), len(hyp)] + [0] * (2 * MAX_ORDER)
             found = matched[s]
             for gram, count in ngrams_of(hyp).items():
                 order = len(gram)
                 row[1 + MAX_ORDER + order] += count
-                hit = in_reference.get(gram, 0)
+                hit = in_reference.get(gram)
                 if hit:
                     hit = min(count, hit)
                     row[1 + order] += hit
                     found[gram] += hit
-        for s in range(len(hypotheses)):
-            counts = statistics[s][i, 2 + MAX_ORDER :]
-            np.maximum(counts, 1, out=counts)
-    return [NgramMatches(stats, found) for stats, found in zip(statistics, matched)]
+            for column in range(2 + MAX_ORDER, N_STATISTICS):  # at least 1 n-gram of each order
+                row[column] = max(row[column], 1)
+            rows[s].append(row)
+    return [
+        NgramMatches(np.array(r, dtype=np.float64).reshape(len(r), N_STATISTICS), found)
+        for r, found in zip(rows, matched)
+    ]

@@ -15,6 +15,7 @@ what it is.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -50,9 +51,9 @@ def word_counts(
     buckets = Buckets.whole(edges)
     bucket_of: dict[str, int] = {}
 
-    def bucket(word: str) -> int:
+    def bucket(word: str) -> int:  # the number of edges at or below the word's frequency
         if word not in bucket_of:
-            bucket_of[word] = int(buckets.index([frequencies.get(word, 0)])[0])
+            bucket_of[word] = bisect_right(buckets.edges, frequencies.get(word, 0))
         return bucket_of[word]
 
     n, k = len(reference), len(buckets)
