@@ -48,6 +48,15 @@ class BucketResult:
     values: np.ndarray  # (2, n_buckets, n_measures)
     intervals: np.ndarray | None  # (2, n_buckets, n_measures, 2): low, high
     sizes: tuple[dict[str, list[int]], ...]  # per system: what each bucket holds
+    # a's value minus b's on the same resamples: (n_buckets, n_measures, 2); an interval that
+    # excludes 0 says the two differ in that bucket
+    difference_intervals: np.ndarray | None = None
+    main_measure: int = -1  # the one drawn and compared (BLEU, F-measure, sentences)
+
+    @property
+    def differences(self) -> np.ndarray:
+        """(n_buckets, n_measures): a's value minus b's."""
+        return self.values[0] - self.values[1]
 
     def to_dict(self, systems: Sequence[str]) -> dict:
         buckets = []
@@ -61,6 +70,12 @@ class BucketResult:
                     bucket.setdefault("ci", {})[system] = {
                         m: self.intervals[s, b, i].tolist() for i, m in enumerate(self.measures)
                     }
+            bucket["difference"] = {
+                m: {"value": float(self.differences[b, i])} for i, m in enumerate(self.measures)
+            }
+            if self.difference_intervals is not None:
+                for i, m in enumerate(self.measures):
+                    bucket["difference"][m]["ci"] = self.difference_intervals[b, i].tolist()
             buckets.append(bucket)
         return {"title": self.title, "measures": list(self.measures), "buckets": buckets}
 
@@ -158,6 +173,7 @@ def _scores_matrices(statistics: Sequence[np.ndarray]) -> BucketMatrices:
         tuple(statistics),
         evaluate,
         lambda totals: {"sentences": [len(statistics[0])]},
+        main_measure=0,
     )
 
 
@@ -227,16 +243,12 @@ def _resampled(
     for analysis in analyses:
         totals = [matrix.sum(axis=0) for matrix in analysis.matrices]
         values = np.stack([analysis.evaluate(t) for t in totals])
-        intervals = None
+        intervals = difference = None
         if sums is not None:
             assert bootstrap is not None
-            tail = (1.0 - bootstrap.confidence) / 2.0 * 100.0
-            per_system = []
-            for s in range(len(analysis.matrices)):
-                samples = analysis.evaluate(sums[slot + s])  # (R, k, m)
-                low, high = np.percentile(samples, [tail, 100.0 - tail], axis=0)
-                per_system.append(np.stack([low, high], axis=-1))
-            intervals = np.stack(per_system)
+            samples = [analysis.evaluate(sums[slot + s]) for s in range(2)]  # (R, k, m) each
+            intervals = np.stack([_percentiles(x, bootstrap.confidence) for x in samples])
+            difference = _percentiles(samples[0] - samples[1], bootstrap.confidence)
         slot += len(analysis.matrices)
         results.append(
             BucketResult(
@@ -248,6 +260,15 @@ def _resampled(
                 values,
                 intervals,
                 tuple(analysis.sizes(t) for t in totals),
+                difference,
+                analysis.main_measure % len(analysis.measures),
             )
         )
     return tuple(results)
+
+
+def _percentiles(samples: np.ndarray, confidence: float) -> np.ndarray:
+    """(R, ...) resampled values -> (..., 2): the central ``confidence`` share's ends."""
+    tail = (1.0 - confidence) / 2.0 * 100.0
+    low, high = np.percentile(samples, [tail, 100.0 - tail], axis=0)
+    return np.stack([low, high], axis=-1)

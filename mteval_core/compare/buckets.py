@@ -76,3 +76,4 @@ class BucketMatrices:
     matrices: tuple[np.ndarray, ...]  # per system, (n_sentences, n_columns)
     evaluate: Callable[[np.ndarray], np.ndarray]
     sizes: Callable[[np.ndarray], dict[str, list[int]]]  # column sums -> counts per bucket
+    main_measure: int = -1  # the one drawn and compared between the systems

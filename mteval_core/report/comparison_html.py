@@ -12,7 +12,7 @@ from html import escape
 import numpy as np
 
 from mteval_core.compare.analysis import BucketResult, Comparison
-from mteval_core.report.comparison_text import value_cell
+from mteval_core.report.comparison_text import difference_cell, value_cell
 
 COLOURS = ("#1f77b4", "#ff7f0e")  # system a, system b
 STYLE = """
@@ -55,7 +55,10 @@ def _interval_note(comparison: Comparison) -> str:
         return ""
     n = comparison.bootstrap.n_resamples
     level = round(comparison.bootstrap.confidence * 100)
-    return f"; in brackets and as whiskers, {level}% bootstrap intervals from {n:,} resamples"
+    return (
+        f"; in brackets and as whiskers, {level}% bootstrap intervals from {n:,} resamples "
+        "(a − b: on the same resamples; * where its interval leaves out 0)"
+    )
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], text_columns=()) -> str:
@@ -74,10 +77,12 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], text_columns=()
 
 
 def bucket_table(analysis: BucketResult, systems: Sequence[str]) -> str:
+    main = analysis.main_measure
     header = ["bucket"]
     for measure_label in analysis.measure_labels:
         label = escape(measure_label)
         header += [f"{label}<br>{escape(system)}" for system in systems]
+    header.append(f"{escape(analysis.measure_labels[main])}<br>a − b")
     # sizes that are not a measure already; one column where both systems share it
     sizes = [name for name in analysis.sizes[0] if name not in analysis.measures]
     shared = {name for name in sizes if analysis.sizes[0][name] == analysis.sizes[1][name]}
@@ -92,15 +97,16 @@ def bucket_table(analysis: BucketResult, systems: Sequence[str]) -> str:
         row = [escape(label)]
         for m in range(len(analysis.measures)):
             row += [escape(value_cell(analysis, s, b, m)) for s in range(len(systems))]
+        row.append(escape(difference_cell(analysis, b, main)))
         row += [f"{analysis.sizes[s or 0][name][b]:,}" for name, s in columns]
         rows.append(row)
     return _table(header, rows)
 
 
 def bar_chart(analysis: BucketResult, systems: Sequence[str]) -> str:  # long: one SVG drawing
-    """Grouped bars of the analysis's last measure (F-measure, BLEU, sentences) per bucket,
+    """Grouped bars of the analysis's main measure (F-measure, BLEU, sentences) per bucket,
     one colour per system, whiskers at the interval."""
-    m = len(analysis.measures) - 1
+    m = analysis.main_measure
     values = analysis.values[:, :, m]
     high = values if analysis.intervals is None else analysis.intervals[:, :, m, 1]
     top = float(max(np.max(high), np.max(values), 1e-9)) * 1.08

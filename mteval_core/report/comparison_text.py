@@ -35,22 +35,41 @@ def value_cell(analysis: BucketResult, system: int, bucket: int, measure: int) -
     return f"{text} [{low:.4f}, {high:.4f}]"
 
 
+def difference_cell(analysis: BucketResult, bucket: int, measure: int) -> str:
+    """a's value minus b's, its interval on the same resamples, and "*" when that interval
+    leaves out 0 (the two differ in this bucket)."""
+    value = analysis.differences[bucket, measure]
+    digits = 0 if analysis.measures[measure] == "sentences" else 4
+    text = f"{value:+.{digits}f}"
+    if analysis.difference_intervals is None:
+        return text
+    low, high = analysis.difference_intervals[bucket, measure]
+    star = " *" if low > 0 or high < 0 else ""
+    return f"{text} [{low:+.{digits}f}, {high:+.{digits}f}]{star}"
+
+
 def bucket_table(analysis: BucketResult, systems: tuple[str, str]) -> list[str]:
+    main = analysis.main_measure
     header = ["bucket"]
     for label in analysis.measure_labels:
         header += [f"{label} {system}" for system in systems]
+    header.append(f"{analysis.measure_labels[main]} a-b")
     rows = []
     for b, label in enumerate(analysis.labels):
         row = [label]
         for m in range(len(analysis.measures)):
             row += [value_cell(analysis, s, b, m) for s in range(len(systems))]
+        row.append(difference_cell(analysis, b, main))
         rows.append(row)
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     table = [
         "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
         for r in [header, *rows]
     ]
-    return [f"--- {analysis.title}", *table]
+    note = (
+        "(* the interval of a-b leaves out 0)" if analysis.difference_intervals is not None else ""
+    )
+    return [f"--- {analysis.title} {note}".rstrip(), *table]
 
 
 def ngram_lines(comparison: Comparison) -> list[str]:

@@ -39,11 +39,15 @@ def test_json_has_one_key_per_analysis_with_labelled_buckets(capsys):
     assert "|compare-mt:0.2.10|" in report["signature"]
     for key in KEYS:
         for bucket in report[key]["buckets"]:
-            assert set(bucket) == {"label", "size", "values", "ci"}
-            for system in report["systems"]:
-                for measure in report[key]["measures"]:
+            assert set(bucket) == {"label", "size", "values", "ci", "difference"}
+            for measure in report[key]["measures"]:
+                for system in report["systems"]:
                     low, high = bucket["ci"][system][measure]
                     assert low <= high
+                a, b = (bucket["values"][s][measure] for s in report["systems"])
+                assert bucket["difference"][measure]["value"] == a - b
+                low, high = bucket["difference"][measure]["ci"]
+                assert low <= high
     labels = [b["label"] for b in report["word_accuracy"]["buckets"]]
     assert labels == ["<1", "1", "2", "3", "4", "[5,10)", "[10,100)", "[100,1000)", ">=1000"]
     assert len(report["ngram_differences"]["a_better"]) <= 50
