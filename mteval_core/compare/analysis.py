@@ -52,6 +52,7 @@ class BucketResult:
     # excludes 0 says the two differ in that bucket
     difference_intervals: np.ndarray | None = None
     main_measure: int = -1  # the one drawn and compared (BLEU, F-measure, sentences)
+    members: tuple[np.ndarray, ...] | None = None  # per system, each sentence's bucket
 
     @property
     def differences(self) -> np.ndarray:
@@ -132,6 +133,32 @@ class Comparison:
 
     def analysis(self, key: str) -> BucketResult:
         return next(a for a in self.analyses if a.key == key)
+
+    def lines_in(self, key: str, bucket: int, system: int) -> list[int]:
+        """The 1-based lines that system ``system`` (0: a, 1: b) puts in bucket ``bucket`` of a
+        sentence-bucket analysis (``length_buckets``, ``length_difference_buckets``,
+        ``sentence_bleu_buckets``), for a page that lists a bucket's sentences."""
+        members = self.analysis(key).members
+        if members is None:
+            raise ValueError(f"the buckets of {key} hold words, not sentences")
+        return (np.flatnonzero(members[system] == bucket) + 1).tolist()
+
+    def lines_with_ngram(self, ngram: str) -> list[tuple[int, int, int]]:
+        """(line, matches of a, matches of b) for every sentence where either system matches
+        ``ngram`` (words joined by spaces) in the reference, as the n-gram analysis counts."""
+        gram = tuple(ngram.split(" "))
+        n = len(gram)
+        found = []
+        reference, out_a, out_b = (split_corpus(t) for t in self.texts)
+        for i, ref in enumerate(reference):
+            in_reference = _count(ref, gram, n)
+            if not in_reference:
+                continue
+            a = min(_count(out_a[i], gram, n), in_reference)
+            b = min(_count(out_b[i], gram, n), in_reference)
+            if a or b:
+                found.append((i + 1, a, b))
+        return found
 
     @property
     def signature(self) -> str:
@@ -262,9 +289,14 @@ def _resampled(
                 tuple(analysis.sizes(t) for t in totals),
                 difference,
                 analysis.main_measure % len(analysis.measures),
+                analysis.members,
             )
         )
     return tuple(results)
+
+
+def _count(tokens: Sequence[str], gram: tuple[str, ...], n: int) -> int:
+    return sum(1 for i in range(len(tokens) - n + 1) if tuple(tokens[i : i + n]) == gram)
 
 
 def _percentiles(samples: np.ndarray, confidence: float) -> np.ndarray:

@@ -77,3 +77,5 @@ class BucketMatrices:
     evaluate: Callable[[np.ndarray], np.ndarray]
     sizes: Callable[[np.ndarray], dict[str, list[int]]]  # column sums -> counts per bucket
     main_measure: int = -1  # the one drawn and compared between the systems
+    # per system, each sentence's bucket (sentence buckets); None where buckets hold words
+    members: tuple[np.ndarray, ...] | None = None

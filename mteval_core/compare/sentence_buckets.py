@@ -43,6 +43,7 @@ def counted(
         matrices,
         sentences_per_bucket,
         lambda totals: {"sentences": [int(x) for x in totals]},
+        members=tuple(np.asarray(index) for index in indices),
     )
 
 
@@ -58,7 +59,8 @@ def bleu_by_length(
     """Corpus BLEU of the sentences in each reference-length bucket (the same buckets for both
     systems). An empty bucket scores 0, as compare-mt scores it; its size says it is empty."""
     buckets = Buckets.whole(edges)
-    one_hot = _one_hot(buckets.index(reference_lengths), len(buckets))
+    index = buckets.index(reference_lengths)
+    one_hot = _one_hot(index, len(buckets))
     k = len(buckets)
 
     def placed(stats: np.ndarray) -> np.ndarray:  # (n, k * N_STATISTICS)
@@ -80,6 +82,7 @@ def bleu_by_length(
         tuple(placed(s) for s in statistics),
         evaluate,
         sizes,
+        members=(index, index),
     )
 
 

@@ -128,3 +128,20 @@ def test_intervals_are_seeded_shared_and_bracket_the_value():
     # b is the reference itself (every sentence of 4 words or more: compare-mt's BLEU gives a
     # shorter sentence a count of 1 for the orders it lacks): BLEU 100 in every resample
     assert first.analysis("scores").intervals[1, 0, 0].tolist() == [100.0, 100.0]
+
+
+def test_lines_of_a_bucket_and_of_an_ngram_add_up_to_the_analyses():
+    reference = ["a b c d e", "f g h i", "i j k l", "m n o p q r", "s t u v"] * 3
+    a = ["a b c x e", "f g h", "i q k l", "m n o p q", "s t u"] * 3
+    b = ["a b c d", "f g h i", "i j k", "m n", "s t u v w x y"] * 3
+    comparison = compare_pair(reference, [("a", a), ("b", b)])
+    for key in ("length_buckets", "length_difference_buckets", "sentence_bleu_buckets"):
+        analysis = comparison.analysis(key)
+        for s in (0, 1):
+            lines = [comparison.lines_in(key, k, s) for k in range(len(analysis.labels))]
+            assert sorted(x for bucket in lines for x in bucket) == list(range(1, 16))
+            assert [len(x) for x in lines] == analysis.sizes[s]["sentences"]
+    for d in (*comparison.ngrams[0], *comparison.ngrams[1]):
+        found = comparison.lines_with_ngram(d.ngram)
+        assert sum(x[1] for x in found) == d.matches_a
+        assert sum(x[2] for x in found) == d.matches_b
