@@ -145,3 +145,32 @@ def test_lines_of_a_bucket_and_of_an_ngram_add_up_to_the_analyses():
         found = comparison.lines_with_ngram(d.ngram)
         assert sum(x[1] for x in found) == d.matches_a
         assert sum(x[2] for x in found) == d.matches_b
+
+
+@settings(max_examples=60, deadline=None)
+@given(SENTENCE, SENTENCE, SENTENCE)
+def test_highlights_mark_every_word_and_own_only_what_the_other_lacks(reference, a, b):
+    from mteval_core.compare.highlights import OWN, UNCONFIRMED, highlights
+
+    ref_text, a_text, b_text = (" ".join(x) for x in (reference, a, b))
+    marked = highlights(ref_text, a_text, b_text)
+    assert [w for w, _ in marked.a] == a_text.strip().split(" ")
+    assert [w for w, _ in marked.b] == b_text.strip().split(" ")
+    same = highlights(ref_text, a_text, a_text)
+    assert same.own_a == same.own_b == ()
+    assert all(mark != OWN for _, mark in same.a)
+    words_in_reference = set(ref_text.strip().split(" "))
+    for word, mark in marked.a:  # a word the reference lacks is never confirmed
+        assert mark == UNCONFIRMED or word in words_in_reference
+    assert set(marked.own_a).isdisjoint(marked.own_b)
+
+
+def test_highlights_as_mt_compareval_shows_them():
+    from mteval_core.compare.highlights import highlights
+
+    marked = highlights("the cat sat on the mat", "the cat sat on a mat", "a cat is on the mat")
+    assert [m for _, m in marked.a] == ["own", "own", "own", "own", "unconfirmed", "confirmed"]
+    assert [m for _, m in marked.b] == [
+        "unconfirmed", "confirmed", "unconfirmed", "own", "own", "own",
+    ]  # fmt: skip
+    assert marked.own_b == ("on the", "on the mat", "the mat")  # b's "improving" n-grams
