@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,7 +38,9 @@ from mteval_core.stats.significance import (
     holm_corrected_tests,
     with_segments_only,
 )
-from mteval_core.stats.system_clusters import ClusteredSystem, cluster_systems
+
+if TYPE_CHECKING:
+    from mteval_core.stats.system_clusters import ClusteredSystem
 
 DEFAULT_TRIALS = 10_000  # sacreBLEU's default for --paired-ar
 
@@ -122,6 +125,10 @@ def approximate_randomization(
     """Paired AR for every two systems under every metric with segment statistics, Holm-
     corrected over each metric's pairs, and the significance clusters those pairs give.
     ``rng`` defaults to ``numpy.random.default_rng(options.seed)``, as sacreBLEU seeds it."""
+    # the clusters' rule lives beside mt-metrics-eval's statistics, which load scipy (a second):
+    # only a run that tests pairs pays for it
+    from mteval_core.stats.system_clusters import cluster_systems
+
     undefined = scores.without_segments()
     scores = with_segments_only(scores)
     rng = rng if rng is not None else np.random.default_rng(options.seed)
