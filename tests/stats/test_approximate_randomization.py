@@ -134,3 +134,10 @@ def test_the_command_line_adds_paired_ar(capsys):
     assert all(1 / 201 <= pair["p"] <= pair["p_holm"] <= 1 for pair in report["pairs"])
     assert main([*args[:-2], "--format", "csv"]) == 2
     assert "--paired-ar work with --format json or text" in capsys.readouterr().err
+
+
+def test_paired_ar_is_refused_with_shards(capsys):
+    from mteval_core.cli import main
+
+    assert main(["score", "--shards", "corpus/", "--paired-ar", "100"]) == 2
+    assert "--paired-ar works with --refs and --hyps" in capsys.readouterr().err
