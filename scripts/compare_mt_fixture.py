@@ -51,6 +51,12 @@ DATASETS = {
         WMT17_LINES,
     ),
 }
+# a corpus whose word counts make the frequency buckets in place of the reference's (compare-mt's
+# freq_corpus_file): any text in the target language does
+TRAINING = {
+    "ted-sk-en": "compare-mt-ted-sk-en/ref/ref.detok.en",
+    "wmt17-en-de": "wmt17-newstest2017-ende/ref/ref.de",  # all 3,004 lines, not only the slice
+}
 
 
 def lines(path: Path, limit: int | None) -> list[str]:
@@ -61,7 +67,7 @@ def lines(path: Path, limit: int | None) -> list[str]:
     return text[:limit] if limit else text
 
 
-def run(ref_lines, out_lines) -> dict:  # long: one block per compare-mt analysis, in its order
+def run(ref_lines, out_lines, training: Path) -> dict:  # long: one block per analysis
     from compare_mt import compare_mt_main as cm
     from compare_mt import ngram_utils, reporters, stat_utils
 
@@ -79,6 +85,12 @@ def run(ref_lines, out_lines) -> dict:  # long: one block per compare-mt analysi
         report = cm.generate_word_accuracy_report(ref, outs, bucket_type="freq")
         result["word_accuracy"] = {
             "labels": list(report.bucketer.bucket_strs),
+            "statistics": [[[float(x) for x in bucket] for bucket in s] for s in report.statistics],
+        }
+        report = cm.generate_word_accuracy_report(
+            ref, outs, bucket_type="freq", freq_corpus_file=str(training)
+        )
+        result["word_accuracy_training"] = {
             "statistics": [[[float(x) for x in bucket] for bucket in s] for s in report.statistics],
         }
         buckets = {}
@@ -152,7 +164,8 @@ def main() -> int:
         fixture["datasets"][name] = {
             "files": [ref, a, b],
             "lines": limit or len(texts[0]),
-            "expected": run(texts[0], texts[1:]),
+            "training": TRAINING[name],
+            "expected": run(texts[0], texts[1:], SHARED / TRAINING[name]),
         }
         print(f"{name}: {fixture['datasets'][name]['lines']} lines", file=sys.stderr)
     OUT.write_text(json.dumps(fixture, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

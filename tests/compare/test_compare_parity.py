@@ -1,7 +1,8 @@
 """mteval_core.compare against compare-mt 0.2.10's own numbers, pinned in
 compare_mt_expected.json by scripts/compare_mt_fixture.py (the TED sk-en set of compare-mt's
 example, 2,445 sentences, and the first 600 sentences of WMT17 en-de, LIUM-NMT against
-uedin-nmt): every bucket of every analysis, the salient n-grams and the example sentences."""
+uedin-nmt): every bucket of every analysis (word accuracy also with the frequencies of a
+training corpus), the salient n-grams and the example sentences."""
 
 from __future__ import annotations
 
@@ -53,6 +54,19 @@ def test_word_accuracy_by_frequency_bucket(name):
         assert result.sizes[s]["matches"] == statistics[s, :, 0].astype(int).tolist()
         assert result.sizes[s]["reference_words"] == statistics[s, :, 1].astype(int).tolist()
         assert result.sizes[s]["words"] == statistics[s, :, 2].astype(int).tolist()
+
+
+@pytest.mark.parametrize("name", DATASETS)
+def test_word_accuracy_with_frequencies_from_a_training_corpus(name):
+    dataset = EXPECTED["datasets"][name]
+    shared_dataset(dataset["files"][0].split("/")[0])
+    texts = [read_lines(SHARED_DATA / path)[: dataset["lines"]] for path in dataset["files"]]
+    training = read_lines(SHARED_DATA / dataset["training"])
+    result = compare_pair(texts[0], [("a", texts[1]), ("b", texts[2])], training=training)
+    values = result.analysis("word_accuracy").values
+    statistics = np.array(expected(name)["word_accuracy_training"]["statistics"])
+    np.testing.assert_allclose(values, statistics[:, :, 3:], rtol=0, atol=TOLERANCE)
+    assert result.frequencies_from == "training corpus"
 
 
 @pytest.mark.parametrize("name", DATASETS)
