@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mteval_core.metrics.scoring import Scores
+from mteval_core.metrics.scoring import Progress, Scores
 from mteval_core.stats.bootstrap import COUNTS_BUDGET_BYTES, DEFAULT_SEED
 from mteval_core.stats.significance import (
     PairedTest,
@@ -121,10 +121,12 @@ def approximate_randomization(
     scores: Scores,
     options: RandomizationOptions,
     rng: np.random.Generator | None = None,
+    progress: Progress | None = None,
 ) -> RandomizationResult:
     """Paired AR for every two systems under every metric with segment statistics, Holm-
     corrected over each metric's pairs, and the significance clusters those pairs give.
-    ``rng`` defaults to ``numpy.random.default_rng(options.seed)``, as sacreBLEU seeds it."""
+    ``rng`` defaults to ``numpy.random.default_rng(options.seed)``, as sacreBLEU seeds it;
+    ``progress`` is told the share of the metrics done (a page's progress bar)."""
     # the clusters' rule lives beside mt-metrics-eval's statistics, which load scipy (a second):
     # only a run that tests pairs pays for it
     from mteval_core.stats.system_clusters import cluster_systems
@@ -142,7 +144,7 @@ def approximate_randomization(
     corpus = scores.corpus()
     pairs: list[PairedTest] = []
     clusters: dict[str, tuple[ClusteredSystem, ...]] = {}
-    for metric in scores.metrics:
+    for done, metric in enumerate(scores.metrics, start=1):
         arrays = [scores.statistics[metric.name][s] for s in scores.systems]
         swapped = [sums[slots[id(array)]] for array in arrays]
         totals = [array.sum(axis=0) for array in arrays]
@@ -156,4 +158,6 @@ def approximate_randomization(
             metric.name,
             metric.higher_is_better,
         )
+        if progress:
+            progress(done / len(scores.metrics))
     return RandomizationResult(options, tuple(pairs), clusters, undefined)

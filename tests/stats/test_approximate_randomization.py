@@ -95,7 +95,9 @@ def test_identical_systems_never_differ_and_clusters_follow_holm():
     bad = ["a x c y", "e q g", "z i j w l", "m r"] * 5
     test_set = make_test_set(reference, {"good": good, "copy": list(good), "bad": bad})
     scores = score_test_set(test_set, ["bleu", "f1"], Options())
-    result = approximate_randomization(scores, RandomizationOptions(999, 3))
+    told: list[float] = []
+    result = approximate_randomization(scores, RandomizationOptions(999, 3), progress=told.append)
+    assert told == [0.5, 1.0]
     pairs = {(p.a, p.b, p.metric): p for p in result.pairs}
     for metric in ("bleu", "f1"):
         assert pairs[("good", "copy", metric)].p == 1.0
