@@ -162,6 +162,7 @@ class Comparison:
 
     @property
     def signature(self) -> str:
+        """Every choice that changes a number, sacreBLEU-style, then mteval's version."""
         parts = [
             "nrefs:1",
             "tok:whitespace",
@@ -215,9 +216,9 @@ def compare_pair(
     """compare-mt's analyses of two systems (name, segments) against one reference.
 
     ``training`` (segments) gives the word frequencies in place of the reference; ``source``
-    is only shown beside the example sentences. With
-    ``bootstrap``, every bucket gets an interval from ``bootstrap.n_resamples`` resamples of
-    the sentences drawn from ``rng`` (default: seeded with ``bootstrap.seed``).
+    is only shown beside the example sentences. With ``bootstrap``, every bucket gets an
+    interval (and so does a - b) from ``bootstrap.n_resamples`` resamples of the sentences
+    drawn from ``rng`` (default: seeded with ``bootstrap.seed``).
     """
     if len(systems) != 2:
         raise ValueError(f"compare two systems, not {len(systems)}")
