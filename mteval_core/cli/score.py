@@ -27,6 +27,7 @@ from mteval_core.cli.arguments import (
     bootstrap_options,
     check_excluded,
     load_mtme,
+    resample_count,
     worker_count,
 )
 from mteval_core.errors import InputError
@@ -227,6 +228,15 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
     )
     add_ranking_arguments(score)
     add_resampling_arguments(score, "confidence intervals and paired tests")
+    score.add_argument(
+        "--paired-ar",
+        type=resample_count,
+        default=0,
+        metavar="N",
+        help="paired approximate randomization with N trials (sacreBLEU's --paired-ar: the same "
+        "p-values on the same --seed; 10,000 is its default) for every two systems under every "
+        "metric, Holm-corrected per metric, with the significance clusters",
+    )
     score.set_defaults(run=run)
 
 
@@ -316,6 +326,11 @@ def run(args: argparse.Namespace) -> str:
         if args.mtme:
             raise InputError("--mtme and --shards are two ways to give the test set; give one")
         _check_sharded_input(args)
+        if args.paired_ar:
+            raise InputError(
+                "--paired-ar works with --refs and --hyps (or --mtme), not with --shards",
+                hint="Use --bootstrap N, which --shards resamples shard by shard.",
+            )
         options = resolved_options(args, options, languages_in_names(args.shards))
         return run_sharded(args, metrics, options)
     _check_in_memory_input(args, mtme=bool(args.mtme))
@@ -335,11 +350,10 @@ def run(args: argparse.Namespace) -> str:
         )
     if args.documents and args.format in ("text", "latex"):
         raise InputError("--documents works with --format json or csv")
-    if (test_set.human is not None or args.human or args.bootstrap) and args.format in (
-        "csv",
-        "latex",
-    ):
-        raise InputError("--human and --bootstrap work with --format json or text")
+    if (
+        test_set.human is not None or args.human or args.bootstrap or args.paired_ar
+    ) and args.format in ("csv", "latex"):
+        raise InputError("--human, --bootstrap and --paired-ar work with --format json or text")
     if args.segment_ids and not (args.human or args.metric_scores):
         raise InputError("--segment-ids works with --human or --metric-scores files")
     segment_ids = read_segment_ids(args.segment_ids, test_set)
@@ -351,9 +365,31 @@ def run(args: argparse.Namespace) -> str:
     report = meta.to_dict() if meta else None
     if report is not None and test_set.human is not None:
         report.update(segment_level_report(args, test_set, scores, report))
-    return render_scores(
+    text_after = ""
+    if args.paired_ar:
+        report, text_after = with_paired_ar(args, scores, report)
+    output = render_scores(
         args.format, scores, meta=meta, report=report, segments=args.segments, documents=documents
     )
+    return output + text_after if args.format == "text" else output
+
+
+def with_paired_ar(
+    args: argparse.Namespace, scores: Scores, report: dict | None
+) -> tuple[dict, str]:
+    """--paired-ar N: the report with "paired_ar" (trials, seed, pairs, clusters) and the lines
+    the text output adds."""
+    from mteval_core.report.writers import render_randomization_text
+    from mteval_core.stats.approximate_randomization import (
+        RandomizationOptions,
+        approximate_randomization,
+    )
+
+    randomization = approximate_randomization(
+        scores, RandomizationOptions(args.paired_ar, args.seed)
+    )
+    report = {**(report or {}), "paired_ar": randomization.to_dict()}
+    return report, render_randomization_text(randomization)
 
 
 def given_options(args: argparse.Namespace) -> Options:

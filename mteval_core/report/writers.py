@@ -26,6 +26,7 @@ from mteval_core.stats.undefined import UNDEFINED
 if TYPE_CHECKING:
     from mteval_core.loss.average import Costs
     from mteval_core.metrics.base import Metric
+    from mteval_core.stats.approximate_randomization import RandomizationResult
     from mteval_core.stats.correlation import SystemCorrelations
     from mteval_core.stats.meta import MetaEvaluation
 
@@ -369,6 +370,33 @@ def render_meta_text(meta: MetaEvaluation) -> str:
                 f"{math.ceil(per_metric / SIGNIFICANCE_LEVEL):,} resamples (--bootstrap)."
             )
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def render_randomization_text(result: RandomizationResult) -> str:
+    """What --paired-ar adds to the text output: how many pairs differ, and each metric's
+    significance clusters, best first."""
+    pairs = result.pairs
+    trials = result.options.n_trials
+    if not pairs:
+        return "paired approximate randomization: there is no pair of systems to compare\n"
+    significant = [pair for pair in pairs if pair.p_holm < SIGNIFICANCE_LEVEL]
+    lines = [
+        f"paired approximate randomization ({trials:,} trials, seed {result.options.seed}): "
+        f"{len(significant)} of {len(pairs)} system pairs differ at p < {SIGNIFICANCE_LEVEL} "
+        "after Holm's correction (see --format json for every pair)"
+    ]
+    for metric, clusters in result.clusters.items():
+        ranked = ", ".join(f"{c.cluster}:{c.system}" for c in clusters)
+        lines.append(f"  clusters by {metric} (cluster:system, best first): {ranked}")
+    per_metric = len({(pair.a, pair.b) for pair in pairs})
+    if smallest_reachable_p(trials, per_metric) >= SIGNIFICANCE_LEVEL:
+        lines.append(
+            f"note: with {trials:,} trials no pair can reach p < {SIGNIFICANCE_LEVEL} after "
+            f"Holm's correction over {per_metric} pairs; use at least "
+            f"{resamples_needed(per_metric):,} (--paired-ar)"
+        )
+    lines += [f"undefined for {m}: {why}" for m, why in result.undefined.items()]
+    return "\n".join(lines) + "\n"
 
 
 SEGMENT_COLUMNS = ("pearson_none", "pearson_item", "pearson_system", "kendall_like_item")

@@ -356,7 +356,14 @@ def paired_tests(
     systems: Sequence[str], metric: str, samples: np.ndarray, observed: np.ndarray
 ) -> list[PairedTest]:
     """Every two systems under one metric, Holm-corrected over those pairs."""
-    p = paired_p_values(samples, observed)
+    return holm_corrected_tests(systems, metric, paired_p_values(samples, observed), observed)
+
+
+def holm_corrected_tests(
+    systems: Sequence[str], metric: str, p: np.ndarray, observed: np.ndarray
+) -> list[PairedTest]:
+    """Every two systems' records from an (n, n) matrix of p-values of any paired test (the
+    bootstrap's, approximate randomization's), Holm-corrected over the pairs."""
     index_pairs = list(combinations(range(len(systems)), 2))
     adjusted = holm(np.array([p[a, b] for a, b in index_pairs])) if index_pairs else []
     return [

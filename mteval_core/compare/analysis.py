@@ -1,0 +1,307 @@
+"""All of compare-mt's analyses of two systems at once, with a bootstrap interval on every
+bucket.
+
+``compare_pair`` reads the text as compare-mt does (``whitespace_split``), computes every bucket
+analysis as per-sentence matrices (``buckets.BucketMatrices``), and resamples the sentences once
+for all of them: one seeded count matrix (``stats.bootstrap.resampled_sums``), so both systems
+and every bucket see the same resamples. The observed values are those of the plain column sums,
+compare-mt's numbers; the intervals are percentile intervals of the resamples (compare-mt's own
+``output_bucket_details`` resamples half the sentences with numpy's global generator; these
+resample all of them, like the rest of mteval).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from mteval_core import __version__
+from mteval_core.compare import sentence_buckets
+from mteval_core.compare.buckets import BucketMatrices, Buckets
+from mteval_core.compare.compare_mt_bleu import corpus_bleu, sentence_bleus
+from mteval_core.compare.ngram_differences import (
+    ALPHA,
+    MIN_ORDER,
+    NgramDifference,
+    salient_differences,
+)
+from mteval_core.compare.ngram_matches import MAX_ORDER, ngram_matches
+from mteval_core.compare.sentence_examples import SentenceExample, differing_most
+from mteval_core.compare.whitespace_split import split_corpus
+from mteval_core.compare.word_accuracy import word_accuracy_matrices, word_counts, word_frequencies
+from mteval_core.stats.bootstrap import BootstrapOptions, resampled_sums
+
+COMPARE_MT_VERSION = "0.2.10"  # whose defaults and numbers these are
+
+
+@dataclass(frozen=True, eq=False)  # it holds arrays
+class BucketResult:
+    """One analysis: per system, bucket and measure, the value and (resampled) its interval."""
+
+    key: str
+    title: str
+    labels: tuple[str, ...]
+    measures: tuple[str, ...]
+    measure_labels: tuple[str, ...]
+    values: np.ndarray  # (2, n_buckets, n_measures)
+    intervals: np.ndarray | None  # (2, n_buckets, n_measures, 2): low, high
+    sizes: tuple[dict[str, list[int]], ...]  # per system: what each bucket holds
+    # a's value minus b's on the same resamples: (n_buckets, n_measures, 2); an interval that
+    # excludes 0 says the two differ in that bucket
+    difference_intervals: np.ndarray | None = None
+    main_measure: int = -1  # the one drawn and compared (BLEU, F-measure, sentences)
+    members: tuple[np.ndarray, ...] | None = None  # per system, each sentence's bucket
+
+    @property
+    def differences(self) -> np.ndarray:
+        """(n_buckets, n_measures): a's value minus b's."""
+        return self.values[0] - self.values[1]
+
+    def to_dict(self, systems: Sequence[str]) -> dict:
+        buckets = []
+        for b, label in enumerate(self.labels):
+            bucket: dict = {"label": label, "size": {}, "values": {}}
+            for s, system in enumerate(systems):
+                for name, counts in self.sizes[s].items():
+                    bucket["size"].setdefault(name, {})[system] = counts[b]
+                bucket["values"][system] = dict(zip(self.measures, self.values[s, b].tolist()))
+                if self.intervals is not None:
+                    bucket.setdefault("ci", {})[system] = {
+                        m: self.intervals[s, b, i].tolist() for i, m in enumerate(self.measures)
+                    }
+            bucket["difference"] = {
+                m: {"value": float(self.differences[b, i])} for i, m in enumerate(self.measures)
+            }
+            if self.difference_intervals is not None:
+                for i, m in enumerate(self.measures):
+                    bucket["difference"][m]["ci"] = self.difference_intervals[b, i].tolist()
+            buckets.append(bucket)
+        return {"title": self.title, "measures": list(self.measures), "buckets": buckets}
+
+
+@dataclass(frozen=True, eq=False)
+class Comparison:
+    """compare-mt's analyses of systems a and b against one reference."""
+
+    systems: tuple[str, str]
+    analyses: tuple[BucketResult, ...]  # scores, word accuracy, then the sentence buckets
+    ngrams: tuple[tuple[NgramDifference, ...], tuple[NgramDifference, ...]]  # a better, b better
+    examples: tuple[tuple[SentenceExample, ...], tuple[SentenceExample, ...]]
+    sentence_bleu: tuple[np.ndarray, np.ndarray]  # every sentence's, per system
+    frequencies_from: str  # "reference" or "training corpus"
+    bootstrap: BootstrapOptions | None
+    texts: tuple[Sequence[str], Sequence[str], Sequence[str]]  # reference, a, b (segments)
+    source: Sequence[str] | None = None
+
+    def to_dict(self) -> dict:
+        """The JSON of `mteval compare` (README: The comparison's JSON)."""
+        a, b = self.systems
+        report: dict = {
+            "signature": self.signature,
+            "systems": [a, b],
+            "n_segments": len(self.texts[0]),
+            "word_frequencies_from": self.frequencies_from,
+            "bootstrap": None if self.bootstrap is None else asdict(self.bootstrap),
+        }
+        for analysis in self.analyses:
+            report[analysis.key] = analysis.to_dict(self.systems)
+        a_better, b_better = self.ngrams
+        report["ngram_differences"] = {
+            "orders": [MIN_ORDER, MAX_ORDER],
+            "alpha": ALPHA,
+            "a_better": [d.to_dict() for d in a_better],
+            "b_better": [d.to_dict() for d in b_better],
+        }
+        report["sentence_examples"] = {
+            "measure": "sentence BLEU",
+            "a_better": [self.example_dict(e) for e in self.examples[0]],
+            "b_better": [self.example_dict(e) for e in self.examples[1]],
+        }
+        return report
+
+    def example_dict(self, example: SentenceExample) -> dict:
+        """An example with its texts: source (when given), reference and both outputs."""
+        i = example.line - 1
+        record = example.to_dict()
+        if self.source is not None:
+            record["source"] = self.source[i]
+        record["reference"] = self.texts[0][i]
+        record["output_a"], record["output_b"] = self.texts[1][i], self.texts[2][i]
+        return record
+
+    def analysis(self, key: str) -> BucketResult:
+        return next(a for a in self.analyses if a.key == key)
+
+    def lines_in(self, key: str, bucket: int, system: int) -> list[int]:
+        """The 1-based lines that system ``system`` (0: a, 1: b) puts in bucket ``bucket`` of a
+        sentence-bucket analysis (``length_buckets``, ``length_difference_buckets``,
+        ``sentence_bleu_buckets``), for a page that lists a bucket's sentences."""
+        members = self.analysis(key).members
+        if members is None:
+            raise ValueError(f"the buckets of {key} hold words, not sentences")
+        return (np.flatnonzero(members[system] == bucket) + 1).tolist()
+
+    def lines_with_ngram(self, ngram: str) -> list[tuple[int, int, int]]:
+        """(line, matches of a, matches of b) for every sentence where either system matches
+        ``ngram`` (words joined by spaces) in the reference, as the n-gram analysis counts."""
+        gram = tuple(ngram.split(" "))
+        n = len(gram)
+        found = []
+        reference, out_a, out_b = (split_corpus(t) for t in self.texts)
+        for i, ref in enumerate(reference):
+            in_reference = _count(ref, gram, n)
+            if not in_reference:
+                continue
+            a = min(_count(out_a[i], gram, n), in_reference)
+            b = min(_count(out_b[i], gram, n), in_reference)
+            if a or b:
+                found.append((i + 1, a, b))
+        return found
+
+    @property
+    def signature(self) -> str:
+        """Every choice that changes a number, sacreBLEU-style, then mteval's version."""
+        parts = [
+            "nrefs:1",
+            "tok:whitespace",
+            "case:mixed",
+            f"freq:{'train' if self.frequencies_from != 'reference' else 'ref'}",
+            f"ngram:{MIN_ORDER}-{MAX_ORDER}",
+            f"alpha:{ALPHA:g}",
+            "sentbleu:nltk-method2",
+            f"compare-mt:{COMPARE_MT_VERSION}",
+        ]
+        if self.bootstrap is not None:
+            parts += [f"resamples:{self.bootstrap.n_resamples}", f"seed:{self.bootstrap.seed}"]
+        return "|".join([*parts, f"version:{__version__}"])
+
+
+def _scores_matrices(statistics: Sequence[np.ndarray]) -> BucketMatrices:
+    """compare-mt's aggregate scores (its default ``--compare_scores``): corpus BLEU and the
+    length ratio (hypothesis words over reference words), as one bucket holding every
+    sentence."""
+
+    def evaluate(totals: np.ndarray) -> np.ndarray:
+        totals = np.asarray(totals)
+        reference = totals[..., 0]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.where(
+                reference != 0, totals[..., 1] / np.where(reference != 0, reference, 1), 0.0
+            )
+        return np.stack([corpus_bleu(totals), ratio], axis=-1)[..., None, :]
+
+    return BucketMatrices(
+        "scores",
+        "corpus scores",
+        Buckets((), ("all",)),
+        ("bleu", "length_ratio"),
+        ("BLEU", "length ratio"),
+        tuple(statistics),
+        evaluate,
+        lambda totals: {"sentences": [len(statistics[0])]},
+        main_measure=0,
+    )
+
+
+def compare_pair(
+    reference: Sequence[str],
+    systems: Sequence[tuple[str, Sequence[str]]],
+    training: Sequence[str] | None = None,
+    bootstrap: BootstrapOptions | None = None,
+    rng: np.random.Generator | None = None,
+    source: Sequence[str] | None = None,
+) -> Comparison:
+    """compare-mt's analyses of two systems (name, segments) against one reference.
+
+    ``training`` (segments) gives the word frequencies in place of the reference; ``source``
+    is only shown beside the example sentences. With ``bootstrap``, every bucket gets an
+    interval (and so does a - b) from ``bootstrap.n_resamples`` resamples of the sentences
+    drawn from ``rng`` (default: seeded with ``bootstrap.seed``).
+    """
+    if len(systems) != 2:
+        raise ValueError(f"compare two systems, not {len(systems)}")
+    (name_a, text_a), (name_b, text_b) = systems
+    ref = split_corpus(reference)
+    hyps = [split_corpus(text_a), split_corpus(text_b)]
+    counted = ngram_matches(ref, hyps)
+    statistics = [c.statistics for c in counted]
+    bleus = tuple(sentence_bleus(s) for s in statistics)
+    frequencies = word_frequencies(split_corpus(training) if training is not None else ref)
+    ref_lengths = statistics[0][:, 0]
+    matrices = [
+        _scores_matrices(statistics),
+        word_accuracy_matrices(
+            word_counts(ref, hyps, frequencies),
+            "training corpus" if training is not None else "reference",
+        ),
+        sentence_buckets.bleu_by_length(ref_lengths, statistics),
+        sentence_buckets.by_length_difference(ref_lengths, [s[:, 1] for s in statistics]),
+        sentence_buckets.by_sentence_bleu(bleus),
+    ]
+    analyses = _resampled(matrices, bootstrap, rng)
+    ngrams = salient_differences(counted[0].matched, counted[1].matched)
+    examples = differing_most(ref, hyps[0], hyps[1], *bleus)
+    return Comparison(
+        (name_a, name_b),
+        analyses,
+        ngrams,
+        examples,
+        bleus,
+        "training corpus" if training is not None else "reference",
+        bootstrap,
+        (reference, text_a, text_b),
+        source,
+    )
+
+
+def _resampled(
+    analyses: Sequence[BucketMatrices],
+    bootstrap: BootstrapOptions | None,
+    rng: np.random.Generator | None,
+) -> tuple[BucketResult, ...]:
+    """Values and, with ``bootstrap``, intervals of every analysis from one resample matrix."""
+    flat = [matrix for analysis in analyses for matrix in analysis.matrices]
+    sums = None
+    if bootstrap is not None and bootstrap.n_resamples > 0:
+        rng = rng if rng is not None else np.random.default_rng(bootstrap.seed)
+        sums = resampled_sums(flat, bootstrap.n_resamples, rng)
+    results, slot = [], 0
+    for analysis in analyses:
+        totals = [matrix.sum(axis=0) for matrix in analysis.matrices]
+        values = np.stack([analysis.evaluate(t) for t in totals])
+        intervals = difference = None
+        if sums is not None:
+            assert bootstrap is not None
+            samples = [analysis.evaluate(sums[slot + s]) for s in range(2)]  # (R, k, m) each
+            intervals = np.stack([_percentiles(x, bootstrap.confidence) for x in samples])
+            difference = _percentiles(samples[0] - samples[1], bootstrap.confidence)
+        slot += len(analysis.matrices)
+        results.append(
+            BucketResult(
+                analysis.key,
+                analysis.title,
+                analysis.buckets.labels,
+                analysis.measures,
+                analysis.measure_labels,
+                values,
+                intervals,
+                tuple(analysis.sizes(t) for t in totals),
+                difference,
+                analysis.main_measure % len(analysis.measures),
+                analysis.members,
+            )
+        )
+    return tuple(results)
+
+
+def _count(tokens: Sequence[str], gram: tuple[str, ...], n: int) -> int:
+    return sum(1 for i in range(len(tokens) - n + 1) if tuple(tokens[i : i + n]) == gram)
+
+
+def _percentiles(samples: np.ndarray, confidence: float) -> np.ndarray:
+    """(R, ...) resampled values -> (..., 2): the central ``confidence`` share's ends."""
+    tail = (1.0 - confidence) / 2.0 * 100.0
+    low, high = np.percentile(samples, [tail, 100.0 - tail], axis=0)
+    return np.stack([low, high], axis=-1)
