@@ -8,12 +8,22 @@ number (/Scores, /Bitext_grid?system=...), so links keep working.
 
 import streamlit as st
 
+from mteval_core.metrics.scoring import Scores
+from mteval_core.model.testset import TestSet
+from mteval_core.report.evaluation_html import evaluation_html
+from mteval_core.report.evaluation_report import (
+    REPORT_RESAMPLES,
+    REPORT_TRIALS,
+    evaluation_report,
+)
 from mteval_core.report.frames import files_summary, scores_frame, segment_preview
+from mteval_core.stats.approximate_randomization import RandomizationOptions
 from mteval_core.stats.bootstrap import BootstrapOptions
 from pages.ui import (
     DASHBOARD_METRICS,
     cache_key,
     cached,
+    deferred,
     escape_markdown,
     friendly_errors,
     scores_of,
@@ -29,6 +39,7 @@ PAGES = {  # file -> what it is for, as the home page lists it
     "pages/2_Correlation.py": "**Correlation**: which metric agrees with people",
     "pages/3_Bitext_grid.py": "**Bitext grid**: GTM's matching of a segment, drawn",
     "pages/4_Loss.py": "**Loss**: which system is best when errors cost differently",
+    "pages/5_Compare.py": "**Compare**: why one system beats another, sentence by sentence",
 }
 INTRODUCTION = (
     "Evaluate machine translation with exact lexical metrics (BLEU and NIST as sacreBLEU and "
@@ -77,10 +88,37 @@ def home() -> None:
     )
     for note in scores.notes:  # e.g. GTM segments too large for the grid, left out
         st.warning(escape_markdown(note))
+    report_download(test_set, scores)
     st.markdown("**The first segments**")
     st.dataframe(
         cached(cache_key("segment preview", 10), lambda _: segment_preview(test_set, rows=10)),
         width="stretch",
+    )
+
+
+def report_download(test_set: TestSet, scores: Scores) -> None:
+    """The evaluation as one HTML page that opens offline, as `mteval report` writes it; made
+    on the click, once for every session with this content and options."""
+    randomization = RandomizationOptions(REPORT_TRIALS)
+    bootstrap = BootstrapOptions(REPORT_RESAMPLES)
+    options = session_options()
+
+    def build() -> str:
+        report = evaluation_report(
+            test_set, scores, options.preprocessing_signature(), randomization, None, bootstrap
+        )
+        return evaluation_html(report)
+
+    st.download_button(
+        "Download the report (HTML)",
+        deferred(cache_key("evaluation report", randomization, bootstrap), build),
+        file_name="mteval-report.html",
+        mime="text/html",
+        on_click="ignore",
+        help="Scores, significance clusters (approximate randomization, "
+        f"{REPORT_TRIALS:,} trials), correlations with the human scores when there are some, "
+        "the comparison of the two best systems and the signatures: one file that opens "
+        "offline, as `mteval report` writes it.",
     )
 
 

@@ -15,6 +15,10 @@ from mteval_core.report.figures import (
 from mteval_core.report.frames import scores_frame
 from mteval_core.report.writers import metric_labels, to_csv, to_json, to_latex, too_few_resamples
 from mteval_core.settings.limits import MAX_RESAMPLED_CELLS
+from mteval_core.stats.approximate_randomization import (
+    RandomizationOptions,
+    approximate_randomization,
+)
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.significance import (
     SIGNIFICANCE_LEVEL,
@@ -39,12 +43,14 @@ from pages.ui import (
     session_test_set,
     starting_resamples,
 )
+from pages.ui.compare import link_to_compare
 from pages.ui.table_display import chosen_columns
 
 # 20,000 (MAX_RESAMPLES): enough for Holm over 999 pairs (45 systems). 20 systems x 2,000
 # segments, seven metrics: about 10 s of CPU and 0.8 GB at the peak.
 RESAMPLE_CHOICES = resample_choices([0, 200, 1000, 2000, 5000, 10000, 20000])
 HEAT_MAP_MAX_SYSTEMS = 15  # above this, clusters are shown first and the heat map on request
+TESTS = ("paired bootstrap", "approximate randomization")
 RESAMPLES_KEY = "scores_resamples"  # the slider's state, and the user's choice per test set
 
 st.set_page_config(page_title="mteval: scores", layout="wide")
@@ -141,16 +147,43 @@ with friendly_errors():
     if resampled and n_pairs and metric in undefined:
         st.info(escape_markdown(f"Undefined for {label}: {undefined[metric]}."))
     if intervals and n_pairs:
+        test = st.radio(
+            "Significance test",
+            TESTS,
+            horizontal=True,
+            key="scores_test",
+            help="Paired bootstrap: the resamples of the intervals, as sacreBLEU's "
+            "--paired-bs. Approximate randomization: as many trials as resamples, each "
+            "swapping the two systems' outputs on a random half of the segments (sacreBLEU's "
+            "--paired-ar, the same p-values on the same seed).",
+        )
+        pairs = resampled.pairs
+        if test == TESTS[1]:
+            randomization = RandomizationOptions(resamples, bootstrap.seed)
+            pairs = cached(
+                cache_key("approximate randomization", randomization, options=options),
+                lambda progress: approximate_randomization(
+                    scores, randomization, progress=progress
+                ),
+                "Randomizing...",
+            ).pairs
         floor = smallest_reachable_p(resamples, n_pairs)
         warning = too_few_resamples(resamples, n_pairs, choices[-1], test_set.n_segments)
         if warning:  # said first, above the figure it explains
             st.warning(escape_markdown(warning))
         st.caption(
-            "p: the paired bootstrap p-value (computed as sacreBLEU does, on the resamples of "
-            f"the intervals), Holm-corrected over this metric's {n_pairs} system pairs. A pair "
+            (
+                "p: the paired bootstrap p-value (computed as sacreBLEU does, on the resamples "
+                "of the intervals)"
+                if test == TESTS[0]
+                else f"p: the approximate randomization p-value ({resamples:,} trials, seed "
+                f"{bootstrap.seed}, as sacreBLEU's --paired-ar)"
+            )
+            + f", Holm-corrected over this metric's {n_pairs} system pairs. A pair "
             f"can reach p < {SIGNIFICANCE_LEVEL} from {needed:,} resamples on (with "
             f"{resamples:,}, the smallest p is {floor:.4f}); separating many pairs takes more."
         )
+        higher = scores.metrics[scores.metric_names.index(metric)].higher_is_better
         heat_map = st.toggle(
             "Every pair (heat map)",
             value=len(scores.systems) <= HEAT_MAP_MAX_SYSTEMS,
@@ -165,24 +198,22 @@ with friendly_errors():
             )
             st.plotly_chart(
                 cached(
-                    cache_key("significance heat map", metric, bootstrap),
-                    lambda _: significance_heatmap(by_system, resampled.pairs, metric, label),
+                    cache_key("significance heat map", metric, bootstrap, test),
+                    lambda _: significance_heatmap(by_system, pairs, metric, label),
                 ),
                 width="stretch",
             )
         else:
-            higher_is_better = scores.metrics[scores.metric_names.index(metric)].higher_is_better
+            higher_is_better = higher
 
             def clusters_view(_progress: Progress) -> tuple[Figure, list[dict]]:
                 """The clusters' figure and their rows for the table below it."""
-                ranking = cluster_systems(
-                    by_system, resampled.pairs, metric, higher_is_better, intervals
-                )
+                ranking = cluster_systems(by_system, pairs, metric, higher_is_better, intervals)
                 rows = [entry.to_row() for entry in ranking]
                 return significance_clusters_figure(ranking, label), rows
 
             figure, rows = cached(
-                cache_key("significance clusters", metric, bootstrap), clusters_view
+                cache_key("significance clusters", metric, bootstrap, test), clusters_view
             )
             st.caption(
                 "Systems best first. A system opens a new cluster when a system of the current "
@@ -194,6 +225,7 @@ with friendly_errors():
             st.plotly_chart(figure, width="stretch")
             with st.expander("Clusters as a table"):
                 st.dataframe(rows, width="stretch", hide_index=True)
+        link_to_compare(list(table.sort_values(label, ascending=not higher).index))
 
     st.caption(f"Signature: `{scores.signature}`")
     # made when clicked, once for every session (JSON: with the intervals, pairs, bootstrap

@@ -6,7 +6,7 @@ the SVG alike."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from html import escape
 
 import numpy as np
@@ -34,7 +34,16 @@ def comparison_html(comparison: Comparison) -> str:
         f"<title>mteval compare: {a} and {b}</title>",
         f"<style>{STYLE}</style></head><body>",
         f"<h1>Comparison of {a} and {b}</h1>",
-        f"<p>{comparison.to_dict()['n_segments']:,} segments. The analyses and numbers of "
+        *comparison_sections(comparison),
+        "</body></html>",
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def comparison_sections(comparison: Comparison) -> list[str]:
+    """The page's content below its title (escaped HTML), for `mteval report` to include."""
+    parts = [
+        f"<p>{len(comparison.texts[0]):,} segments. The analyses and numbers of "
         "compare-mt 0.2.10 with its defaults"
         + _interval_note(comparison)
         + f". Signature: <code>{escape(comparison.signature)}</code></p>",
@@ -46,8 +55,7 @@ def comparison_html(comparison: Comparison) -> str:
         parts.append(bucket_table(analysis, comparison.systems))
     parts += ngram_tables(comparison)
     parts += example_tables(comparison)
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+    return parts
 
 
 def _interval_note(comparison: Comparison) -> str:
@@ -61,7 +69,9 @@ def _interval_note(comparison: Comparison) -> str:
     )
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], text_columns=()) -> str:
+def html_table(
+    header: Sequence[str], rows: Sequence[Sequence[str]], text_columns: Collection[int] = ()
+) -> str:
     """An HTML table of cells that are escaped already."""
     head = "".join(f"<th>{h}</th>" for h in header)
     body = "".join(
@@ -100,7 +110,7 @@ def bucket_table(analysis: BucketResult, systems: Sequence[str]) -> str:
         row.append(escape(difference_cell(analysis, b, main)))
         row += [f"{analysis.sizes[s or 0][name][b]:,}" for name, s in columns]
         rows.append(row)
-    return _table(header, rows)
+    return html_table(header, rows)
 
 
 def bar_chart(analysis: BucketResult, systems: Sequence[str]) -> str:  # long: one SVG drawing
@@ -171,7 +181,9 @@ def ngram_tables(comparison: Comparison) -> list[str]:
             [escape(d.ngram), f"{d.salience:.4f}", str(d.matches_a), str(d.matches_b)]
             for d in comparison.ngrams[side]
         ]
-        parts.append(_table(["n-gram", "salience", escape(a), escape(b)], rows, text_columns={0}))
+        parts.append(
+            html_table(["n-gram", "salience", escape(a), escape(b)], rows, text_columns={0})
+        )
     return parts
 
 
@@ -192,5 +204,5 @@ def example_tables(comparison: Comparison) -> list[str]:
                 [escape(b), escape(out_b[i]), f"{e.score_b:.4f}"],
             ]
             parts.append(f"<p>line {e.line}</p>")
-            parts.append(_table(["", "text", "sentence BLEU"], rows, text_columns={1}))
+            parts.append(html_table(["", "text", "sentence BLEU"], rows, text_columns={1}))
     return parts

@@ -174,3 +174,30 @@ def test_a_long_test_set_is_offered_fewer_resamples_and_told_why():
     slider = app.select_slider[0]
     assert [int(n) for n in slider.options] == [0, 200, 1000, 2000, 5000]
     assert "For 6,500 segments, at most 5,000 here." in slider.help
+
+
+def test_approximate_randomization_gives_its_own_clusters_and_says_so():
+    from mteval_core.metrics.scoring import score_test_set
+    from mteval_core.settings.options import Options
+    from mteval_core.stats.approximate_randomization import (
+        RandomizationOptions,
+        approximate_randomization,
+    )
+    from pages.ui import DASHBOARD_METRICS
+
+    app = page_with_twenty_systems()
+    resamples = app.select_slider[0].value
+    next(r for r in app.radio if r.label == "Significance test").set_value(
+        "approximate randomization"
+    )
+    run(app)
+    test_set = twenty_systems()[0]
+    expected = approximate_randomization(
+        score_test_set(test_set, DASHBOARD_METRICS, Options()), RandomizationOptions(resamples)
+    ).clusters["bleu"]
+    table = app.dataframe[1].value
+    assert list(zip(table["system"], table["cluster"])) == [(c.system, c.cluster) for c in expected]
+    assert any(
+        f"approximate randomization p-value ({resamples:,} trials" in c.value for c in app.caption
+    )
+    assert any(b.label == "Open on the Compare page" for b in app.button)

@@ -1,0 +1,117 @@
+"""What `mteval report` and the dashboard's report download hold, computed once: every system's
+scores, the significance clusters of paired approximate randomization, the correlations with
+human scores when the test set has them, and compare-mt's analyses of one pair (by default the
+two best systems under the first metric, as the Scores page orders them).
+
+``evaluation_html`` renders it; this module only decides what goes in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mteval_core.compare.analysis import Comparison, compare_pair
+from mteval_core.errors import InputError
+from mteval_core.metrics.scoring import Progress, Scores
+from mteval_core.model.testset import TestSet
+from mteval_core.stats.approximate_randomization import (
+    RandomizationOptions,
+    RandomizationResult,
+    approximate_randomization,
+)
+from mteval_core.stats.bootstrap import BootstrapOptions
+from mteval_core.stats.meta import MetaEvaluation, evaluate
+
+REPORT_TRIALS = 10_000  # of approximate randomization: sacreBLEU's --paired-ar default
+REPORT_RESAMPLES = 1_000  # for the comparison's intervals, as `mteval compare`
+
+
+@dataclass(frozen=True, eq=False)
+class EvaluationReport:
+    test_set_name: str
+    n_segments: int
+    reference_names: tuple[str, ...]
+    scores: Scores
+    options_signature: str
+    randomization: RandomizationResult | None  # None: fewer than two systems
+    meta: MetaEvaluation | None  # None: no human judgments
+    comparison: Comparison | None  # None: fewer than two systems
+    compared_reference: str | None  # the reference the comparison reads (compare-mt takes one)
+
+
+def ranked_systems(scores: Scores) -> list[str]:
+    """The systems best first under the first metric, the order of the Scores page (ties keep
+    the test set's order)."""
+    if not scores.metrics:
+        return list(scores.systems)
+    metric = scores.metrics[0]
+    corpus = scores.corpus()
+    sign = -1.0 if metric.higher_is_better else 1.0
+    return sorted(scores.systems, key=lambda system: sign * corpus[system][metric.name])
+
+
+def top_two(scores: Scores) -> tuple[str, str] | None:
+    """The two best systems under the first metric, the pair compared unless one is chosen."""
+    ranked = ranked_systems(scores)
+    return (ranked[0], ranked[1]) if len(ranked) >= 2 else None
+
+
+def compare_systems(
+    test_set: TestSet,
+    pair: tuple[str, str],
+    reference: int = 0,
+    bootstrap: BootstrapOptions | None = None,
+) -> Comparison:
+    """compare-mt's analyses of ``pair`` against reference number ``reference`` (0-based)."""
+    for name in pair:
+        if name not in test_set.system_names:
+            raise InputError(
+                f"there is no system {name!r} to compare",
+                hint=f"Choose among: {', '.join(test_set.system_names)}.",
+            )
+    if pair[0] == pair[1]:
+        raise InputError(f"compare two different systems, not {pair[0]!r} with itself")
+    return compare_pair(
+        test_set.references[reference].segments,
+        [(name, test_set.system(name)) for name in pair],
+        bootstrap=bootstrap,
+        source=test_set.source.segments if test_set.source is not None else None,
+    )
+
+
+def evaluation_report(
+    test_set: TestSet,
+    scores: Scores,
+    options_signature: str,
+    randomization: RandomizationOptions | None,
+    pair: tuple[str, str] | None = None,
+    bootstrap: BootstrapOptions | None = None,
+    progress: Progress | None = None,
+) -> EvaluationReport:
+    """Everything the report shows (``randomization`` None: no significance clusters);
+    ``progress`` is told the share done (randomization first, then the comparison)."""
+    chosen = (pair[0], pair[1]) if pair else top_two(scores)
+    tested = None
+    if randomization is not None and len(scores.systems) >= 2:
+        tested = approximate_randomization(
+            scores,
+            randomization,
+            progress=(lambda share: progress(0.8 * share)) if progress else None,
+        )
+    judged = test_set.human is not None and len(test_set.human) > 0
+    meta = evaluate(test_set, scores) if judged else None
+    comparison = None
+    if chosen is not None:
+        comparison = compare_systems(test_set, chosen, 0, bootstrap)
+    if progress:
+        progress(1.0)
+    return EvaluationReport(
+        test_set.name,
+        test_set.n_segments,
+        tuple(test_set.reference_names),
+        scores,
+        options_signature,
+        tested,
+        meta,
+        comparison,
+        test_set.reference_names[0] if comparison is not None else None,
+    )

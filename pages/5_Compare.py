@@ -1,0 +1,151 @@
+"""Compare page: why one system beats another. compare-mt's analyses of two systems (word
+accuracy by frequency, sentence BLEU by length, length difference and sentence BLEU, salient
+n-grams), each bucket with a bootstrap interval; a bucket or an n-gram lists its sentences, each
+with the words one system gets right and the other misses highlighted, as MT-ComparEval shows
+them. ?a=NAME&b=NAME in the URL opens a pair (the Scores page links here)."""
+
+from functools import partial
+
+import streamlit as st
+
+from mteval_core.report.evaluation_report import compare_systems, ranked_systems
+from mteval_core.report.figures import bucket_figure, ngram_figure
+from mteval_core.report.highlighted_sentence import legend_html
+from mteval_core.stats.bootstrap import BootstrapOptions
+from pages.ui import (
+    DASHBOARD_METRICS,
+    cache_key,
+    cached,
+    escape_markdown,
+    friendly_errors,
+    scores_of,
+    session_options,
+    session_test_set,
+)
+from pages.ui.compare import (
+    BY_BUCKET,
+    BY_NGRAM,
+    SENTENCE_ANALYSES,
+    keep_valid,
+    preselect_pair,
+    select_clicked_bucket,
+    show_sentences,
+)
+
+st.set_page_config(page_title="mteval: compare", layout="wide")
+test_set = session_test_set()
+st.title("Compare two systems")
+if len(test_set.systems) < 2:
+    st.info("Comparing takes two systems; this test set has one. Upload more on the Data page.")
+    st.stop()
+with friendly_errors():
+    ranked = ranked_systems(scores_of(test_set, DASHBOARD_METRICS, session_options()))
+preselect_pair(ranked)
+controls = st.columns([3, 3, 3, 2])
+a = controls[0].selectbox("System a (baseline)", ranked, key="compare_a")
+keep_valid("compare_b", [s for s in ranked if s != a])
+b = controls[1].selectbox("System b", [s for s in ranked if s != a], key="compare_b")
+references = test_set.reference_names
+reference = controls[2].selectbox(
+    "Reference",
+    range(len(references)),
+    format_func=references.__getitem__,
+    help="compare-mt's analyses read one reference.",
+    key="compare_reference",
+)
+resamples = controls[3].select_slider(
+    "Bootstrap resamples", [0, 200, 1000], value=1000, key="compare_resamples"
+)
+st.query_params.update({"a": a, "b": b})
+bootstrap = BootstrapOptions(resamples) if resamples else None
+st.caption(
+    f"Systems best first by the first metric on Scores. The analyses read the reference "
+    f"“{escape_markdown(references[reference])}”"
+    + (f" (one of {len(references)})" if len(references) > 1 else "")
+    + ", split on spaces as compare-mt 0.2.10 reads text"
+    + (f"; whiskers: 95% bootstrap intervals ({resamples:,} resamples)." if resamples else ".")
+)
+
+with friendly_errors():
+    comparison = cached(
+        cache_key("comparison", a, b, reference, bootstrap),
+        lambda _: compare_systems(test_set, (a, b), reference, bootstrap),
+        "Comparing...",
+    )
+    scores = comparison.analysis("scores")
+    for column, side, name in zip(st.columns(2), range(2), (a, b)):
+        low_high = (
+            ""
+            if scores.intervals is None
+            else " [{:.2f}, {:.2f}]".format(*(scores.intervals[side, 0, 0] * 100))
+        )
+        column.metric(f"BLEU of {'ab'[side]}", f"{scores.values[side, 0, 0] * 100:.2f}{low_high}")
+        column.caption(escape_markdown(name))
+    charts = st.columns(2)
+    for index, analysis in enumerate(comparison.analyses[1:]):
+        figure = cached(
+            cache_key("comparison figure", a, b, reference, bootstrap, analysis.key),
+            lambda _, analysis=analysis: bucket_figure(analysis, (a, b)),
+        )
+        chart = f"compare_chart_{analysis.key}"
+        listable = analysis.key in SENTENCE_ANALYSES
+        charts[index % 2].plotly_chart(
+            figure,
+            width="stretch",
+            key=chart,
+            on_select=partial(select_clicked_bucket, analysis.key, chart) if listable else "ignore",
+            selection_mode="points",
+        )
+    st.plotly_chart(
+        cached(
+            cache_key("comparison n-grams", a, b, reference),
+            lambda _: ngram_figure(comparison.ngrams, (a, b)),
+        ),
+        width="stretch",
+    )
+
+st.subheader("Sentences")
+st.caption("Click a bar of a sentence chart above, or choose here.")
+listing = st.radio(
+    "List the sentences of", [BY_BUCKET, BY_NGRAM], horizontal=True, key="compare_list"
+)
+if listing == BY_BUCKET:
+    titles = {a.key: a.title for a in comparison.analyses if a.key in SENTENCE_ANALYSES}
+    pick = st.columns(3)
+    key = pick[0].selectbox(
+        "Analysis", list(titles), format_func=titles.get, key="compare_analysis"
+    )
+    labels = comparison.analysis(key).labels
+    keep_valid("compare_bucket", range(len(labels)))
+    bucket = pick[1].selectbox(
+        "Bucket", range(len(labels)), format_func=labels.__getitem__, key="compare_bucket"
+    )
+    side = pick[2].radio(
+        "As which system's bucket",
+        [0, 1],
+        format_func=lambda s: f"{'ab'[s]}: {(a, b)[s]}",
+        key="compare_side",
+        help="The length of the reference is the same for both; length difference and "
+        "sentence BLEU are each system's own.",
+    )
+    lines = comparison.lines_in(key, bucket, side)
+    listed = f"{key} {bucket} {side}"
+else:
+    ngrams = [d.ngram for side_ngrams in comparison.ngrams for d in side_ngrams]
+    keep_valid("compare_ngram", ngrams)
+    if not ngrams:
+        st.info("No salient n-gram differs between the two.")
+        st.stop()
+    better = {d.ngram: "a" for d in comparison.ngrams[0]} | {
+        d.ngram: "b" for d in comparison.ngrams[1]
+    }
+    ngram = st.selectbox(
+        "n-gram",
+        ngrams,
+        format_func=lambda g: f"{g}  (more matches in {better[g]})",
+        key="compare_ngram",
+    )
+    lines = [line for line, _, _ in comparison.lines_with_ngram(ngram)]
+    listed = f"ngram {ngram}"
+st.html(f"<div style='font-size:0.9em'>{legend_html()}</div>")
+show_sentences(comparison, lines, listed)

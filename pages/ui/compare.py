@@ -1,0 +1,107 @@
+"""What the Compare page needs beside its core calls: the pair from the URL (?a=NAME&b=NAME,
+checked against the test set and named as text when wrong), the choice of what to list, and the
+listed sentences, highlighted (``report.highlighted_sentence``, which escapes every word) and
+each linked to its Bitext grid."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from mteval_core.compare.analysis import Comparison
+from mteval_core.report.highlighted_sentence import sentence_html
+from pages.ui.markdown_escape import escape_markdown
+
+SENTENCE_ANALYSES = ("length_buckets", "length_difference_buckets", "sentence_bleu_buckets")
+BY_BUCKET, BY_NGRAM = "a bucket", "an n-gram"
+SENTENCES_PER_PAGE = 10
+BITEXT_PAGE = "pages/3_Bitext_grid.py"
+COMPARE_PAGE = "pages/5_Compare.py"
+
+
+def preselect_pair(ranked: Sequence[str]) -> None:
+    """On arrival, ?a= and ?b= give the pair's widgets their first values (else the two best);
+    names the test set does not have are named in a warning, as text, and ignored."""
+    for key, fallback in (("compare_a", ranked[0]), ("compare_b", ranked[1])):
+        if st.session_state.get(key) in ranked:
+            continue
+        name = st.query_params.get(key.removeprefix("compare_"))
+        if name is not None and name not in ranked:
+            st.warning(
+                f"The link asks for system “{escape_markdown(name)}”, which this test set does "
+                "not have."
+            )
+        st.session_state[key] = name if name in ranked else fallback
+    if st.session_state["compare_a"] == st.session_state["compare_b"]:
+        st.session_state["compare_b"] = next(
+            s for s in ranked if s != st.session_state["compare_a"]
+        )
+
+
+def select_clicked_bucket(analysis: str, chart: str) -> None:
+    """A clicked bar lists its bucket's sentences: the chart's ``on_select`` callback, run
+    before the widgets below it are drawn again."""
+    points = st.session_state[chart]["selection"]["points"]
+    if not points:
+        return
+    point = points[0]
+    st.session_state["compare_list"] = BY_BUCKET
+    st.session_state["compare_analysis"] = analysis
+    st.session_state["compare_bucket"] = int(point["point_index"])
+    st.session_state["compare_side"] = int(point["curve_number"])
+
+
+def keep_valid(key: str, offered: Sequence[object]) -> None:
+    """Forget a widget's value that is no longer offered (another pair's n-gram)."""
+    if key in st.session_state and st.session_state[key] not in offered:
+        del st.session_state[key]
+
+
+def show_sentences(comparison: Comparison, lines: Sequence[int], key: str) -> None:
+    """``lines`` (1-based) a page at a time: each with the reference and both outputs marked,
+    and links to the Bitext grid of each system at that line."""
+    if not lines:
+        st.info("No sentence here.")
+        return
+    pages = (len(lines) - 1) // SENTENCES_PER_PAGE + 1
+    page = 1
+    if pages > 1:
+        page = int(st.number_input(f"Page (of {pages})", 1, pages, 1, key=f"compare_page_{key}"))
+    first = (page - 1) * SENTENCES_PER_PAGE
+    shown = lines[first : first + SENTENCES_PER_PAGE]
+    st.caption(f"Sentences {first + 1} to {first + len(shown)} of {len(lines):,}.")
+    reference, out_a, out_b = comparison.texts
+    source = comparison.source
+    for line in shown:
+        i = line - 1
+        st.html(
+            sentence_html(
+                line,
+                comparison.systems,
+                reference[i],
+                (out_a[i], out_b[i]),
+                source[i] if source is not None else None,
+            )
+        )
+        for column, (side, name) in zip(st.columns(2), zip("ab", comparison.systems)):
+            column.page_link(
+                BITEXT_PAGE,
+                label=f"Line {line} of system {side} in the Bitext grid",
+                query_params={"system": name, "segment": str(line)},
+            )
+
+
+def link_to_compare(ranked: Sequence[str]) -> None:
+    """The Scores page's way to the Compare page: two systems (the two best first) and a link
+    that opens Compare on them (?a=...&b=...)."""
+    if len(ranked) < 2:
+        return
+    st.markdown("**Why does one system beat another?**")
+    left, right, link = st.columns([3, 3, 2], vertical_alignment="bottom")
+    first = left.selectbox("Compare", ranked, key="scores_compare_a")
+    others = [s for s in ranked if s != first]
+    keep_valid("scores_compare_b", others)
+    second = right.selectbox("with", others, key="scores_compare_b")
+    if link.button("Open on the Compare page", key="scores_open_compare"):
+        st.switch_page(COMPARE_PAGE, query_params={"a": first, "b": second})

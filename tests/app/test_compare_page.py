@@ -1,0 +1,111 @@
+"""The Compare page as a person uses it, through AppTest: the two best systems by default, a
+pair from the URL (checked, and named as text when wrong), a bucket or an n-gram listing its
+sentences with the words marked, and hostile names and texts shown only as text."""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.report.evaluation_report import compare_systems, ranked_systems
+from mteval_core.settings.options import Options
+from pages.ui import DASHBOARD_METRICS
+from tests.app.test_hostile_pages import IMAGE, TAG, assert_escaped, hostile_test_set
+from tests.helpers import load_sample
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = "pages/5_Compare.py"
+SAMPLE = load_sample().test_set
+
+
+def open_compare(query: dict[str, str] | None = None, **state) -> AppTest:
+    """The page as the sidebar opens it (its links to the Bitext grid need the navigation)."""
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    for key, value in state.items():
+        app.session_state[key] = value
+    app.switch_page(PAGE)
+    app.query_params.update(query or {})
+    return rerun(app)
+
+
+def rerun(app: AppTest) -> AppTest:
+    app.run()
+    assert not app.exception, [e.message for e in app.exception]
+    return app
+
+
+def widget(app: AppTest, kind: str, label: str):
+    return next(w for w in getattr(app, kind) if w.label == label)
+
+
+def listed_lines(app: AppTest) -> list[int]:
+    """The line numbers of the sentences the page lists."""
+    bodies = [element.proto.body for element in app.get("html")]
+    return [int(n) for body in bodies for n in re.findall(r">Line (\d+)</div>", body)]
+
+
+def test_the_page_opens_on_the_two_best_systems_with_every_chart():
+    app = open_compare()
+    ranked = ranked_systems(score_test_set(SAMPLE, DASHBOARD_METRICS, Options()))
+    assert widget(app, "selectbox", "System a (baseline)").value == ranked[0]
+    assert widget(app, "selectbox", "System b").value == ranked[1]
+    assert len(app.get("plotly_chart")) == 5  # four bucket analyses and the n-grams
+    assert app.query_params["a"] == ranked[0]  # a link to this view
+
+
+def test_a_bucket_lists_its_sentences_with_the_marked_words_and_bitext_links():
+    app = open_compare({"a": "phrase-based", "b": "neural-large"})
+    widget(app, "selectbox", "Analysis").set_value("sentence_bleu_buckets")
+    rerun(app)
+    widget(app, "radio", "As which system's bucket").set_value(1)
+    rerun(app)
+    comparison = compare_systems(SAMPLE, ("phrase-based", "neural-large"))
+    # the bucket with most of b's sentences, to see more than one
+    analysis = comparison.analysis("sentence_bleu_buckets")
+    bucket = max(
+        range(len(analysis.labels)), key=lambda k: len(comparison.lines_in(analysis.key, k, 1))
+    )
+    widget(app, "selectbox", "Bucket").set_value(bucket)
+    rerun(app)
+    expected = comparison.lines_in("sentence_bleu_buckets", bucket, 1)
+    assert len(expected) > 1
+    assert listed_lines(app) == expected[:10]
+    body = next(
+        e.proto.body for e in app.get("html") if f">Line {expected[0]}</div>" in e.proto.body
+    )
+    assert 'class="improving"' in body or 'class="worsening"' in body or 'class="confirmed"' in body
+    links = [link.proto.query_string for link in app.get("page_link")]
+    assert f"system=phrase-based&segment={expected[0]}" in links
+
+
+def test_an_ngram_lists_the_sentences_where_either_system_matches_it():
+    app = open_compare()
+    widget(app, "radio", "List the sentences of").set_value("an n-gram")
+    rerun(app)
+    choice = widget(app, "selectbox", "n-gram")
+    a, b = (widget(app, "selectbox", label).value for label in ("System a (baseline)", "System b"))
+    comparison = compare_systems(SAMPLE, (a, b))
+    assert (
+        listed_lines(app) == [line for line, _, _ in comparison.lines_with_ngram(choice.value)][:10]
+    )
+
+
+def test_a_pair_the_test_set_lacks_is_named_as_text_and_the_best_two_open():
+    app = open_compare({"a": IMAGE, "b": "neural-small"})
+    assert widget(app, "selectbox", "System b").value == "neural-small"
+    shown = assert_escaped(app)
+    assert "which this test set does not have" in shown
+
+
+def test_hostile_names_and_texts_are_only_text():
+    app = open_compare(test_set=hostile_test_set())
+    assert_escaped(app)
+    widget(app, "radio", "List the sentences of").set_value("an n-gram")
+    rerun(app)
+    assert listed_lines(app)
+    bodies = " ".join(element.proto.body for element in app.get("html"))
+    assert "<img" not in bodies and escape(TAG) in bodies.replace("&#x27;", "'")

@@ -1,0 +1,66 @@
+"""`mteval report` on the sample test set: one self-contained HTML page (no script, nothing
+loaded from elsewhere) with the scores, clusters, correlations, the comparison of the two best
+systems and the signatures; user names escaped; a bad --pair is one line."""
+
+from __future__ import annotations
+
+import re
+
+from mteval_core.cli import main
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.report.evaluation_report import top_two
+from mteval_core.settings.options import Options
+from tests.helpers import SAMPLE_DATA, load_sample
+
+REFS = [str(SAMPLE_DATA / "ref" / "ref-A.en"), str(SAMPLE_DATA / "ref" / "ref-B.en")]
+SYSTEMS = sorted(str(p) for p in (SAMPLE_DATA / "sys").iterdir())
+HUMAN = str(SAMPLE_DATA / "human" / "judgments.tsv")
+QUICK = ["--paired-ar", "400", "--bootstrap", "50"]
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    status = main(["report", *args])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_report_holds_every_section_and_compares_the_two_best(capsys):
+    status, out, _ = run(capsys, "--refs", *REFS, "--hyps", *SYSTEMS, "--human", HUMAN, *QUICK)
+    assert status == 0
+    assert out.startswith("<!DOCTYPE html>") and out.rstrip().endswith("</html>")
+    for heading in ("Scores", "Significance clusters", "Correlation with human scores"):
+        assert f"<h2>{heading}</h2>" in out
+    sample = load_sample().test_set
+    best, second = top_two(score_test_set(sample, ["bleu", "nist"], Options()))
+    assert f"<h2>Comparison of {best} and {second}</h2>" in out
+    assert "Paired approximate randomization (400 trials, seed 12345" in out
+    assert "|compare-mt:0.2.10|resamples:50|seed:12345|" in out
+    # self-contained: nothing to run and nothing fetched from elsewhere
+    assert "<script" not in out and not re.search(r"(src|href)=", out)
+
+
+def test_report_escapes_system_names_and_takes_a_chosen_pair(capsys, tmp_path):
+    hostile = '<script>alert("x")</script>'  # NAME=PATH: a name without "="
+    status, out, _ = run(
+        capsys,
+        "--refs",
+        REFS[0],
+        "--hyps",
+        f"{hostile}={SYSTEMS[0]}",
+        f"plain={SYSTEMS[1]}",
+        "--pair",
+        "plain",
+        hostile,
+        *QUICK,
+    )
+    assert status == 0
+    assert hostile not in out and "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in out
+    assert "<h2>Comparison of plain and &lt;script&gt;" in out
+    assert "Correlation with human" not in out  # no judgments given
+
+
+def test_a_pair_the_test_set_lacks_is_one_line(capsys):
+    status, _, err = run(capsys, "--refs", REFS[0], "--hyps", *SYSTEMS[:2], "--pair", "x", "y")
+    assert status == 2
+    assert err.startswith("mteval: error: --pair x y: give two different systems")
+    assert len(err.strip().splitlines()) == 1
