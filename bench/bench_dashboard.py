@@ -34,6 +34,9 @@ Steps (goal in brackets), in the order a user meets them within one session:
 * bitext [2 s]: from the click on "Bitext grid" until it has settled (segment list of the first
   system and the grid of segment 1).
 * bitext-exponent [1 s]: from one ArrowRight on the "Exponent e" slider (+0.1) until settled.
+* compare [3 s]: from the click on "Compare" until it has settled (compare-mt's analyses of the
+  two best systems with 1,000 resamples, their charts and the first bucket's sentences).
+* compare-pair [1 s]: from choosing the next system in the "System b" select box until settled.
 * loss [0.3 s]: on the Loss page (reached untimed), from one ArrowRight on "c3: cost of an
   incorrect response" (+0.5; the paper's Tate & Voss table: the Loss page ranks loss tables and
   Google-format MQM annotations, not the uploaded test set) until its fragment has settled.
@@ -89,6 +92,8 @@ STEPS = {  # name: (goal in seconds, what is timed)
     "bitext": (2.0, "Bitext grid first view"),
     "bitext-exponent": (1.0, "Bitext grid: exponent +0.1"),
     "loss": (0.3, "Loss: c3 slider +0.5"),
+    "compare": (3.0, "Compare first view (the two best)"),
+    "compare-pair": (1.0, "Compare: another system b"),
 }
 RESAMPLES = 1000
 
@@ -474,6 +479,19 @@ def step_loss(page, data: DataSet, args) -> Measure:
     return measure
 
 
+def step_compare(page, data: DataSet, args) -> Measure:
+    measure = act(page, sidebar(page, "Compare"), "List the sentences of", args)
+    wait_for_figure(page, "Salient n-grams")
+    return measure
+
+
+def step_compare_pair(page, data: DataSet, args) -> Measure:
+    chosen, click = choose_next_option(page, "System b")
+    measure = act(page, click, "List the sentences of", args)
+    measure.note = f"b -> {chosen}"
+    return measure
+
+
 RUNNERS = {
     "upload": step_upload,
     "scores": step_scores,
@@ -482,8 +500,14 @@ RUNNERS = {
     "bitext": step_bitext,
     "bitext-exponent": step_bitext_exponent,
     "loss": step_loss,
+    "compare": step_compare,
+    "compare-pair": step_compare_pair,
 }
-NEEDS = {"correlation-metric": "correlation", "bitext-exponent": "bitext"}
+NEEDS = {
+    "correlation-metric": "correlation",
+    "bitext-exponent": "bitext",
+    "compare-pair": "compare",
+}
 
 
 def walk(data: DataSet, steps: list[str]) -> list[str]:

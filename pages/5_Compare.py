@@ -8,6 +8,7 @@ from functools import partial
 
 import streamlit as st
 
+from mteval_core.report.comparison_text import value_cell
 from mteval_core.report.evaluation_report import compare_systems, ranked_systems
 from mteval_core.report.figures import bucket_figure, ngram_figure
 from mteval_core.report.highlighted_sentence import legend_html
@@ -72,14 +73,9 @@ with friendly_errors():
         lambda _: compare_systems(test_set, (a, b), reference, bootstrap),
         "Comparing...",
     )
-    scores = comparison.analysis("scores")
+    corpus = comparison.analysis("scores")  # compare-mt's corpus BLEU (0-100) and length ratio
     for column, side, name in zip(st.columns(2), range(2), (a, b)):
-        low_high = (
-            ""
-            if scores.intervals is None
-            else " [{:.2f}, {:.2f}]".format(*(scores.intervals[side, 0, 0] * 100))
-        )
-        column.metric(f"BLEU of {'ab'[side]}", f"{scores.values[side, 0, 0] * 100:.2f}{low_high}")
+        column.metric(f"BLEU of {'ab'[side]}", value_cell(corpus, side, 0, 0))
         column.caption(escape_markdown(name))
     charts = st.columns(2)
     for index, analysis in enumerate(comparison.analyses[1:]):

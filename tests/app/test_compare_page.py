@@ -11,8 +11,10 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.metrics.scoring import score_test_set
+from mteval_core.report.comparison_text import value_cell
 from mteval_core.report.evaluation_report import compare_systems, ranked_systems
 from mteval_core.settings.options import Options
+from mteval_core.stats.bootstrap import BootstrapOptions
 from pages.ui import DASHBOARD_METRICS
 from tests.app.test_hostile_pages import IMAGE, TAG, assert_escaped, hostile_test_set
 from tests.helpers import load_sample
@@ -55,6 +57,10 @@ def test_the_page_opens_on_the_two_best_systems_with_every_chart():
     assert widget(app, "selectbox", "System b").value == ranked[1]
     assert len(app.get("plotly_chart")) == 5  # four bucket analyses and the n-grams
     assert app.query_params["a"] == ranked[0]  # a link to this view
+    corpus = compare_systems(SAMPLE, (ranked[0], ranked[1]), 0, BootstrapOptions(1000))
+    bleu = corpus.analysis("scores")
+    assert [m.value for m in app.metric] == [value_cell(bleu, 0, 0, 0), value_cell(bleu, 1, 0, 0)]
+    assert 0 < bleu.values[0, 0, 0] < 100  # compare-mt's BLEU: shown as it gives it, 0-100
 
 
 def test_a_bucket_lists_its_sentences_with_the_marked_words_and_bitext_links():

@@ -47,6 +47,7 @@ PAGES = {  # sidebar link name -> text shown once the page has run
     "Correlation": "Correlation with human judgments",
     "Bitext grid": "Search segments",
     "Loss": "Loss-function ranking",
+    "Compare": "List the sentences of",
 }
 
 
