@@ -115,3 +115,18 @@ def test_hostile_names_and_texts_are_only_text():
     assert listed_lines(app)
     bodies = " ".join(element.proto.body for element in app.get("html"))
     assert "<img" not in bodies and escape(TAG) in bodies.replace("&#x27;", "'")
+
+
+def test_the_scores_page_opens_compare_on_the_chosen_pair():
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    app.run()
+    app.switch_page("pages/1_Scores.py")
+    rerun(app)
+    widget(app, "selectbox", "Compare").set_value("word-by-word")
+    rerun(app)
+    second = widget(app, "selectbox", "with").value
+    next(button for button in app.button if button.label == "Open on the Compare page").click()
+    rerun(app)
+    assert app.title[0].value == "Compare two systems"
+    assert widget(app, "selectbox", "System a (baseline)").value == "word-by-word"
+    assert widget(app, "selectbox", "System b").value == second
