@@ -1,0 +1,182 @@
+"""METEOR 1.5 as an mteval metric: per-segment statistics from the raw text, scores from sums.
+
+METEOR reads the raw text as the jar does (its normaliser with ``--meteor-normalize``, Java's
+lowercasing with ``--lowercase``, then a split on the five characters Java's StringTokenizer
+splits on), not the shared tokens: the tokenizer and stemmer options change nothing of it. Its
+statistics (scorer.py) add up over segments, documents and shards, and the corpus score is the
+score of their sums, as the jar's system score is.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+
+from mteval_core.engine.ngrams import EncodedCorpus
+from mteval_core.errors import InputError, Note
+from mteval_core.metrics.base import Metric
+from mteval_core.metrics.meteor import sources
+from mteval_core.metrics.meteor.aligner import Matcher, align
+from mteval_core.metrics.meteor.configuration import MeteorConfiguration, configure
+from mteval_core.metrics.meteor.scorer import (
+    best_reference_row,
+    meteor_from_totals,
+    stat_names,
+    statistics_row,
+)
+from mteval_core.model.testset import TestSet
+from mteval_core.settings.options import Options
+
+# java.util.StringTokenizer's default delimiters: space, tab, newline, carriage return, form feed
+# (not Python's str.split(), which also splits on other Unicode spaces).
+_JAVA_WHITESPACE = re.compile("[ \t\n\r\f]+")
+
+
+class ModulesLeftOut(Note):
+    """A default METEOR module was left out because its data is missing."""
+
+
+def java_words(text: str) -> list[str]:
+    """The words of a line as the jar's Alignment splits it."""
+    return [word for word in _JAVA_WHITESPACE.split(text) if word]
+
+
+def configuration_of(options: Options) -> MeteorConfiguration:
+    """The jar's configuration for mteval's options (``--lowercase`` is the jar's -lower)."""
+    return configure(
+        options.meteor_language,
+        task=options.meteor_task,
+        modules=options.meteor_modules,
+        weights=options.meteor_weights,
+        parameters=options.meteor_parameters,
+        normalize=options.meteor_normalize,
+        lowercase=options.lowercase,
+    )
+
+
+class METEOR(Metric):
+    name = "meteor"
+    label = "METEOR"
+    scale = "0 to 1"
+    reads_tokens = False
+    stat_names: ClassVar[tuple[str, ...]] = stat_names(("exact",))
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        configuration = configuration_of(options)
+        if options.meteor_modules is None:  # the defaults, without modules whose data is missing
+            available = sources.available_modules(configuration, options.meteor_data)
+            if available != configuration.modules:
+                left_out = [m for m in configuration.modules if m not in available]
+                warnings.warn(
+                    f"METEOR leaves out its {', '.join(left_out)} module(s) for "
+                    f"{configuration.language}: {sources.missing_data_hint(left_out)}",
+                    ModulesLeftOut,
+                    stacklevel=2,
+                )
+                configuration = configure(
+                    options.meteor_language,
+                    task=options.meteor_task,
+                    modules=available,
+                    parameters=options.meteor_parameters,
+                    normalize=options.meteor_normalize,
+                    lowercase=options.lowercase,
+                )
+        self.configuration = configuration
+        self.stat_names = stat_names(configuration.modules)
+        self._matchers: list[Matcher] | None = None
+        self._statistics_for: tuple[TestSet, dict[str, np.ndarray]] | None = None
+
+    # ------------------------------------------------------------------ statistics
+    def statistics(self, corpus: EncodedCorpus, system: str) -> np.ndarray:
+        return self.text_statistics(corpus.test_set, system)
+
+    def text_statistics(self, test_set: TestSet, system: str) -> np.ndarray:
+        """(n_segments, n_stats) statistics of one system; references are prepared once per
+        test set, and a hypothesis several systems share in a segment is aligned once."""
+        if self._statistics_for is None or self._statistics_for[0] is not test_set:
+            self._statistics_for = (test_set, {})
+        computed = self._statistics_for[1]
+        if system not in computed:
+            column = next(c for c in test_set.systems if c.name == system)
+            references = [reference.segments for reference in test_set.references]
+            computed[system] = self.segment_statistics(column.segments, references)
+        return computed[system]
+
+    def segment_statistics(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+    ) -> np.ndarray:
+        """Statistics of every segment, each against its best reference."""
+        matchers = self.matchers()
+        rows = []
+        for index, hypothesis in enumerate(hypotheses):
+            hypothesis_words = self.words(hypothesis)
+            candidates = []
+            for reference in references:
+                reference_words = self.words(reference[index])
+                alignment = align(
+                    hypothesis_words,
+                    reference_words,
+                    matchers,
+                    self.configuration.modules,
+                    self.function_words(),
+                )
+                candidates.append(
+                    statistics_row(alignment, len(hypothesis_words), len(reference_words))
+                )
+            rows.append(best_reference_row(candidates, self.configuration.parameters))
+        return np.array(rows, dtype=np.float64).reshape(len(hypotheses), len(self.stat_names))
+
+    def words(self, text: str) -> list[str]:
+        """The jar's preparation of a line: normalise, lowercase, split."""
+        if self.configuration.normalize:
+            text = sources.normalizer(self.configuration)(text)
+        if self.configuration.lowercase:
+            text = text.lower()
+        return java_words(text)
+
+    def matchers(self) -> list[Matcher]:
+        if self._matchers is None:
+            self._matchers = [
+                sources.matcher(module, self.configuration, self.options.meteor_data)
+                for module in self.configuration.modules
+            ]
+        return self._matchers
+
+    def function_words(self) -> frozenset[str]:
+        return sources.function_words(self.options.meteor_data)
+
+    # ------------------------------------------------------------------ scores
+    def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        return meteor_from_totals(totals, self.configuration.parameters)
+
+    @property
+    def case_label(self) -> str:
+        """METEOR reads the raw text: only ``lowercase`` (the jar's -lower) or its normaliser
+        change its case."""
+        return "lc" if self.configuration.lowercase else "mixed"
+
+    def signature_options(self) -> dict[str, str]:
+        return self.configuration.signature_options()
+
+
+def check_meteor_options(options: Options) -> None:
+    """Refuse bad METEOR options before any work (the configuration checks them all)."""
+    if options.meteor_alignment != "beam":
+        raise InputError(
+            f"METEOR alignment {options.meteor_alignment!r} is not available",
+            hint="Use --meteor-alignment beam (the jar's beam search).",
+        )
+    configuration_of(options)
+    if options.meteor_normalize and not sources.has_normalizer():
+        raise InputError(
+            "--meteor-normalize: METEOR's normaliser is not available in this version",
+            hint="Leave out --meteor-normalize.",
+        )
+
+
+__all__ = ["METEOR", "check_meteor_options", "java_words"]
