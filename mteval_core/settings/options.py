@@ -33,6 +33,7 @@ STEMMERS = ("none", "porter", "snowball")
 BREVITY_PENALTIES = ("closest", "shortest")
 GTM_MATCHINGS = ("greedy", "exact")
 METEOR_ALIGNMENTS = ("beam",)
+METEOR_TASKS = ("rank", "adq", "hter", "li", "tune")  # the jar's tasks with defaults
 SNOWBALL_LANGUAGES = (
     "arabic",
     "danish",

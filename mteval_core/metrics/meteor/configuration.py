@@ -18,10 +18,9 @@ from dataclasses import dataclass
 
 from mteval_core.errors import InputError
 from mteval_core.metrics.meteor.scorer import Parameters
+from mteval_core.settings.options import METEOR_TASKS as TASKS
 
 MODULES = ("exact", "stem", "synonym", "paraphrase")
-TASKS = ("rank", "adq", "hter", "li", "tune")
-ALIGNMENTS = ("beam", "exact")
 
 # name -> (the jar's name, its short name), with every alias the jar accepts
 _LANGUAGES = {

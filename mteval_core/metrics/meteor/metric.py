@@ -19,7 +19,7 @@ import numpy as np
 from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.errors import InputError, Note
 from mteval_core.metrics.base import Metric
-from mteval_core.metrics.meteor import sources
+from mteval_core.metrics.meteor import availability
 from mteval_core.metrics.meteor.aligner import Matcher, align
 from mteval_core.metrics.meteor.configuration import MeteorConfiguration, configure
 from mteval_core.metrics.meteor.scorer import (
@@ -68,15 +68,19 @@ class METEOR(Metric):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         configuration = configuration_of(options)
+        if configuration.normalize and not availability.has_normalizer():
+            raise InputError(
+                "--meteor-normalize: METEOR's normaliser is not available in this version",
+                hint="Leave out --meteor-normalize.",
+            )
+        self._left_out_note: str | None = None
         if options.meteor_modules is None:  # the defaults, without modules whose data is missing
-            available = sources.available_modules(configuration, options.meteor_data)
+            available = availability.available_modules(configuration, options.meteor_data)
             if available != configuration.modules:
                 left_out = [m for m in configuration.modules if m not in available]
-                warnings.warn(
-                    f"METEOR leaves out its {', '.join(left_out)} module(s) for "
-                    f"{configuration.language}: {sources.missing_data_hint(left_out)}",
-                    ModulesLeftOut,
-                    stacklevel=2,
+                self._left_out_note = (
+                    f"METEOR leaves out its default {', '.join(left_out)} module(s) for "
+                    f"{configuration.language}: {availability.missing_data_hint(left_out)}"
                 )
                 configuration = configure(
                     options.meteor_language,
@@ -96,8 +100,10 @@ class METEOR(Metric):
         return self.text_statistics(corpus.test_set, system)
 
     def text_statistics(self, test_set: TestSet, system: str) -> np.ndarray:
-        """(n_segments, n_stats) statistics of one system; references are prepared once per
-        test set, and a hypothesis several systems share in a segment is aligned once."""
+        """(n_segments, n_stats) statistics of one system, from the raw text."""
+        if self._left_out_note is not None:  # said once, with the run's other notes
+            warnings.warn(self._left_out_note, ModulesLeftOut, stacklevel=2)
+            self._left_out_note = None
         if self._statistics_for is None or self._statistics_for[0] is not test_set:
             self._statistics_for = (test_set, {})
         computed = self._statistics_for[1]
@@ -134,7 +140,7 @@ class METEOR(Metric):
     def words(self, text: str) -> list[str]:
         """The jar's preparation of a line: normalise, lowercase, split."""
         if self.configuration.normalize:
-            text = sources.normalizer(self.configuration)(text)
+            text = availability.normalizer(self.configuration)(text)
         if self.configuration.lowercase:
             text = text.lower()
         return java_words(text)
@@ -142,13 +148,13 @@ class METEOR(Metric):
     def matchers(self) -> list[Matcher]:
         if self._matchers is None:
             self._matchers = [
-                sources.matcher(module, self.configuration, self.options.meteor_data)
+                availability.matcher(module, self.configuration, self.options.meteor_data)
                 for module in self.configuration.modules
             ]
         return self._matchers
 
     def function_words(self) -> frozenset[str]:
-        return sources.function_words(self.options.meteor_data)
+        return availability.function_words(self.options.meteor_data)
 
     # ------------------------------------------------------------------ scores
     def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
@@ -164,19 +170,4 @@ class METEOR(Metric):
         return self.configuration.signature_options()
 
 
-def check_meteor_options(options: Options) -> None:
-    """Refuse bad METEOR options before any work (the configuration checks them all)."""
-    if options.meteor_alignment != "beam":
-        raise InputError(
-            f"METEOR alignment {options.meteor_alignment!r} is not available",
-            hint="Use --meteor-alignment beam (the jar's beam search).",
-        )
-    configuration_of(options)
-    if options.meteor_normalize and not sources.has_normalizer():
-        raise InputError(
-            "--meteor-normalize: METEOR's normaliser is not available in this version",
-            hint="Leave out --meteor-normalize.",
-        )
-
-
-__all__ = ["METEOR", "check_meteor_options", "java_words"]
+__all__ = ["METEOR", "java_words"]
