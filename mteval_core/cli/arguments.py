@@ -269,7 +269,8 @@ def add_meteor_arguments(parser: argparse.ArgumentParser) -> None:
         "--meteor-alignment",
         choices=METEOR_ALIGNMENTS,
         default="beam",
-        help="beam: the jar's beam search (default)",
+        help="beam: the jar's beam search (default); exact: the alignment of most weighted "
+        "coverage and then fewest chunks, found exactly",
     )
 
 

@@ -32,7 +32,7 @@ TOKENIZER_EXTRAS = {"ja-mecab": "ja", "ko-mecab": "ko", **dict.fromkeys(SPM_TOKE
 STEMMERS = ("none", "porter", "snowball")
 BREVITY_PENALTIES = ("closest", "shortest")
 GTM_MATCHINGS = ("greedy", "exact")
-METEOR_ALIGNMENTS = ("beam",)
+METEOR_ALIGNMENTS = ("beam", "exact")
 METEOR_TASKS = ("rank", "adq", "hter", "li", "tune")  # the jar's tasks with defaults
 SNOWBALL_LANGUAGES = (
     "arabic",
@@ -76,7 +76,8 @@ class Options:
     language here when it is known), task (None: the jar's default for the language), modules,
     weights and parameters (None: the task's defaults), its normaliser (``-norm``), the jar or
     folder its data comes from (None: pycocoevalcap's) and the alignment search ('beam': the
-    jar's). ``lowercase`` is the jar's ``-lower``. metrics/meteor/configuration.py checks them.
+    jar's; 'exact': the most weighted coverage, then the fewest chunks, found exactly).
+    ``lowercase`` is the jar's ``-lower``. metrics/meteor/configuration.py checks them.
     """
 
     tokenize: str = "13a"

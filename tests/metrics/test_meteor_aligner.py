@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mteval_core.errors import InputError
-from mteval_core.metrics.meteor.aligner import align, count_chunks
+from mteval_core.metrics.meteor.aligner import align, count_chunks, search_weights
 from mteval_core.metrics.meteor.configuration import configure, default_language
 from mteval_core.metrics.meteor.matchers import match_exact
 from mteval_core.metrics.meteor.metric import java_words
+from mteval_core.metrics.meteor.optimal import align_optimally, weighted_coverage
 from mteval_core.metrics.meteor.stage import Match, Stage
 
 WORDS = st.lists(st.sampled_from(["a", "b", "c", "the", "d"]), max_size=12)
@@ -41,7 +42,7 @@ SPANS = st.lists(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(hypothesis=WORDS, reference=WORDS, spans=SPANS, beam=st.sampled_from([1, 2, 40]))
 def test_the_beam_alignment_is_valid(hypothesis, reference, spans, beam):
     proposed: list[Match] = []
@@ -146,3 +147,32 @@ def test_language_defaults_are_the_jars():
 def test_bad_configurations_are_refused(arguments):
     with pytest.raises(InputError):
         configure(**arguments)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hypothesis=WORDS, reference=WORDS, spans=SPANS, beam=st.sampled_from([1, 40]))
+def test_the_exact_alignment_is_never_worse_than_the_beam(hypothesis, reference, spans, beam):
+    """More weighted coverage, or as much with no more chunks; and a valid alignment."""
+    matchers = [match_exact, span_matcher(spans)]
+    modules = ("exact", "paraphrase")
+    weights = search_weights(modules)
+    beam_alignment = align(hypothesis, reference, matchers, modules, frozenset(), beam)
+    exact, found = align_optimally(hypothesis, reference, matchers, modules, frozenset())
+    assert found
+    beam_coverage = weighted_coverage(beam_alignment.matches, weights)
+    exact_coverage = weighted_coverage(exact.matches, weights)
+    assert exact_coverage >= beam_coverage
+    if exact_coverage == beam_coverage:
+        assert exact.chunks <= beam_alignment.chunks
+    hyp = [i for m in exact.matches for i in range(m.match_start, m.match_start + m.match_length)]
+    ref = [j for m in exact.matches for j in range(m.start, m.start + m.length)]
+    assert len(set(hyp)) == len(hyp) and len(set(ref)) == len(ref)
+
+
+def test_the_exact_alignment_finds_fewer_chunks_where_the_beam_does_not():
+    # a beam of 1 takes the first "a" of the hypothesis for the first "a" of the reference and
+    # breaks the run "a b" that the exact search keeps whole
+    hypothesis, reference = ["a", "x", "a", "b"], ["a", "b"]
+    beam_alignment = align(hypothesis, reference, [match_exact], ("exact",), frozenset(), 1)
+    exact, _ = align_optimally(hypothesis, reference, [match_exact], ("exact",), frozenset())
+    assert (beam_alignment.chunks, exact.chunks) == (2, 1)

@@ -132,7 +132,7 @@ def align(
         matchers[module](stage, module)
     best = beam_search(stage, fixed_start(stage), search_weights(modules), beam_size)
     chosen = tuple(m for m in best.chosen if m is not None)
-    return _counted(stage, chosen, len(matchers), function_words)
+    return counted_alignment(stage, chosen, len(matchers), function_words)
 
 
 def fixed_start(stage: Stage) -> _Path:
@@ -235,7 +235,7 @@ def count_chunks(matches: Sequence[Match]) -> int:
     return chunks + (1 if last_end != -1 else 0)
 
 
-def _counted(
+def counted_alignment(
     stage: Stage, matches: tuple[Match, ...], n_modules: int, function_words: frozenset[str]
 ) -> Alignment:
     """Per-module content and function matches of both lines (a word is a function word when

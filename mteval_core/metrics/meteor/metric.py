@@ -20,8 +20,9 @@ from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.errors import InputError, Note
 from mteval_core.metrics.base import Metric
 from mteval_core.metrics.meteor import availability
-from mteval_core.metrics.meteor.aligner import Matcher, align
+from mteval_core.metrics.meteor.aligner import Alignment, Matcher, align
 from mteval_core.metrics.meteor.configuration import MeteorConfiguration, configure
+from mteval_core.metrics.meteor.optimal import MAX_STATES, align_optimally
 from mteval_core.metrics.meteor.scorer import (
     best_reference_row,
     meteor_from_totals,
@@ -38,6 +39,10 @@ _JAVA_WHITESPACE = re.compile("[ \t\n\r\f]+")
 
 class ModulesLeftOut(Note):
     """A default METEOR module was left out because its data is missing."""
+
+
+class BeamFallback(Note):
+    """Some segments were too large for the exact alignment; the beam's was kept."""
 
 
 def java_words(text: str) -> list[str]:
@@ -117,25 +122,38 @@ class METEOR(Metric):
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     ) -> np.ndarray:
         """Statistics of every segment, each against its best reference."""
-        matchers = self.matchers()
         rows = []
+        fallbacks = 0
         for index, hypothesis in enumerate(hypotheses):
             hypothesis_words = self.words(hypothesis)
             candidates = []
             for reference in references:
                 reference_words = self.words(reference[index])
-                alignment = align(
-                    hypothesis_words,
-                    reference_words,
-                    matchers,
-                    self.configuration.modules,
-                    self.function_words(),
-                )
+                alignment, found = self.align(hypothesis_words, reference_words)
+                fallbacks += not found
                 candidates.append(
                     statistics_row(alignment, len(hypothesis_words), len(reference_words))
                 )
             rows.append(best_reference_row(candidates, self.configuration.parameters))
+        if fallbacks:
+            warnings.warn(
+                f"METEOR's exact alignment: {fallbacks} segment-reference pair(s) had too many "
+                f"competing matches for the exact search (over {MAX_STATES:,} states); the "
+                "beam's alignment was kept for them",
+                BeamFallback,
+                stacklevel=2,
+            )
         return np.array(rows, dtype=np.float64).reshape(len(hypotheses), len(self.stat_names))
+
+    def align(self, hypothesis: list[str], reference: list[str]) -> tuple[Alignment, bool]:
+        """The alignment the options ask for, and False where the exact search fell back to
+        the beam."""
+        modules = self.configuration.modules
+        if self.options.meteor_alignment == "exact":
+            return align_optimally(
+                hypothesis, reference, self.matchers(), modules, self.function_words()
+            )
+        return align(hypothesis, reference, self.matchers(), modules, self.function_words()), True
 
     def words(self, text: str) -> list[str]:
         """The jar's preparation of a line: normalise, lowercase, split."""
@@ -167,7 +185,10 @@ class METEOR(Metric):
         return "lc" if self.configuration.lowercase else "mixed"
 
     def signature_options(self) -> dict[str, str]:
-        return self.configuration.signature_options()
+        return {
+            **self.configuration.signature_options(),
+            "meteor-align": self.options.meteor_alignment,
+        }
 
 
 __all__ = ["METEOR", "java_words"]
