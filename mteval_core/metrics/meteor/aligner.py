@@ -130,8 +130,12 @@ def align(
         used_modules = 1
     for module in range(used_modules):
         matchers[module](stage, module)
-    best = beam_search(stage, fixed_start(stage), search_weights(modules), beam_size)
-    chosen = tuple(m for m in best.chosen if m is not None)
+    start = fixed_start(stage)
+    if sum(map(len, stage.matches)) == sum(m is not None for m in start.chosen):
+        chosen = tuple(m for m in start.chosen if m is not None)  # nothing left to search
+    else:
+        best = beam_search(stage, start, search_weights(modules), beam_size)
+        chosen = tuple(m for m in best.chosen if m is not None)
     return counted_alignment(stage, chosen, len(matchers), function_words)
 
 
