@@ -54,57 +54,72 @@ class Alignment:
     reference_function_words: int
 
 
+def _span(first: int, length: int) -> int:
+    """A bit mask of words first .. first + length - 1."""
+    return ((1 << length) - 1) << first
+
+
 class _Path:
     """A partial alignment of the beam (the jar's PartialAlignment, with what its ordering and
-    its search read)."""
+    its search read). Used words are bit masks and the chosen matches a linked list (match,
+    rest), so that a copy costs no more than its few numbers."""
 
     __slots__ = (
         "chosen",
         "chunks",
+        "coverage",
         "distance",
         "hyp_used",
         "idx",
         "last_end",
         "ref_used",
-        "weighted",
+        "weighted_hyp",
+        "weighted_ref",
     )
 
-    def __init__(self, chosen: list[Match | None], hyp_used: list[bool], ref_used: list[bool]):
-        self.chosen = chosen
+    def __init__(self, hyp_used: int, ref_used: int) -> None:
+        self.chosen: tuple | None = None  # (match, rest) in reverse reference order
         self.hyp_used = hyp_used
         self.ref_used = ref_used
-        self.weighted = [0, 0]  # truncated weighted coverage of the hypothesis, the reference
+        self.weighted_hyp = 0  # truncated weighted coverage of the hypothesis, the reference
+        self.weighted_ref = 0
+        self.coverage = 0  # their sum, what the ordering reads
         self.chunks = 0
         self.idx = 0  # the next reference word not inside a chosen match
         self.last_end = -1  # end of the last match in the hypothesis; -1: no chunk is open
         self.distance = 0
 
     def copy(self) -> _Path:
-        new = _Path(self.chosen.copy(), self.hyp_used.copy(), self.ref_used.copy())
-        new.weighted = self.weighted.copy()
-        new.chunks, new.idx = self.chunks, self.idx
+        new = _Path.__new__(_Path)
+        new.chosen, new.hyp_used, new.ref_used = self.chosen, self.hyp_used, self.ref_used
+        new.weighted_hyp, new.weighted_ref = self.weighted_hyp, self.weighted_ref
+        new.coverage, new.chunks, new.idx = self.coverage, self.chunks, self.idx
         new.last_end, new.distance = self.last_end, self.distance
         return new
 
-    def uses_any(self, match: Match) -> bool:
-        ref_used = self.ref_used
-        hyp_used = self.hyp_used
-        return any(ref_used[match.start : match.start + match.length]) or any(
-            hyp_used[match.match_start : match.match_start + match.match_length]
-        )
-
     def take(self, match: Match, weight: float) -> None:
         """Extend by ``match``: coverage (truncated as the jar's int), chunk, position."""
-        self.weighted[0] = int(self.weighted[0] + match.match_length * weight)
-        self.weighted[1] = int(self.weighted[1] + match.length * weight)
+        self.weighted_hyp = int(self.weighted_hyp + match.match_length * weight)
+        self.weighted_ref = int(self.weighted_ref + match.length * weight)
+        self.coverage = self.weighted_hyp + self.weighted_ref
         if self.last_end != -1 and match.match_start != self.last_end:
             self.chunks += 1
         self.idx = match.start + match.length
         self.last_end = match.match_start + match.match_length
+        self.chosen = (match, self.chosen)
+
+    def matches(self) -> tuple[Match, ...]:
+        """The chosen matches in reference order."""
+        found = []
+        node = self.chosen
+        while node is not None:
+            found.append(node[0])
+            node = node[1]
+        return tuple(reversed(found))
 
     def sort_key(self) -> tuple[int, int, int]:
         """The jar's PARTIAL_COMPARE_TOTAL: more weighted coverage, fewer chunks, less distance."""
-        return (-(self.weighted[0] + self.weighted[1]), self.chunks, self.distance)
+        return (-self.coverage, self.chunks, self.distance)
 
 
 def search_weights(modules: Sequence[str]) -> list[float]:
@@ -130,22 +145,19 @@ def align(
         used_modules = 1
     for module in range(used_modules):
         matchers[module](stage, module)
-    start = fixed_start(stage)
-    if sum(map(len, stage.matches)) == sum(m is not None for m in start.chosen):
-        chosen = tuple(m for m in start.chosen if m is not None)  # nothing left to search
+    fixed = fixed_matches(stage)
+    if sum(map(len, stage.matches)) == len(fixed):  # nothing left to search
+        chosen = tuple(fixed[start] for start in sorted(fixed))
     else:
-        best = beam_search(stage, start, search_weights(modules), beam_size)
-        chosen = tuple(m for m in best.chosen if m is not None)
+        best = beam_search(stage, fixed, search_weights(modules), beam_size)
+        chosen = best.matches()
     return counted_alignment(stage, chosen, len(matchers), function_words)
 
 
-def fixed_start(stage: Stage) -> _Path:
-    """The partial alignment holding every match that competes with no other."""
-    path = _Path(
-        [None] * len(stage.reference),
-        [False] * len(stage.hypothesis),
-        [False] * len(stage.reference),
-    )
+def fixed_matches(stage: Stage) -> dict[int, Match]:
+    """The matches that compete with no other, by the reference word they start at: the only
+    match starting there, and every word it covers covered by no other match."""
+    fixed = {}
     for start, matches in enumerate(stage.matches):
         if len(matches) != 1:
             continue
@@ -157,22 +169,21 @@ def fixed_start(stage: Stage) -> _Path:
             for i in range(match.match_start, match.match_start + match.match_length)
         )
         if alone:
-            path.chosen[start] = match
-            _mark(path, match)
-    return path
+            fixed[start] = match
+    return fixed
 
 
-def _mark(path: _Path, match: Match) -> None:
-    for j in range(match.start, match.start + match.length):
-        path.ref_used[j] = True
-    for i in range(match.match_start, match.match_start + match.match_length):
-        path.hyp_used[i] = True
-
-
-def beam_search(stage: Stage, start: _Path, weights: Sequence[float], beam_size: int) -> _Path:
-    """The best complete partial alignment after the jar's left-to-right beam search."""
+def beam_search(
+    stage: Stage, fixed: dict[int, Match], weights: Sequence[float], beam_size: int
+) -> _Path:
+    """The best complete partial alignment after the jar's left-to-right beam search, starting
+    from the fixed matches (their words taken, the matches themselves taken on the way)."""
+    hyp_used = ref_used = 0
+    for match in fixed.values():
+        hyp_used |= _span(match.match_start, match.match_length)
+        ref_used |= _span(match.start, match.length)
     n_reference = len(stage.reference)
-    next_paths = [start]
+    next_paths = [_Path(hyp_used, ref_used)]
     for current in range(n_reference + 1):
         paths = sorted(next_paths, key=_Path.sort_key)
         next_paths = []
@@ -181,8 +192,8 @@ def beam_search(stage: Stage, start: _Path, weights: Sequence[float], beam_size:
                 if path.last_end != -1:
                     path.chunks += 1
                 next_paths.append(path)
-            elif path.ref_used[current]:
-                _continue_or_fix(path, current, weights, next_paths)
+            elif path.ref_used >> current & 1:
+                _continue_or_fix(path, current, fixed, weights, next_paths)
             else:
                 _branch(path, stage.matches[current], weights, next_paths)
         if not next_paths:  # the jar warns and carries the best path on
@@ -190,13 +201,19 @@ def beam_search(stage: Stage, start: _Path, weights: Sequence[float], beam_size:
     return min(next_paths, key=_Path.sort_key)  # min keeps the first of equals, as the jar
 
 
-def _continue_or_fix(path: _Path, current: int, weights: Sequence[float], out: list[_Path]) -> None:
+def _continue_or_fix(
+    path: _Path,
+    current: int,
+    fixed: dict[int, Match],
+    weights: Sequence[float],
+    out: list[_Path],
+) -> None:
     """A reference word already taken: inside the last chosen match, or a fixed match's start
     (which the path now takes, with its own distance); any other path is dropped."""
     if current < path.idx:
         out.append(path)
         return
-    match = path.chosen[path.idx]
+    match = fixed.get(path.idx)
     if match is None:
         return
     path.take(match, weights[match.module])
@@ -210,11 +227,13 @@ def _branch(
     """A free reference word: a new path for every usable match starting there, then the path
     itself skipping the word. The jar adds each match's distance to the path it extends."""
     for match in matches:
-        if path.uses_any(match):
+        hyp_span = _span(match.match_start, match.match_length)
+        ref_span = _span(match.start, match.length)
+        if path.hyp_used & hyp_span or path.ref_used & ref_span:
             continue
         extended = path.copy()
-        _mark(extended, match)
-        extended.chosen[match.start] = match
+        extended.hyp_used |= hyp_span
+        extended.ref_used |= ref_span
         extended.take(match, weights[match.module])
         path.distance += abs(match.start - match.match_start)
         out.append(extended)
