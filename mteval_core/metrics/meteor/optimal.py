@@ -32,7 +32,7 @@ from mteval_core.metrics.meteor.aligner import (
 )
 from mteval_core.metrics.meteor.stage import Match, Stage
 
-MAX_STATES = 200_000
+MAX_STATES = 100_000
 
 
 class TooManyStates(Exception):
@@ -46,8 +46,22 @@ def weighted_coverage(matches: Sequence[Match], weights: Sequence[float]) -> flo
 
 def optimal_matches(stage: Stage, weights: Sequence[float]) -> tuple[Match, ...]:
     """The matches of an alignment with the most weighted coverage and then the fewest chunks;
-    among equals, the first found (matches in the matchers' order before skipping a word)."""
+    among equals, the first found (matches in the matchers' order before skipping a word).
+
+    A state keeps only what can still change the rest: the used hypothesis words that a match
+    starting at or after the position could cover, and the end of the open chunk only where a
+    match at the position starts there (anywhere else it opens a new chunk either way)."""
     n_reference = len(stage.reference)
+    spans = [
+        [(m, ((1 << m.match_length) - 1) << m.match_start) for m in matches]
+        for matches in stage.matches
+    ]
+    future = [0] * (n_reference + 1)  # hypothesis words the matches from here on can cover
+    for position in range(n_reference - 1, -1, -1):
+        future[position] = future[position + 1]
+        for _, span in spans[position]:
+            future[position] |= span
+    continuing = [{m.match_start for m in matches} for matches in stage.matches]
     states = 0
 
     @cache
@@ -59,19 +73,22 @@ def optimal_matches(stage: Stage, weights: Sequence[float]) -> tuple[Match, ...]
         if position == n_reference:
             return 0.0, 0, ()
         options = []
-        for match in stage.matches[position]:
-            span = ((1 << match.match_length) - 1) << match.match_start
+        for match, span in spans[position]:
             if used & span:
                 continue
+            after = position + match.length
+            end = match.match_start + match.match_length
             coverage, chunks, rest = best(
-                position + match.length, used | span, match.match_start + match.match_length
+                after,
+                (used | span) & future[after],
+                end if after < n_reference and end in continuing[after] else -1,
             )
             opens = 0 if match.match_start == last_end else 1
             gain = (match.length + match.match_length) * weights[match.module]
             options.append((coverage + gain, chunks + opens, (match, *rest)))
-        options.append(best(position + 1, used, -1))
-        top = max(options, key=lambda option: (option[0], -option[1]))  # first of equals
-        return top
+        after = position + 1
+        options.append(best(after, used & future[after], -1))
+        return max(options, key=lambda option: (option[0], -option[1]))  # first of equals
 
     try:
         return best(0, 0, -1)[2]
