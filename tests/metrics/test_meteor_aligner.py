@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from mteval_core.errors import InputError
 from mteval_core.metrics.meteor.aligner import align, count_chunks, search_weights
 from mteval_core.metrics.meteor.configuration import configure, default_language
+from mteval_core.metrics.meteor.java_strings import java_tokenize as java_words
 from mteval_core.metrics.meteor.matchers import match_exact
-from mteval_core.metrics.meteor.metric import java_words
 from mteval_core.metrics.meteor.optimal import align_optimally, weighted_coverage
 from mteval_core.metrics.meteor.stage import Match, Stage
 

@@ -94,7 +94,7 @@ def test_the_command_line_scores_meteor_with_its_options(tmp_path, capsys):
         (["--meteor-language", "klingon"], "METEOR has no language 'klingon'"),
         (["--meteor-task", "util"], "invalid choice"),
         (["--meteor-modules", "exact,lemma"], "unknown METEOR module 'lemma'"),
-        (["--meteor-data", "/nonexistent"], "no meteor-1.5.jar there"),
+        (["--meteor-data", "/nonexistent"], "/nonexistent: does not exist"),
     ],
 )
 def test_bad_meteor_options_are_one_line_errors(tmp_path, capsys, args, message):

@@ -1,100 +1,116 @@
-"""Where the METEOR metric gets its matchers, its function words and its normaliser.
+"""Which METEOR modules can run here, and the matchers, function words and normaliser they use.
 
-One place that says which modules can run here and with what data, so that the metric asks one
-question ("the stem matcher for German") and gets a matcher or a one-line InputError that says
-what is missing and where to get it.
+The metric asks one question ("the stem matcher for German", "can the paraphrase module run")
+and gets a matcher or a one-line InputError saying what is missing and where to get it; the data
+itself is `resources.MeteorData`'s (the jar and its data/ folder, found or given).
 
-Function words: the jar reads its function-word list from the language's default when it sets up,
-which is the English list for every language (its configuration picks the word file before the
-language is set, and setting the language does not change it). mteval does the same, so that
-German METEOR counts "the" and not "und" as a function word, exactly as the jar's numbers do.
+Function words: the jar's command line reads its function-word list before it sets the language
+and never again, so every language gets the English list (`MeteorData.function_words`' note).
+mteval does the same, so that German METEOR counts "the" and not "und" as a function word,
+exactly as the jar's numbers do.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import re
-import zipfile
-from collections.abc import Callable, Sequence
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 from pathlib import Path
 
 from mteval_core.errors import InputError
 from mteval_core.metrics.meteor.aligner import Matcher
 from mteval_core.metrics.meteor.configuration import MeteorConfiguration
-from mteval_core.metrics.meteor.matchers import match_exact
-
-JAR_NAME = "meteor-1.5.jar"
-FUNCTION_WORDS = "function/english.words"  # the jar's list for every language (see above)
-WHERE_TO_GET = (
-    "METEOR's data ships with meteor-1.5.jar: `pip install pycocoevalcap` (found automatically) "
-    "or give --meteor-data PATH (the jar, or the folder holding it)"
+from mteval_core.metrics.meteor.matchers import (
+    match_exact,
+    match_paraphrases,
+    match_stems,
+    match_synonyms,
+)
+from mteval_core.metrics.meteor.normalizer import prepare_line
+from mteval_core.metrics.meteor.resources import (
+    NORMALIZED_LANGUAGES,
+    MeteorData,
+    find_meteor_data,
 )
 
-
-def jar_path(data: str | None) -> Path | None:
-    """The METEOR 1.5 jar: --meteor-data (the jar or its folder), else pycocoevalcap's."""
-    if data is not None:
-        path = Path(data)
-        if path.is_dir():
-            path = path / JAR_NAME
-        if not path.is_file():
-            raise InputError(
-                f"--meteor-data {data}: no {JAR_NAME} there",
-                hint=f"Give the jar itself or the folder that holds it; {WHERE_TO_GET}.",
-            )
-        return path
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    path = Path(spec.submodule_search_locations[0]) / "meteor" / JAR_NAME
-    return path if path.is_file() else None
+FUNCTION_WORDS_LANGUAGE = "english"  # the jar's list for every language (see above)
 
 
 @lru_cache(maxsize=4)
-def function_words(data: str | None) -> frozenset[str]:
-    """The jar's function words (one a line, read as Java's readLine reads lines)."""
-    jar = jar_path(data)
-    if jar is None:
-        raise InputError(
-            "METEOR needs its function-word list, which comes with meteor-1.5.jar",
-            hint=WHERE_TO_GET + ".",
-        )
-    with zipfile.ZipFile(jar) as archive:
-        text = archive.read(FUNCTION_WORDS).decode("utf-8")
-    return frozenset(line for line in re.split(r"\r\n|\r|\n", text) if line)
+def meteor_data(path: str | None) -> MeteorData:
+    """METEOR's data: --meteor-data (a jar or a folder), else an installed pycocoevalcap's."""
+    return find_meteor_data(Path(path) if path is not None else None)
 
 
-_MATCHERS: dict[str, Callable[[MeteorConfiguration, str | None], Matcher]] = {
-    "exact": lambda configuration, data: match_exact,
-}
+def jar_path(path: str | None) -> Path | None:
+    """The jar the data comes from (None when there is none)."""
+    return meteor_data(path).jar
 
 
-def available_modules(configuration: MeteorConfiguration, data: str | None) -> tuple[str, ...]:
-    """The configured modules that can run here (data present, matcher built)."""
-    return tuple(m for m in configuration.modules if m in _MATCHERS)
+@lru_cache(maxsize=4)
+def function_words(path: str | None) -> frozenset[str]:
+    return meteor_data(path).function_words(FUNCTION_WORDS_LANGUAGE)
 
 
-def missing_data_hint(modules: Sequence[str]) -> str:
-    return f"they are not available in this version of mteval ({', '.join(modules)})"
-
-
-def matcher(module: str, configuration: MeteorConfiguration, data: str | None) -> Matcher:
+def matcher(module: str, configuration: MeteorConfiguration, path: str | None) -> Matcher:
     """The matcher of one module, or an InputError that says why it cannot run."""
-    if module not in _MATCHERS:
+    data = meteor_data(path)
+    language = configuration.language
+    if module == "exact":
+        return match_exact
+    if module == "stem":
+        return partial(match_stems, stem=data.stemmer(language))
+    if module == "synonym":
+        return partial(match_synonyms, synonyms=data.synonyms(language))
+    return partial(match_paraphrases, paraphrases=data.paraphrases(language))
+
+
+def available_modules(configuration: MeteorConfiguration, path: str | None) -> tuple[str, ...]:
+    """The configured modules whose data is here (checked without loading the big tables)."""
+    data = meteor_data(path)
+    checks: dict[str, Callable[[str], object]] = {
+        "exact": lambda language: None,
+        "stem": data.stemmer,
+        "synonym": data.synonyms,
+        "paraphrase": data.paraphrase_path,
+    }
+    available = []
+    for module in configuration.modules:
+        try:
+            checks[module](configuration.language)
+        except InputError:
+            continue
+        available.append(module)
+    return tuple(available)
+
+
+def why_missing(module: str, configuration: MeteorConfiguration, path: str | None) -> str:
+    """The one-line reason a module cannot run here."""
+    try:
+        matcher(module, configuration, path)
+    except InputError as error:
+        return str(error)
+    return f"the {module} module can run"
+
+
+def check_normalizer(configuration: MeteorConfiguration) -> None:
+    """Refuse -norm before any work for a language the jar does not normalise."""
+    if configuration.normalize and configuration.language not in NORMALIZED_LANGUAGES:
         raise InputError(
-            f"the METEOR {module} module is not available in this version of mteval",
-            hint="Use --meteor-modules exact.",
+            f"--meteor-normalize: METEOR's normaliser has no rules for {configuration.language}",
+            hint=f"It normalises {', '.join(NORMALIZED_LANGUAGES)}; leave --meteor-normalize out.",
         )
-    return _MATCHERS[module](configuration, data)
 
 
-def has_normalizer() -> bool:
-    return False
-
-
-def normalizer(configuration: MeteorConfiguration) -> Callable[[str], str]:
-    raise InputError(
-        "--meteor-normalize: METEOR's normaliser is not available in this version",
-        hint="Leave out --meteor-normalize.",
+def line_preparer(configuration: MeteorConfiguration, path: str | None) -> Callable[[str], str]:
+    """The jar's preparation of a line before it is split: -norm (which also lowercases),
+    -lower, or nothing."""
+    prefixes = None
+    if configuration.normalize:
+        prefixes = meteor_data(path).nonbreaking_prefixes(configuration.language)
+    return partial(
+        prepare_line,
+        language=configuration.language,
+        prefixes=prefixes,
+        normalize=configuration.normalize,
+        lower=configuration.lowercase,
     )

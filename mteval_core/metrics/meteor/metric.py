@@ -2,16 +2,15 @@
 
 METEOR reads the raw text as the jar does (its normaliser with ``--meteor-normalize``, Java's
 lowercasing with ``--lowercase``, then a split on the five characters Java's StringTokenizer
-splits on), not the shared tokens: the tokenizer and stemmer options change nothing of it. Its
-statistics (scorer.py) add up over segments, documents and shards, and the corpus score is the
-score of their sums, as the jar's system score is.
+splits on: java_strings, normalizer), not the shared tokens: the tokenizer and stemmer options
+change nothing of it. Its statistics (scorer.py) add up over segments, documents and shards,
+and the corpus score is the score of their sums, as the jar's system score is.
 """
 
 from __future__ import annotations
 
-import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -22,6 +21,7 @@ from mteval_core.metrics.base import Metric
 from mteval_core.metrics.meteor import availability
 from mteval_core.metrics.meteor.aligner import Alignment, Matcher, align
 from mteval_core.metrics.meteor.configuration import MeteorConfiguration, configure
+from mteval_core.metrics.meteor.java_strings import java_tokenize
 from mteval_core.metrics.meteor.optimal import MAX_STATES, align_optimally
 from mteval_core.metrics.meteor.scorer import (
     best_reference_row,
@@ -32,10 +32,6 @@ from mteval_core.metrics.meteor.scorer import (
 from mteval_core.model.testset import TestSet
 from mteval_core.settings.options import Options
 
-# java.util.StringTokenizer's default delimiters: space, tab, newline, carriage return, form feed
-# (not Python's str.split(), which also splits on other Unicode spaces).
-_JAVA_WHITESPACE = re.compile("[ \t\n\r\f]+")
-
 
 class ModulesLeftOut(Note):
     """A default METEOR module was left out because its data is missing."""
@@ -43,11 +39,6 @@ class ModulesLeftOut(Note):
 
 class BeamFallback(Note):
     """Some segments were too large for the exact alignment; the beam's was kept."""
-
-
-def java_words(text: str) -> list[str]:
-    """The words of a line as the jar's Alignment splits it."""
-    return [word for word in _JAVA_WHITESPACE.split(text) if word]
 
 
 def configuration_of(options: Options) -> MeteorConfiguration:
@@ -73,32 +64,45 @@ class METEOR(Metric):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         configuration = configuration_of(options)
-        if configuration.normalize and not availability.has_normalizer():
-            raise InputError(
-                "--meteor-normalize: METEOR's normaliser is not available in this version",
-                hint="Leave out --meteor-normalize.",
-            )
+        availability.check_normalizer(configuration)
         self._left_out_note: str | None = None
         if options.meteor_modules is None:  # the defaults, without modules whose data is missing
-            available = availability.available_modules(configuration, options.meteor_data)
-            if available != configuration.modules:
-                left_out = [m for m in configuration.modules if m not in available]
-                self._left_out_note = (
-                    f"METEOR leaves out its default {', '.join(left_out)} module(s) for "
-                    f"{configuration.language}: {availability.missing_data_hint(left_out)}"
-                )
-                configuration = configure(
-                    options.meteor_language,
-                    task=options.meteor_task,
-                    modules=available,
-                    parameters=options.meteor_parameters,
-                    normalize=options.meteor_normalize,
-                    lowercase=options.lowercase,
-                )
+            configuration = self._without_missing_modules(configuration)
         self.configuration = configuration
         self.stat_names = stat_names(configuration.modules)
         self._matchers: list[Matcher] | None = None
+        self._prepare: Callable[[str], str] | None = None
         self._statistics_for: tuple[TestSet, dict[str, np.ndarray]] | None = None
+
+    def _without_missing_modules(self, configuration: MeteorConfiguration) -> MeteorConfiguration:
+        """The default modules that can run here, as if named with --meteor-modules (the jar's
+        positional weights then follow the shorter list), and a note naming the others."""
+        options = self.options
+        available = availability.available_modules(configuration, options.meteor_data)
+        if available == configuration.modules:
+            return configuration
+        left_out = [m for m in configuration.modules if m not in available]
+        if options.meteor_weights is not None:
+            raise InputError(
+                f"--meteor-weights: the default METEOR modules of {configuration.language} "
+                f"include {', '.join(left_out)}, which cannot run here",
+                hint="Name the modules with --meteor-modules, one weight per module.",
+            )
+        reasons = "; ".join(
+            availability.why_missing(m, configuration, options.meteor_data) for m in left_out
+        )
+        self._left_out_note = (
+            f"METEOR leaves out its default {', '.join(left_out)} module(s) for "
+            f"{configuration.language} ({reasons}); it scores with {', '.join(available)}"
+        )
+        return configure(
+            options.meteor_language,
+            task=options.meteor_task,
+            modules=available,
+            parameters=options.meteor_parameters,
+            normalize=options.meteor_normalize,
+            lowercase=options.lowercase,
+        )
 
     # ------------------------------------------------------------------ statistics
     def statistics(self, corpus: EncodedCorpus, system: str) -> np.ndarray:
@@ -156,12 +160,10 @@ class METEOR(Metric):
         return align(hypothesis, reference, self.matchers(), modules, self.function_words()), True
 
     def words(self, text: str) -> list[str]:
-        """The jar's preparation of a line: normalise, lowercase, split."""
-        if self.configuration.normalize:
-            text = availability.normalizer(self.configuration)(text)
-        if self.configuration.lowercase:
-            text = text.lower()
-        return java_words(text)
+        """The jar's preparation of a line: normalise, lowercase (Java's), split (Java's)."""
+        if self._prepare is None:
+            self._prepare = availability.line_preparer(self.configuration, self.options.meteor_data)
+        return java_tokenize(self._prepare(text))
 
     def matchers(self) -> list[Matcher]:
         if self._matchers is None:
@@ -191,4 +193,4 @@ class METEOR(Metric):
         }
 
 
-__all__ = ["METEOR", "java_words"]
+__all__ = ["METEOR", "configuration_of"]

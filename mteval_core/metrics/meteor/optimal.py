@@ -106,7 +106,7 @@ def align_optimally(
     """The optimal alignment of two lines, and whether it was found (False: the segment was too
     large for the search and the beam's alignment is returned)."""
     stage = Stage(list(hypothesis), list(reference))
-    used_modules = 1 if list(hypothesis) == list(reference) else len(matchers)
+    used_modules = 1 if stage.hypothesis_keys == stage.reference_keys else len(matchers)
     for module in range(used_modules):
         matchers[module](stage, module)
     try:
