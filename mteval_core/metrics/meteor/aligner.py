@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from mteval_core.metrics.meteor.java_strings import java_lower
 from mteval_core.metrics.meteor.stage import Match, Stage
 
 BEAM_SIZE = 40
@@ -262,9 +263,9 @@ def counted_alignment(
     stage: Stage, matches: tuple[Match, ...], n_modules: int, function_words: frozenset[str]
 ) -> Alignment:
     """Per-module content and function matches of both lines (a word is a function word when
-    its lowercase form is in the list, as the jar checks)."""
-    hyp_function = [w.lower() in function_words for w in stage.hypothesis]
-    ref_function = [w.lower() in function_words for w in stage.reference]
+    its lowercase form, Java's, is in the list, as the jar checks)."""
+    hyp_function = [java_lower(w) in function_words for w in stage.hypothesis]
+    ref_function = [java_lower(w) in function_words for w in stage.reference]
     counts = [[0] * n_modules for _ in range(4)]  # hyp content, hyp function, ref ...
     for match in matches:
         for i in range(match.match_start, match.match_start + match.match_length):
