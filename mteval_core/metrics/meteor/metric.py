@@ -73,6 +73,7 @@ class METEOR(Metric):
         self._matchers: list[Matcher] | None = None
         self._prepare: Callable[[str], str] | None = None
         self._statistics_for: tuple[TestSet, dict[str, np.ndarray]] | None = None
+        self._prepared_references: tuple[TestSet, list[list[list[str]]]] | None = None
 
     def _without_missing_modules(self, configuration: MeteorConfiguration) -> MeteorConfiguration:
         """The default modules that can run here, as if named with --meteor-modules (the jar's
@@ -119,24 +120,39 @@ class METEOR(Metric):
         if system not in computed:
             column = next(c for c in test_set.systems if c.name == system)
             references = [reference.segments for reference in test_set.references]
-            computed[system] = self.segment_statistics(column.segments, references)
+            computed[system] = self.segment_statistics(
+                column.segments, references, self._reference_words(test_set)
+            )
         return computed[system]
 
+    def _reference_words(self, test_set: TestSet) -> list[list[list[str]]]:
+        """Every reference's words, prepared once per test set for all its systems."""
+        if self._prepared_references is None or self._prepared_references[0] is not test_set:
+            words = [[self.words(text) for text in r.segments] for r in test_set.references]
+            self._prepared_references = (test_set, words)
+        return self._prepared_references[1]
+
     def segment_statistics(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        reference_words: Sequence[Sequence[list[str]]] | None = None,
     ) -> np.ndarray:
-        """Statistics of every segment, each against its best reference."""
+        """Statistics of every segment, each against its best reference (``reference_words``:
+        the references already prepared, see ``words``)."""
+        if reference_words is None:
+            reference_words = [[self.words(text) for text in r] for r in references]
         rows = []
         fallbacks = 0
         for index, hypothesis in enumerate(hypotheses):
             hypothesis_words = self.words(hypothesis)
             candidates = []
-            for reference in references:
-                reference_words = self.words(reference[index])
-                alignment, found = self.align(hypothesis_words, reference_words)
+            for prepared in reference_words:
+                reference_line = prepared[index]
+                alignment, found = self.align(hypothesis_words, reference_line)
                 fallbacks += not found
                 candidates.append(
-                    statistics_row(alignment, len(hypothesis_words), len(reference_words))
+                    statistics_row(alignment, len(hypothesis_words), len(reference_line))
                 )
             rows.append(best_reference_row(candidates, self.configuration.parameters))
         if fallbacks:
