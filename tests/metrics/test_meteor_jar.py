@@ -2,8 +2,8 @@
 
 Every case of the fixture is a slice of a shared test set scored by the jar with some options
 (language, modules, task, weights, parameters, -norm, -lower, one or several references). mteval
-must give the same segment scores and system score, bit for bit, and the same per-segment
-statistics as the jar's -ssOut. A case whose modules cannot run here (their matcher or data is
+must give the same per-segment statistics as the jar's -ssOut, and the same segment and system
+scores (to 1e-12; see below). A case whose modules cannot run here (their matcher or data is
 missing) is skipped, with the reason.
 """
 
@@ -95,5 +95,10 @@ def test_equal_to_the_jar(name: str, system: str) -> None:
     ours_stats = jar_layout(statistics, len(metric.configuration.modules))
     jar_stats = np.array([[int(x) for x in line.split()] for line in expected["stats"]])
     np.testing.assert_array_equal(ours_stats, jar_stats)
-    np.testing.assert_array_equal(metric.segment_scores(statistics), expected["segments"])
-    assert metric.corpus_score(statistics) == expected["corpus"]
+    # Scores to 1e-12: they are equal to the last bit except where Java's Math.pow (HotSpot's
+    # intrinsic, not correctly rounded) and the C library's pow differ by one unit in the last
+    # place for a beta other than 1 (3 of 7,792 WMT21 zh-en segments with all modules).
+    np.testing.assert_allclose(
+        metric.segment_scores(statistics), expected["segments"], rtol=0, atol=1e-12
+    )
+    assert abs(metric.corpus_score(statistics) - expected["corpus"]) <= 1e-12
