@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import shutil
+import subprocess
 import zipfile
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from mteval_core.errors import InputError
 from mteval_core.metrics.meteor.paraphrases import ParaphraseTable
 from mteval_core.metrics.meteor.resources import (
     DEFAULT_MODULES,
+    JAR_CLI_FUNCTION_WORDS_LANGUAGE,
     MeteorData,
     find_meteor_data,
     normalize_language,
@@ -99,3 +101,27 @@ def test_paths_are_shortest_first_and_in_file_order():
 def _words(table: ParaphraseTable, phrase_id: int) -> list[str]:
     names = {index: word for word, index in table.vocabulary.items()}
     return [names[int(word)] for word in table.phrase(int(phrase_id))]
+
+
+def test_the_jar_command_line_weighs_english_function_words_for_german(tmp_path):
+    """`-ssOut`'s third and fourth numbers count the function words of hypothesis and reference."""
+    data = find_meteor_data()
+    if data.jar is None or shutil.which("java") is None:
+        pytest.skip("meteor-1.5.jar or java is not available")
+    counts = []
+    for line in ("the of haus", "und der haus"):
+        (tmp_path / "line.txt").write_text(line + "\n", encoding="utf-8")
+        command = [
+            "java",
+            "-jar",
+            str(data.jar),
+            str(tmp_path / "line.txt"),
+            str(tmp_path / "line.txt"),
+        ]
+        command += ["-l", "de", "-m", "exact", "-ssOut"]
+        output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+        counts.append(float(output.split()[2]))
+    assert counts == [2.0, 0.0]
+    assert JAR_CLI_FUNCTION_WORDS_LANGUAGE == "english"
+    assert {"the", "of"} <= data.function_words(JAR_CLI_FUNCTION_WORDS_LANGUAGE)
+    assert {"und", "der"} <= data.function_words("de")
