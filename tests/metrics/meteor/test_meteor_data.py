@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from mteval_core.errors import InputError
+from mteval_core.metrics.meteor.matchers import module_matchers
 from mteval_core.metrics.meteor.paraphrases import ParaphraseTable
 from mteval_core.metrics.meteor.resources import (
     DEFAULT_MODULES,
@@ -20,6 +21,7 @@ from mteval_core.metrics.meteor.resources import (
     find_meteor_data,
     normalize_language,
 )
+from mteval_core.metrics.meteor.stage import Stage
 
 SMALL_TABLE = Path(__file__).with_name("fixtures") / "paraphrase-small.gz"
 
@@ -125,3 +127,18 @@ def test_the_jar_command_line_weighs_english_function_words_for_german(tmp_path)
     assert JAR_CLI_FUNCTION_WORDS_LANGUAGE == "english"
     assert {"the", "of"} <= data.function_words(JAR_CLI_FUNCTION_WORDS_LANGUAGE)
     assert {"und", "der"} <= data.function_words("de")
+
+
+def test_module_matchers_load_what_each_module_needs():
+    prepared = module_matchers(["exact", "STEM"], "en", MeteorData())
+    stage = Stage(["cats", "sat"], ["cat", "sat"])
+    for index, matcher in enumerate(prepared):
+        matcher(stage, index)
+    assert [(m.start, m.match_start, m.module) for ms in stage.matches for m in ms] == [
+        (0, 0, 1),
+        (1, 1, 0),
+    ]
+    with pytest.raises(InputError, match="no module 'wordnet'"):
+        module_matchers(["wordnet"], "en", MeteorData())
+    with pytest.raises(InputError, match="paraphrase module needs"):
+        module_matchers(["exact", "paraphrase"], "de", MeteorData())
