@@ -11,10 +11,11 @@ one-word phrase there, then of the two-word phrase, and so on, each phrase's in 
 The English table is 62 MB gzipped (272 MB of text): 5.27 million records over 2.6 million
 distinct phrases of at most 7 words and 43,139 distinct words. Parsing it takes about 22 s of
 CPU and 1.5 GB of memory at its peak, so the first load writes a cache (a folder of .npy arrays
-plus the vocabulary, 108 MB; later loads take 0.1 s and a few tens of MB) under `~/.cache/mteval/meteor` (or `$MTEVAL_CACHE_DIR/meteor`), keyed by
-the file's size, modification time and a hash of its first and last 64 KiB; later loads map the
-arrays and read only the vocabulary. Phrases are word-id sequences found by a 64-bit hash
-(`phrase_hash`), every hash hit checked word by word, so a collision can never make a match.
+plus the vocabulary, 108 MB) under `~/.cache/mteval/meteor` (or `$MTEVAL_CACHE_DIR/meteor`),
+keyed by the file's size, modification time and a hash of its first and last 64 KiB; later
+loads map the arrays and read only the vocabulary (0.1 s, a few tens of MB). Phrases are
+word-id sequences found by a 64-bit hash (`phrase_hash`), every hash hit checked word by word,
+so a collision can never make a match.
 """
 
 from __future__ import annotations
