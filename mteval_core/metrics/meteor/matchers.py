@@ -15,8 +15,10 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
+from mteval_core.errors import InputError
 from mteval_core.metrics.meteor.java_strings import java_hash
 from mteval_core.metrics.meteor.paraphrases import ParaphraseTable, extend_hash
+from mteval_core.metrics.meteor.resources import MeteorData
 from mteval_core.metrics.meteor.stage import Match, Stage
 from mteval_core.metrics.meteor.synonyms import SynonymDictionary
 
@@ -120,3 +122,33 @@ def match_paraphrases(stage: Stage, module: int, paraphrases: ParaphraseTable) -
         for match_length, targets in paraphrases.paths(hypothesis_ids, i):
             for length, j in in_reference.occurrences(paraphrases, targets):
                 stage.add(Match(j, length, i, match_length, 1.0, module))
+
+
+MODULES = ("exact", "stem", "synonym", "paraphrase")
+
+
+def module_matchers(
+    modules: Sequence[str], language: str, data: MeteorData
+) -> list[Callable[[Stage, int], None]]:
+    """One `matcher(stage, module_index)` per configured module, its resources loaded now.
+
+    `modules` are the jar's module names in the configured order (`-m "exact stem ..."`); a
+    module whose data is missing raises the `InputError` that says where to get it.
+    """
+    prepared: list[Callable[[Stage, int], None]] = []
+    for name in modules:
+        module = name.lower()
+        if module == "exact":
+            prepared.append(match_exact)
+        elif module == "stem":
+            stem = data.stemmer(language)
+            prepared.append(lambda stage, index, stem=stem: match_stems(stage, index, stem))
+        elif module == "synonym":
+            synonyms = data.synonyms(language)
+            prepared.append(lambda stage, index, s=synonyms: match_synonyms(stage, index, s))
+        elif module == "paraphrase":
+            table = data.paraphrases(language)
+            prepared.append(lambda stage, index, t=table: match_paraphrases(stage, index, t))
+        else:
+            raise InputError(f"METEOR has no module {name!r}", hint=f"Use {', '.join(MODULES)}.")
+    return prepared

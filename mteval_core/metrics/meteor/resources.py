@@ -93,6 +93,12 @@ DEFAULT_MODULES = {
 # Constants.isSupported: the languages with tuned parameters, the only ones `-norm` accepts.
 NORMALIZED_LANGUAGES = ("english", "czech", "french", "spanish", "german", "russian")
 
+# The function word list the jar's command line weighs with, whatever `-l` says (unless `-s FILE`):
+# its MeteorConfiguration reads the list for the default language before `-l` is applied and
+# never again. Measured: `-l de -m exact -ssOut` counts 2 function words in "the of haus" and 0
+# in "und der haus", though german.words lists "und" and "der".
+JAR_CLI_FUNCTION_WORDS_LANGUAGE = "english"
+
 # The only synonym files the jar has; the synonym module reads "<language>.synsets".
 SYNONYM_LANGUAGES = ("english",)
 
@@ -139,8 +145,8 @@ class MeteorData:
     def function_words(self, language: str) -> frozenset[str]:
         """The language's function word list (`function/<language>.words`), one word a line.
 
-        Note: the jar's command line always reads english.words, whatever `-l` says (its
-        MeteorConfiguration sets the list before the language and never again), unless `-s`.
+        Note: the jar's command line always weighs with english.words, whatever `-l` says
+        (see JAR_CLI_FUNCTION_WORDS_LANGUAGE); the list of `language` is what its API uses.
         """
         name = normalize_language(language)
         text = self.read(f"function/{name}.words", "function word weighting")

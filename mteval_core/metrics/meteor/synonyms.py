@@ -43,10 +43,10 @@ _DETACHMENTS = (
 )
 
 
-def _pairs(text: str) -> list[tuple[str, str]]:
+def _pairs(text: str) -> zip:
     """A file of two-line records as (first line, second line) pairs, as `readLine` gives them."""
     lines = java_lines(text)
-    return list(zip(lines[0::2], lines[1::2], strict=False))
+    return zip(lines[0::2], lines[1::2], strict=False)
 
 
 class SynonymDictionary:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import shutil
+import subprocess
 import zipfile
 from pathlib import Path
 
@@ -11,13 +12,16 @@ import numpy as np
 import pytest
 
 from mteval_core.errors import InputError
+from mteval_core.metrics.meteor.matchers import module_matchers
 from mteval_core.metrics.meteor.paraphrases import ParaphraseTable
 from mteval_core.metrics.meteor.resources import (
     DEFAULT_MODULES,
+    JAR_CLI_FUNCTION_WORDS_LANGUAGE,
     MeteorData,
     find_meteor_data,
     normalize_language,
 )
+from mteval_core.metrics.meteor.stage import Stage
 
 SMALL_TABLE = Path(__file__).with_name("fixtures") / "paraphrase-small.gz"
 
@@ -77,7 +81,7 @@ def test_the_paraphrase_cache_gives_the_parsed_table_again(tmp_path, monkeypatch
     built = ParaphraseTable.load(SMALL_TABLE, cache=tmp_path)
     (folder,) = tmp_path.glob("paraphrase-*")
     assert (folder / "meta.json").is_file()
-    monkeypatch.setattr(gzip, "open", None)  # a second load must not parse the file again
+    monkeypatch.setattr(gzip, "decompress", None)  # a second load must not parse the file again
     again = ParaphraseTable.load(SMALL_TABLE, cache=tmp_path)
     assert again.vocabulary == built.vocabulary
     for name in ("phrase_words", "phrase_hash", "source_hash", "targets"):
@@ -99,3 +103,42 @@ def test_paths_are_shortest_first_and_in_file_order():
 def _words(table: ParaphraseTable, phrase_id: int) -> list[str]:
     names = {index: word for word, index in table.vocabulary.items()}
     return [names[int(word)] for word in table.phrase(int(phrase_id))]
+
+
+def test_the_jar_command_line_weighs_english_function_words_for_german(tmp_path):
+    """`-ssOut`'s third and fourth numbers count the function words of hypothesis and reference."""
+    data = find_meteor_data()
+    if data.jar is None or shutil.which("java") is None:
+        pytest.skip("meteor-1.5.jar or java is not available")
+    counts = []
+    for line in ("the of haus", "und der haus"):
+        (tmp_path / "line.txt").write_text(line + "\n", encoding="utf-8")
+        command = [
+            "java",
+            "-jar",
+            str(data.jar),
+            str(tmp_path / "line.txt"),
+            str(tmp_path / "line.txt"),
+        ]
+        command += ["-l", "de", "-m", "exact", "-ssOut"]
+        output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+        counts.append(float(output.split()[2]))
+    assert counts == [2.0, 0.0]
+    assert JAR_CLI_FUNCTION_WORDS_LANGUAGE == "english"
+    assert {"the", "of"} <= data.function_words(JAR_CLI_FUNCTION_WORDS_LANGUAGE)
+    assert {"und", "der"} <= data.function_words("de")
+
+
+def test_module_matchers_load_what_each_module_needs():
+    prepared = module_matchers(["exact", "STEM"], "en", MeteorData())
+    stage = Stage(["cats", "sat"], ["cat", "sat"])
+    for index, matcher in enumerate(prepared):
+        matcher(stage, index)
+    assert [(m.start, m.match_start, m.module) for ms in stage.matches for m in ms] == [
+        (0, 0, 1),
+        (1, 1, 0),
+    ]
+    with pytest.raises(InputError, match="no module 'wordnet'"):
+        module_matchers(["wordnet"], "en", MeteorData())
+    with pytest.raises(InputError, match="paraphrase module needs"):
+        module_matchers(["exact", "paraphrase"], "de", MeteorData())
