@@ -19,12 +19,7 @@ from pathlib import Path
 from mteval_core.errors import InputError
 from mteval_core.metrics.meteor.aligner import Matcher
 from mteval_core.metrics.meteor.configuration import MeteorConfiguration
-from mteval_core.metrics.meteor.matchers import (
-    match_exact,
-    match_paraphrases,
-    match_stems,
-    match_synonyms,
-)
+from mteval_core.metrics.meteor.matchers import module_matchers
 from mteval_core.metrics.meteor.normalizer import prepare_line
 from mteval_core.metrics.meteor.resources import (
     NORMALIZED_LANGUAGES,
@@ -53,15 +48,7 @@ def function_words(path: str | None) -> frozenset[str]:
 
 def matcher(module: str, configuration: MeteorConfiguration, path: str | None) -> Matcher:
     """The matcher of one module, or an InputError that says why it cannot run."""
-    data = meteor_data(path)
-    language = configuration.language
-    if module == "exact":
-        return match_exact
-    if module == "stem":
-        return partial(match_stems, stem=data.stemmer(language))
-    if module == "synonym":
-        return partial(match_synonyms, synonyms=data.synonyms(language))
-    return partial(match_paraphrases, paraphrases=data.paraphrases(language))
+    return module_matchers([module], configuration.language, meteor_data(path))[0]
 
 
 def available_modules(configuration: MeteorConfiguration, path: str | None) -> tuple[str, ...]:
