@@ -95,7 +95,7 @@ def beam_vs_exact(args: argparse.Namespace) -> None:
             warnings.simplefilter("always")
             b = exact.segment_statistics(hypotheses, [reference])
         fallbacks += sum(
-            int(str(w.message).split()[4]) for w in caught if "exact search" in str(w.message)
+            int(str(w.message).split()[3]) for w in caught if "exact search" in str(w.message)
         )
         changed = np.flatnonzero(np.any(a != b, axis=1))
         pairs += len(hypotheses)
