@@ -7,6 +7,8 @@ number of segments compared, the worst difference and both times. With --beam-vs
 counts how often and by how much --meteor-alignment exact differs from the beam (chunks, score).
 
     python bench/bench_meteor.py [--modules exact,stem] [--language de] [--beam-vs-exact]
+    python bench/bench_meteor.py --data wmt21-newstest2021-zhen --reference ref/ref-A.en \
+        --language en --modules exact,stem,synonym,paraphrase --systems 4
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from mteval_core.metrics.meteor.availability import jar_path  # noqa: E402
 from mteval_core.metrics.meteor.metric import METEOR  # noqa: E402
 from mteval_core.settings.options import Options  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "wmt17-newstest2017-ende"
+SHARED = ROOT.parent / "shared" / "data"
+DATA = SHARED / "wmt17-newstest2017-ende"
 
 
 def jar_scores(jar: Path, system: Path, reference: Path, args: list[str]) -> tuple[list, float]:
@@ -50,8 +53,9 @@ def mteval_scores(systems: list[Path], reference: Path, arguments: list[str]) ->
 
 def compare(args: argparse.Namespace) -> None:
     jar = jar_path(None)
-    reference = DATA / "ref" / "ref.de"
-    systems = sorted((DATA / "sys").iterdir())
+    folder = SHARED / args.data
+    reference = folder / args.reference
+    systems = sorted((folder / "sys").iterdir())[: args.systems]
     modules = args.modules.replace(",", " ")
     started = time.perf_counter()
     expected = {
@@ -119,6 +123,9 @@ def main() -> None:
     parser.add_argument("--modules", default="exact,stem")
     parser.add_argument("--language", default="de")
     parser.add_argument("--beam-vs-exact", action="store_true")
+    parser.add_argument("--data", default="wmt17-newstest2017-ende", help="a ../shared/data set")
+    parser.add_argument("--reference", default="ref/ref.de", help="its reference file")
+    parser.add_argument("--systems", type=int, default=None, help="only the first N systems")
     args = parser.parse_args()
     if args.beam_vs_exact:
         beam_vs_exact(args)
