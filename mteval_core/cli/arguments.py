@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from mteval_core.errors import InputError, listed_names
 from mteval_core.settings.limits import MAX_RESAMPLES
+from mteval_core.settings.options import METEOR_ALIGNMENTS, METEOR_TASKS
 from mteval_core.stats.bootstrap import DEFAULT_SEED, BootstrapOptions
 
 if TYPE_CHECKING:
@@ -219,3 +220,74 @@ def load_mtme(args: argparse.Namespace, refused: dict[str, str]) -> MtmeRead | N
     for note in read.notes:
         print(f"mteval: note: {note}", file=sys.stderr)
     return read
+
+
+def add_meteor_arguments(parser: argparse.ArgumentParser) -> None:
+    """METEOR 1.5's options, named as the jar's (-l -m -w -p -t -norm); --lowercase is -lower."""
+    parser.add_argument(
+        "--meteor-language",
+        metavar="LANG",
+        help="METEOR's language (en, de, fr, es, cz, ru, ..., other; default: the target "
+        "language when the files say it, else en)",
+    )
+    parser.add_argument(
+        "--meteor-modules",
+        type=text_list,
+        metavar="M,...",
+        help="METEOR's matching modules in order, from exact, stem, synonym, paraphrase "
+        "(default: the language's, as the jar's)",
+    )
+    parser.add_argument(
+        "--meteor-weights",
+        type=number_list,
+        metavar="W,...",
+        help="one weight per METEOR module (default: the jar's for the language and task)",
+    )
+    parser.add_argument(
+        "--meteor-parameters",
+        type=number_list,
+        metavar="ALPHA,BETA,GAMMA,DELTA",
+        help="METEOR's parameters (default: the jar's for the language and task)",
+    )
+    parser.add_argument(
+        "--meteor-task",
+        choices=METEOR_TASKS,
+        help="the task METEOR's defaults are tuned for (default: rank, or li for a language "
+        "the jar has no tuned parameters for)",
+    )
+    parser.add_argument(
+        "--meteor-normalize",
+        action="store_true",
+        help="METEOR's normaliser before scoring (the jar's -norm; it also lowercases)",
+    )
+    parser.add_argument(
+        "--meteor-data",
+        metavar="PATH",
+        help="meteor-1.5.jar or the folder holding it (default: the one pycocoevalcap installs)",
+    )
+    parser.add_argument(
+        "--meteor-alignment",
+        choices=METEOR_ALIGNMENTS,
+        default="beam",
+        help="beam: the jar's beam search (default); exact: the alignment of most weighted "
+        "coverage and then fewest chunks, found exactly",
+    )
+
+
+def text_list(text: str) -> tuple[str, ...]:
+    """'exact, stem' -> ('exact', 'stem')."""
+    return tuple(part.strip().lower() for part in text.split(",") if part.strip())
+
+
+def number_list(text: str) -> tuple[float, ...]:
+    """'0.85,0.2' -> (0.85, 0.2), with a clear error for anything but numbers."""
+    values = []
+    for part in text.split(","):
+        try:
+            values.append(float(part))
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{part.strip()!r} is not a number (give numbers separated by commas, "
+                "e.g. 0.85,0.2,0.6,0.75)"
+            ) from None
+    return tuple(values)

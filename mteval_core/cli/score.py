@@ -15,12 +15,14 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from mteval_core.cli.arguments import (
     CARRIAGE_RETURNS_OFFER,
     add_byte_order_mark_argument,
     add_carriage_returns_argument,
+    add_meteor_arguments,
     add_mtme_arguments,
     add_ranking_arguments,
     add_resampling_arguments,
@@ -32,6 +34,7 @@ from mteval_core.cli.arguments import (
 )
 from mteval_core.errors import InputError
 from mteval_core.metrics import DEFAULT_METRICS, REGISTRY, parse_metric_list
+from mteval_core.metrics.meteor.configuration import default_language as default_meteor_language
 from mteval_core.metrics.scoring import Scores
 from mteval_core.model.testset import TestSet
 from mteval_core.report.writers import render_scores
@@ -166,6 +169,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         default="greedy",
         help="greedy: GTM 1.4 bit for bit (default); exact: the paper's maximum matching",
     )
+    add_meteor_arguments(score)
     score.add_argument("--segments", action="store_true", help="also print segment scores")
     score.add_argument(
         "--documents",
@@ -410,6 +414,14 @@ def given_options(args: argparse.Namespace) -> Options:
         gtm_exponent=args.gtm_exponent,
         gtm_matching=args.gtm_matching,
         ter_case_sensitive=args.ter_case_sensitive,
+        meteor_language=args.meteor_language or "en",  # see resolved_options
+        meteor_task=args.meteor_task,
+        meteor_modules=args.meteor_modules,
+        meteor_weights=args.meteor_weights,
+        meteor_parameters=args.meteor_parameters,
+        meteor_normalize=args.meteor_normalize,
+        meteor_data=args.meteor_data,
+        meteor_alignment=args.meteor_alignment,
     )
 
 
@@ -420,6 +432,8 @@ def resolved_options(args: argparse.Namespace, options: Options, languages: Lang
     from mteval_core.text import require_tokenizer
 
     options, note = resolve_tokenizer(options, languages, args.tokenize)
+    if args.meteor_language is None:  # METEOR's language: the target's when the files say it
+        options = replace(options, meteor_language=default_meteor_language(languages.target))
     try:
         require_tokenizer(options)
     except InputError as error:

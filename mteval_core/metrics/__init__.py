@@ -7,6 +7,7 @@ from mteval_core.metrics.base import Metric
 from mteval_core.metrics.bleu import BLEU, BLEUArithmetic
 from mteval_core.metrics.chrf import CHRF, CHRFPlusPlus
 from mteval_core.metrics.gtm import GTM, GTMPrecision, GTMRecall
+from mteval_core.metrics.meteor.metric import METEOR
 from mteval_core.metrics.nist import NIST
 from mteval_core.metrics.ter import TER
 from mteval_core.metrics.unigram import F1, Fmean, Precision, Recall
@@ -28,6 +29,7 @@ REGISTRY: dict[str, type[Metric]] = {
         CHRF,
         CHRFPlusPlus,
         TER,
+        METEOR,
     )
 }
 DEFAULT_METRICS = ("bleu", "nist", "precision", "recall", "f1", "fmean")

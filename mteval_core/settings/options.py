@@ -32,6 +32,8 @@ TOKENIZER_EXTRAS = {"ja-mecab": "ja", "ko-mecab": "ko", **dict.fromkeys(SPM_TOKE
 STEMMERS = ("none", "porter", "snowball")
 BREVITY_PENALTIES = ("closest", "shortest")
 GTM_MATCHINGS = ("greedy", "exact")
+METEOR_ALIGNMENTS = ("beam", "exact")
+METEOR_TASKS = ("rank", "adq", "hter", "li", "tune")  # the jar's tasks with defaults
 SNOWBALL_LANGUAGES = (
     "arabic",
     "danish",
@@ -70,6 +72,12 @@ class Options:
     ter_case_sensitive: TER tells upper from lower case. Off by default, because sacreBLEU's TER
     is case-insensitive by default (``case:lc`` in its signature) and published TER numbers come
     from it; ``lowercase`` makes TER case-insensitive whatever this says.
+    meteor_*: METEOR 1.5's language (a code or name the jar knows; the CLI puts the target
+    language here when it is known), task (None: the jar's default for the language), modules,
+    weights and parameters (None: the task's defaults), its normaliser (``-norm``), the jar or
+    folder its data comes from (None: pycocoevalcap's) and the alignment search ('beam': the
+    jar's; 'exact': the most weighted coverage, then the fewest chunks, found exactly).
+    ``lowercase`` is the jar's ``-lower``. metrics/meteor/configuration.py checks them.
     """
 
     tokenize: str = "13a"
@@ -82,6 +90,14 @@ class Options:
     gtm_matching: str = "greedy"
     ter_case_sensitive: bool = False
     spm_model: str | None = None
+    meteor_language: str = "en"
+    meteor_task: str | None = None
+    meteor_modules: tuple[str, ...] | None = None
+    meteor_weights: tuple[float, ...] | None = None
+    meteor_parameters: tuple[float, ...] | None = None
+    meteor_normalize: bool = False
+    meteor_data: str | None = None
+    meteor_alignment: str = "beam"
 
     def __post_init__(self) -> None:
         _check_choice("tokenize", self.tokenize, TOKENIZERS)
@@ -116,6 +132,7 @@ class Options:
                 hint="0.9 weights recall nine times more than precision (Lavie et al. 2004); "
                 "0.5 gives F1.",
             )
+        _check_choice("METEOR alignment", self.meteor_alignment, METEOR_ALIGNMENTS)
 
     # ------------------------------------------------------------------ signature pieces
     @property

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mteval_core.metrics.meteor.java_strings import java_hash
+
 
 @dataclass(frozen=True, slots=True)
 class Match:
@@ -29,7 +31,10 @@ class Stage:
 
     `matches[j]` holds the matches starting at reference word j in the order the modules added
     them; `hypothesis_coverage[i]` and `reference_coverage[j]` count the matches covering each
-    word, which the aligner uses to fix one-to-one matches before its search.
+    word, which the aligner uses to fix one-to-one matches before its search. `hypothesis_keys`
+    and `reference_keys` are the words' Java `hashCode()`s: the jar compares words by these keys
+    (the exact matcher matches equal keys, the stem and synonym matchers skip them, the aligner's
+    identical-sentences shortcut compares them), so two words with one hash are one word to it.
     """
 
     hypothesis: list[str]
@@ -37,11 +42,15 @@ class Stage:
     matches: list[list[Match]] = field(init=False)
     hypothesis_coverage: list[int] = field(init=False)
     reference_coverage: list[int] = field(init=False)
+    hypothesis_keys: list[int] = field(init=False)
+    reference_keys: list[int] = field(init=False)
 
     def __post_init__(self) -> None:
         self.matches = [[] for _ in self.reference]
         self.hypothesis_coverage = [0] * len(self.hypothesis)
         self.reference_coverage = [0] * len(self.reference)
+        self.hypothesis_keys = [java_hash(word) for word in self.hypothesis]
+        self.reference_keys = [java_hash(word) for word in self.reference]
 
     def add(self, match: Match) -> None:
         """Record a match and the words it covers, as every matcher of the jar does."""

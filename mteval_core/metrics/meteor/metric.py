@@ -1,0 +1,212 @@
+"""METEOR 1.5 as an mteval metric: per-segment statistics from the raw text, scores from sums.
+
+METEOR reads the raw text as the jar does (its normaliser with ``--meteor-normalize``, Java's
+lowercasing with ``--lowercase``, then a split on the five characters Java's StringTokenizer
+splits on: java_strings, normalizer), not the shared tokens: the tokenizer and stemmer options
+change nothing of it. Its statistics (scorer.py) add up over segments, documents and shards,
+and the corpus score is the score of their sums, as the jar's system score is.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+import numpy as np
+
+from mteval_core.engine.ngrams import EncodedCorpus
+from mteval_core.errors import InputError, Note
+from mteval_core.metrics.base import Metric
+from mteval_core.metrics.meteor import availability
+from mteval_core.metrics.meteor.aligner import Alignment, Matcher, align
+from mteval_core.metrics.meteor.configuration import MeteorConfiguration, configure
+from mteval_core.metrics.meteor.java_strings import java_tokenize
+from mteval_core.metrics.meteor.optimal import MAX_STATES, align_optimally
+from mteval_core.metrics.meteor.scorer import (
+    best_reference_row,
+    meteor_from_totals,
+    stat_names,
+    statistics_row,
+)
+from mteval_core.model.testset import TestSet
+from mteval_core.settings.options import Options
+
+
+class ModulesLeftOut(Note):
+    """A default METEOR module was left out because its data is missing."""
+
+
+class BeamFallback(Note):
+    """Some segments were too large for the exact alignment; the beam's was kept."""
+
+
+def configuration_of(options: Options) -> MeteorConfiguration:
+    """The jar's configuration for mteval's options (``--lowercase`` is the jar's -lower)."""
+    return configure(
+        options.meteor_language,
+        task=options.meteor_task,
+        modules=options.meteor_modules,
+        weights=options.meteor_weights,
+        parameters=options.meteor_parameters,
+        normalize=options.meteor_normalize,
+        lowercase=options.lowercase,
+    )
+
+
+class METEOR(Metric):
+    name = "meteor"
+    label = "METEOR"
+    scale = "0 to 1"
+    reads_tokens = False
+    stat_names: ClassVar[tuple[str, ...]] = stat_names(("exact",))
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        configuration = configuration_of(options)
+        availability.check_normalizer(configuration)
+        self._left_out_note: str | None = None
+        if options.meteor_modules is None:  # the defaults, without modules whose data is missing
+            configuration = self._without_missing_modules(configuration)
+        self.configuration = configuration
+        self.stat_names = stat_names(configuration.modules)
+        self._matchers: list[Matcher] | None = None
+        self._prepare: Callable[[str], str] | None = None
+        self._statistics_for: tuple[TestSet, dict[str, np.ndarray]] | None = None
+        self._prepared_references: tuple[TestSet, list[list[list[str]]]] | None = None
+
+    def _without_missing_modules(self, configuration: MeteorConfiguration) -> MeteorConfiguration:
+        """The default modules that can run here, as if named with --meteor-modules (the jar's
+        positional weights then follow the shorter list), and a note naming the others."""
+        options = self.options
+        available = availability.available_modules(configuration, options.meteor_data)
+        if available == configuration.modules:
+            return configuration
+        left_out = [m for m in configuration.modules if m not in available]
+        if options.meteor_weights is not None:
+            raise InputError(
+                f"--meteor-weights: the default METEOR modules of {configuration.language} "
+                f"include {', '.join(left_out)}, which cannot run here",
+                hint="Name the modules with --meteor-modules, one weight per module.",
+            )
+        reasons = "; ".join(
+            availability.why_missing(m, configuration, options.meteor_data) for m in left_out
+        )
+        self._left_out_note = (
+            f"METEOR leaves out its default {', '.join(left_out)} module(s) for "
+            f"{configuration.language} ({reasons}); it scores with {', '.join(available)}"
+        )
+        return configure(
+            options.meteor_language,
+            task=options.meteor_task,
+            modules=available,
+            parameters=options.meteor_parameters,
+            normalize=options.meteor_normalize,
+            lowercase=options.lowercase,
+        )
+
+    # ------------------------------------------------------------------ statistics
+    def statistics(self, corpus: EncodedCorpus, system: str) -> np.ndarray:
+        return self.text_statistics(corpus.test_set, system)
+
+    def text_statistics(self, test_set: TestSet, system: str) -> np.ndarray:
+        """(n_segments, n_stats) statistics of one system, from the raw text."""
+        if self._left_out_note is not None:  # said once, with the run's other notes
+            warnings.warn(self._left_out_note, ModulesLeftOut, stacklevel=2)
+            self._left_out_note = None
+        if self._statistics_for is None or self._statistics_for[0] is not test_set:
+            self._statistics_for = (test_set, {})
+        computed = self._statistics_for[1]
+        if system not in computed:
+            column = next(c for c in test_set.systems if c.name == system)
+            references = [reference.segments for reference in test_set.references]
+            computed[system] = self.segment_statistics(
+                column.segments, references, self._reference_words(test_set)
+            )
+        return computed[system]
+
+    def _reference_words(self, test_set: TestSet) -> list[list[list[str]]]:
+        """Every reference's words, prepared once per test set for all its systems."""
+        if self._prepared_references is None or self._prepared_references[0] is not test_set:
+            words = [[self.words(text) for text in r.segments] for r in test_set.references]
+            self._prepared_references = (test_set, words)
+        return self._prepared_references[1]
+
+    def segment_statistics(
+        self,
+        hypotheses: Sequence[str],
+        references: Sequence[Sequence[str]],
+        reference_words: Sequence[Sequence[list[str]]] | None = None,
+    ) -> np.ndarray:
+        """Statistics of every segment, each against its best reference (``reference_words``:
+        the references already prepared, see ``words``)."""
+        if reference_words is None:
+            reference_words = [[self.words(text) for text in r] for r in references]
+        rows = []
+        fallbacks = 0
+        for index, hypothesis in enumerate(hypotheses):
+            hypothesis_words = self.words(hypothesis)
+            candidates = []
+            for prepared in reference_words:
+                reference_line = prepared[index]
+                alignment, found = self.align(hypothesis_words, reference_line)
+                fallbacks += not found
+                candidates.append(
+                    statistics_row(alignment, len(hypothesis_words), len(reference_line))
+                )
+            rows.append(best_reference_row(candidates, self.configuration.parameters))
+        if fallbacks:
+            warnings.warn(
+                f"METEOR's exact alignment: {fallbacks} segment-reference pair(s) had too many "
+                f"competing matches for the exact search (over {MAX_STATES:,} states); the "
+                "beam's alignment was kept for them",
+                BeamFallback,
+                stacklevel=2,
+            )
+        return np.array(rows, dtype=np.float64).reshape(len(hypotheses), len(self.stat_names))
+
+    def align(self, hypothesis: list[str], reference: list[str]) -> tuple[Alignment, bool]:
+        """The alignment the options ask for, and False where the exact search fell back to
+        the beam."""
+        modules = self.configuration.modules
+        if self.options.meteor_alignment == "exact":
+            return align_optimally(
+                hypothesis, reference, self.matchers(), modules, self.function_words()
+            )
+        return align(hypothesis, reference, self.matchers(), modules, self.function_words()), True
+
+    def words(self, text: str) -> list[str]:
+        """The jar's preparation of a line: normalise, lowercase (Java's), split (Java's)."""
+        if self._prepare is None:
+            self._prepare = availability.line_preparer(self.configuration, self.options.meteor_data)
+        return java_tokenize(self._prepare(text))
+
+    def matchers(self) -> list[Matcher]:
+        if self._matchers is None:
+            self._matchers = [
+                availability.matcher(module, self.configuration, self.options.meteor_data)
+                for module in self.configuration.modules
+            ]
+        return self._matchers
+
+    def function_words(self) -> frozenset[str]:
+        return availability.function_words(self.options.meteor_data)
+
+    # ------------------------------------------------------------------ scores
+    def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        return meteor_from_totals(totals, self.configuration.parameters)
+
+    @property
+    def case_label(self) -> str:
+        """METEOR reads the raw text: only ``lowercase`` (the jar's -lower) or its normaliser
+        change its case."""
+        return "lc" if self.configuration.lowercase else "mixed"
+
+    def signature_options(self) -> dict[str, str]:
+        return {
+            **self.configuration.signature_options(),
+            "meteor-align": self.options.meteor_alignment,
+        }
+
+
+__all__ = ["METEOR", "configuration_of"]

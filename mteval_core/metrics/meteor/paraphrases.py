@@ -1,0 +1,276 @@
+"""METEOR 1.5's paraphrase table (`paraphrase-<lang>.gz`), parsed once into memory-mapped arrays.
+
+The file holds three-line records: a probability, a phrase, and one paraphrase of it (words
+split by Java's `StringTokenizer`). The jar ignores the probability ("these probabilities do not
+appear to correlate with actual paraphrase probability": every paraphrase match has prob 1) and
+builds a transducer from each phrase to its paraphrases, in file order. Asked for the
+paraphrases of a line's words starting at one position, it answers the paraphrases of the
+one-word phrase there, then of the two-word phrase, and so on, each phrase's in file order:
+`ParaphraseTable.paths` gives that same list.
+
+The English table is 62 MB gzipped (272 MB of text): 5.27 million records over 2.6 million
+distinct phrases of at most 7 words and 43,139 distinct words. Parsing it takes about 22 s of
+CPU and 1.5 GB of memory at its peak, so the first load writes a cache (a folder of .npy arrays
+plus the vocabulary, 108 MB) under `~/.cache/mteval/meteor` (or `$MTEVAL_CACHE_DIR/meteor`),
+keyed by the file's size, modification time and a hash of its first and last 64 KiB; later
+loads map the arrays and read only the vocabulary (0.1 s, a few tens of MB). Phrases are
+word-id sequences found by a 64-bit hash (`phrase_hash`), every hash hit checked word by word,
+so a collision can never make a match.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from mteval_core.metrics.meteor.java_strings import java_tokenize
+
+CACHE_FORMAT = 1
+_MASK = (1 << 64) - 1
+_MULTIPLIER = 0x100000001B3  # FNV-1's 64-bit prime: spreads word ids over the 64 bits
+_ARRAYS = (
+    "phrase_offsets",
+    "phrase_words",
+    "phrase_hash",
+    "source_hash",
+    "source_phrase",
+    "source_start",
+    "source_count",
+    "targets",
+)
+
+
+def extend_hash(value: int, word_id: int) -> int:
+    """The 64-bit key of a phrase one word longer (the empty phrase's key is 0).
+
+    The same function as the cache's `phrase_hash`, so keys computed here find its phrases.
+    """
+    return (value * _MULTIPLIER + word_id + 1) & _MASK
+
+
+def _hash_phrases(offsets: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """`phrase_hash` of every phrase of a CSR (offsets, words) table, vectorised by position."""
+    lengths = np.diff(offsets)
+    hashes = np.zeros(len(lengths), dtype=np.uint64)
+    multiplier = np.uint64(_MULTIPLIER)
+    with np.errstate(over="ignore"):
+        for position in range(int(lengths.max(initial=0))):
+            longer = np.flatnonzero(lengths > position)
+            word = words[offsets[longer] + position].astype(np.uint64) + np.uint64(1)
+            hashes[longer] = hashes[longer] * multiplier + word
+    return hashes
+
+
+def _records(data: bytes) -> tuple[list[bytes], list[bytes]]:
+    """The phrase and paraphrase lines of the file's complete three-line records."""
+    if b"\r" in data:  # readLine also ends lines at \r and \r\n
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    lines = data.split(b"\n")
+    count = len(lines) // 3
+    return lines[1 : 3 * count : 3], lines[2 : 3 * count : 3]
+
+
+def _canonical(lines: list[bytes]) -> list[bytes]:
+    """Lines as single-space-joined UTF-8 words, where the file is not written so already."""
+    joined = b"\n".join(lines)
+    plain = not any(mark in joined for mark in (b"  ", b"\n ", b" \n", b"\t", b"\x0c"))
+    if plain and not joined.startswith(b" ") and not joined.endswith(b" "):
+        try:
+            joined.decode("utf-8")
+            return lines
+        except UnicodeDecodeError:
+            pass
+    return [
+        " ".join(java_tokenize(line.decode("utf-8", errors="replace"))).encode("utf-8")
+        for line in lines
+    ]
+
+
+def _word_ids(phrases: list[bytes], vocabulary: dict[bytes, int]) -> np.ndarray:
+    """The word ids of all phrases, one after another, a million phrases at a time (memory)."""
+    chunks = []
+    for first in range(0, len(phrases), 1 << 20):
+        tokens = b" ".join(phrases[first : first + (1 << 20)]).split(b" ")
+        chunks.append(
+            np.fromiter(
+                (vocabulary.setdefault(token, len(vocabulary)) for token in tokens),
+                np.int32,
+                len(tokens),
+            )
+        )
+    return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int32)
+
+
+def _build_arrays(read: Callable[[], bytes]) -> tuple[list[str], dict[str, np.ndarray]]:  # long
+    """Parse the decompressed file into the vocabulary and the cache's arrays.
+
+    `read` gives the file's bytes, so that they (272 MB for English) are freed once split.
+    """
+    sources, targets = _records(read())
+    sources, targets = _canonical(sources), _canonical(targets)
+    if not all(sources) or not all(targets):
+        # an empty phrase: the jar never reports one as a source (its paths start one word in)
+        # and no shipped table has one; they are dropped
+        kept = [pair for pair in zip(sources, targets, strict=True) if all(pair)]
+        sources, targets = [pair[0] for pair in kept], [pair[1] for pair in kept]
+    phrase_ids: dict[bytes, int] = {}
+    source_ids = np.fromiter(
+        (phrase_ids.setdefault(line, len(phrase_ids)) for line in sources), np.int32, len(sources)
+    )
+    target_ids = np.fromiter(
+        (phrase_ids.setdefault(line, len(phrase_ids)) for line in targets), np.int32, len(targets)
+    )
+    del sources, targets
+    phrases = list(phrase_ids)
+    del phrase_ids
+    vocabulary: dict[bytes, int] = {}
+    words = _word_ids(phrases, vocabulary)
+    lengths = np.fromiter((phrase.count(b" ") + 1 for phrase in phrases), np.int64, len(phrases))
+    offsets = np.zeros(len(phrases) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    hashes = _hash_phrases(offsets, words)
+    # each source phrase's paraphrases, in file order, as one contiguous run of `targets`
+    order = np.argsort(source_ids, kind="stable")
+    grouped_sources = source_ids[order]
+    distinct, starts, counts = np.unique(grouped_sources, return_index=True, return_counts=True)
+    by_hash = np.argsort(hashes[distinct], kind="stable")
+    arrays = {
+        "phrase_offsets": offsets,
+        "phrase_words": words,
+        "phrase_hash": hashes,
+        "source_hash": hashes[distinct][by_hash],
+        "source_phrase": distinct[by_hash].astype(np.int32),
+        "source_start": starts[by_hash].astype(np.int64),
+        "source_count": counts[by_hash].astype(np.int32),
+        "targets": target_ids[order],
+    }
+    return [word.decode("utf-8") for word in vocabulary], arrays
+
+
+def cache_root() -> Path:
+    """Where parsed METEOR resources are kept: `$MTEVAL_CACHE_DIR/meteor` or ~/.cache/mteval."""
+    base = os.environ.get("MTEVAL_CACHE_DIR")
+    return (Path(base) if base else Path.home() / ".cache" / "mteval") / "meteor"
+
+
+def source_key(path: Path) -> str:
+    """Identifies one version of a file cheaply: size, mtime and its first and last 64 KiB."""
+    status = path.stat()
+    digest = hashlib.sha256(f"{CACHE_FORMAT}:{status.st_size}:{status.st_mtime_ns}".encode())
+    with path.open("rb") as handle:
+        digest.update(handle.read(1 << 16))
+        handle.seek(max(0, status.st_size - (1 << 16)))
+        digest.update(handle.read())
+    return digest.hexdigest()[:24]
+
+
+@dataclass
+class ParaphraseTable:
+    """The paraphrase transducer: phrase -> paraphrases, over interned word ids."""
+
+    vocabulary: dict[str, int]
+    phrase_offsets: np.ndarray
+    phrase_words: np.ndarray
+    phrase_hash: np.ndarray
+    source_hash: np.ndarray
+    source_phrase: np.ndarray
+    source_start: np.ndarray
+    source_count: np.ndarray
+    targets: np.ndarray
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> ParaphraseTable:
+        """Parse an uncompressed paraphrase file held in memory (no cache)."""
+        words, arrays = _build_arrays(lambda: data)
+        return cls(_vocabulary_ids(words), **arrays)
+
+    @classmethod
+    def load(cls, path: Path, cache: Path | None = None) -> ParaphraseTable:
+        """The table of a `paraphrase-*.gz` file, from its cache, built first if absent.
+
+        With the cache folder not writable, the table is built in memory on every load.
+        """
+        folder = (cache or cache_root()) / f"paraphrase-{source_key(path)}"
+        if not (folder / "meta.json").is_file():
+            words, arrays = _build_arrays(lambda: gzip.decompress(path.read_bytes()))
+            if not _write_cache(folder, path, words, arrays):
+                return cls(_vocabulary_ids(words), **arrays)
+        words = (folder / "vocabulary.txt").read_text(encoding="utf-8").split("\n")
+        # plain ndarray views of the maps: numpy's memmap subclass slows every small slice
+        arrays = {
+            name: np.load(folder / f"{name}.npy", mmap_mode="r").view(np.ndarray)
+            for name in _ARRAYS
+        }
+        return cls(_vocabulary_ids(words), **arrays)
+
+    @cached_property
+    def longest_phrase(self) -> int:
+        """The number of words of the table's longest phrase."""
+        return int(np.diff(self.phrase_offsets).max(initial=0))
+
+    def translate(self, words: list[str]) -> list[int]:
+        """Word ids as the jar's `translate`: -1 for a word the table does not know."""
+        return [self.vocabulary.get(word, -1) for word in words]
+
+    def phrase(self, phrase_id: int) -> np.ndarray:
+        """The word ids of one phrase."""
+        first, end = self.phrase_offsets[phrase_id], self.phrase_offsets[phrase_id + 1]
+        return self.phrase_words[first:end]
+
+    def paths(self, word_ids: list[int], start: int) -> list[tuple[int, np.ndarray]]:
+        """(phrase length, paraphrase ids) for the phrases starting at `start`, shortest first.
+
+        The jar's `getReferencePaths`: the paraphrases of `word_ids[start:start+1]`, then of
+        `word_ids[start:start+2]`, ..., each phrase's in file order; an unknown word ends it.
+        """
+        found: list[tuple[int, np.ndarray]] = []
+        value = 0
+        for end in range(start, len(word_ids)):
+            if word_ids[end] < 0:
+                break
+            value = extend_hash(value, word_ids[end])
+            key = np.uint64(value)
+            index = int(np.searchsorted(self.source_hash, key))
+            while index < len(self.source_hash) and self.source_hash[index] == key:
+                source = self.phrase(int(self.source_phrase[index]))
+                if np.array_equal(source, word_ids[start : end + 1]):
+                    first = int(self.source_start[index])
+                    last = first + int(self.source_count[index])
+                    found.append((end + 1 - start, self.targets[first:last]))
+                index += 1
+        return found
+
+
+def _vocabulary_ids(words: list[str]) -> dict[str, int]:
+    """Word -> id (the words are distinct: `_canonical` made bytes and text one-to-one)."""
+    return {word: index for index, word in enumerate(words)}
+
+
+def _write_cache(folder: Path, path: Path, words: list[str], arrays: dict[str, np.ndarray]) -> bool:
+    """Write the cache atomically (a temporary folder renamed); False if it cannot be written."""
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".building-", dir=folder.parent))
+    except OSError:
+        return False
+    try:
+        (staging / "vocabulary.txt").write_text("\n".join(words), encoding="utf-8")
+        for name, array in arrays.items():
+            np.save(staging / f"{name}.npy", array)
+        meta = {"format": CACHE_FORMAT, "source": str(path), "size": path.stat().st_size}
+        (staging / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+        staging.rename(folder)
+        return True
+    except OSError:
+        shutil.rmtree(staging, ignore_errors=True)
+        return (folder / "meta.json").is_file()  # another process finished it first
