@@ -80,6 +80,22 @@ def test_random_few_word_text_gives_sacrebleus_statistics(data, case_sensitive):
     assert_equal_to_sacrebleu(references, systems, case_sensitive)
 
 
+# Pairs where shifts tie on edits saved, span length and start, and the earliest target must win
+# (found by a search against a build that took the latest): the tie-breaking changes the edits.
+TIED_SHIFTS = [
+    ("c a b b a c b c c c c c", "a b c a c b b a b a b c"),
+    ("a a e f e d a d f e c f", "b b d a a c f e f f c"),
+    ("c d b b d d c d e e e", "e a d a c c e e e d c"),
+    ("d a c a c d a", "c a d b a d a a d c b"),
+    ("e b e d c d a a", "d a b e e a e e d"),
+]
+
+
+def test_tied_shifts_are_broken_as_sacrebleu_breaks_them():
+    references = [[reference for reference, _ in TIED_SHIFTS]]
+    assert_equal_to_sacrebleu(references, {"s": [h for _, h in TIED_SHIFTS]}, case_sensitive=True)
+
+
 # Words of Unicode punctuation, letters whose lowercase differs in length, joined by any space.
 UNICODE_WORDS = [
     "«",
