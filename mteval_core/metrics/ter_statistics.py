@@ -44,7 +44,7 @@ def warn_slow_ter() -> None:
     """Says that TER's statistics come from sacreBLEU's Python, and how to get the fast path."""
     warnings.warn(
         "TER runs on sacreBLEU's pure-Python shift search (the compiled module was not built "
-        "when mteval was installed): the same numbers, about 20 times slower. Reinstall with a "
+        "when mteval was installed): the same numbers, about 100 times slower. Reinstall with a "
         "C compiler (e.g. apt-get install gcc python3-dev) for full speed.",
         SlowTER,
         stacklevel=3,
