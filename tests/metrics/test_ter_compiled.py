@@ -96,6 +96,14 @@ def test_tied_shifts_are_broken_as_sacrebleu_breaks_them():
     assert_equal_to_sacrebleu(references, {"s": [h for _, h in TIED_SHIFTS]}, case_sensitive=True)
 
 
+def test_the_search_stops_at_exactly_1000_candidates():
+    """A pair whose candidates reach exactly 1,000 after a span (found by a search against a
+    build that stopped at 1,001): that round's shift is not made, as in sacreBLEU."""
+    reference = "b b a a c c c a c b a a b b b b c a c c c c a b c a b b c a b b b b b c b c c a"
+    hypothesis = "b c c a b c a b c b b a b a b b c a c c c a a c a b b a b b c c c b c b b b"
+    assert_equal_to_sacrebleu([[reference]], {"s": [hypothesis]}, case_sensitive=True)
+
+
 # Words of Unicode punctuation, letters whose lowercase differs in length, joined by any space.
 UNICODE_WORDS = [
     "«",
