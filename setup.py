@@ -4,7 +4,9 @@
 - mteval_core/text/_scan.pyx: tokenization and token ids in one pass (fallback: the Python
   tokenizers in text/__init__.py);
 - mteval_core/metrics/_chrf_counts.pyx: chrF's and chrF++'s per-segment statistics (fallback:
-  sacreBLEU's own Python, through metrics/sacrebleu_segments.py).
+  sacreBLEU's own Python, through metrics/sacrebleu_segments.py);
+- mteval_core/metrics/_ter_edits.pyx: TER's per-segment statistics, sacreBLEU's shift search on
+  word ids (fallback: sacreBLEU's own Python, through metrics/sacrebleu_segments.py).
 
 All are optional: without a C compiler the build still succeeds and mteval runs on the
 pure-Python code (the same numbers, slower, with a note for GTM). An sdist ships the generated C
@@ -20,6 +22,7 @@ SOURCES = [
     Path("mteval_core") / "gtm" / "_loops.pyx",
     Path("mteval_core") / "text" / "_scan.pyx",
     Path("mteval_core") / "metrics" / "_chrf_counts.pyx",
+    Path("mteval_core") / "metrics" / "_ter_edits.pyx",
 ]
 
 try:
@@ -33,9 +36,10 @@ except ImportError:  # an sdist built elsewhere: compile its generated C files
     ]
 for extension in extensions:  # cythonize() drops optional=True, so it is set on what it returns
     extension.optional = True
-    if extension.name.endswith("_chrf_counts") and sys.platform != "win32":
-        # chrF picks a segment's reference by comparing f-scores: no fused multiply-add, so
-        # they round as sacreBLEU's Python does (MSVC does not contract by default).
+    if extension.name.endswith(("_chrf_counts", "_ter_edits")) and sys.platform != "win32":
+        # chrF picks a segment's reference by comparing f-scores, TER places its beam at
+        # floor(i * ratio): no fused multiply-add, so they round as sacreBLEU's Python does
+        # (MSVC does not contract by default).
         extension.extra_compile_args = ["-ffp-contract=off"]
 
 setup(ext_modules=extensions)

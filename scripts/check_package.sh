@@ -2,7 +2,8 @@
 # Build what users install (an sdist, a wheel with the compiled GTM loops, and one built without a
 # C compiler), install each wheel into a fresh virtual environment outside the checkout, and score
 # the sample with BLEU and GTM: this proves the installed artifacts work, not just the source tree,
-# and that the compiled modules (GTM's loops, the tokenizer) and their Python fallbacks agree.
+# and that the compiled modules (GTM's loops, the tokenizer, chrF, TER) and their Python fallbacks
+# agree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work="$(mktemp -d)"
@@ -15,6 +16,7 @@ tar -tzf "$sdist" >"$work/sdist.txt"
 grep -q "mteval_core/gtm/_loops.c" "$work/sdist.txt"  # a source install needs no Cython
 grep -q "mteval_core/text/_scan.c" "$work/sdist.txt"
 grep -q "mteval_core/metrics/_chrf_counts.c" "$work/sdist.txt"
+grep -q "mteval_core/metrics/_ter_edits.c" "$work/sdist.txt"
 # Both wheels from the sdist, in pip's clean build folders: one compiled, one as on a machine
 # without a C compiler.
 "$work/builder/bin/python" -m pip wheel --quiet --no-deps -w "$work/dist" "$sdist" 2>/dev/null
@@ -28,7 +30,7 @@ score_sample() {  # $1: a wheel; $2: "compiled" or "python" (which GTM loops it 
   (
     cd "$work"  # away from the checkout, so the installed package is the one imported
     "$venv/bin/mteval" score --refs "$OLDPWD/sample_data/ref/ref-A.en" \
-      --hyps "$OLDPWD"/sample_data/sys/*.en --metrics bleu,gtm,chrf,chrf++ --gtm-exponent 2 --format json \
+      --hyps "$OLDPWD"/sample_data/sys/*.en --metrics bleu,gtm,chrf,chrf++,ter --gtm-exponent 2 --format json \
       >"$work/$2.json" 2>"$work/$2.err"
     if "$venv/bin/python" -c "import mteval_core.gtm._loops" 2>/dev/null; then found=compiled
     else found=python; fi
@@ -40,6 +42,10 @@ score_sample() {  # $1: a wheel; $2: "compiled" or "python" (which GTM loops it 
       found=compiled
     else found=python; fi
     [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found chrF counts"; exit 1; }
+    if "$venv/bin/python" -c "import mteval_core.metrics._ter_edits" 2>/dev/null; then
+      found=compiled
+    else found=python; fi
+    [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found TER"; exit 1; }
     if [ "$2" = python ]; then grep -q "pure-Python" "$work/$2.err"; fi
     if "$venv/bin/python" -c "import streamlit" 2>/dev/null; then
       echo "the library installed Streamlit"; exit 1

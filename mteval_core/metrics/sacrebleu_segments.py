@@ -2,9 +2,10 @@
 
 chrF counts character n-grams of the untokenized text and TER tokenizes with its own Tercom rules,
 so neither can use the shared token arrays of
-:class:`~mteval_core.engine.ngrams.EncodedCorpus`. Their
-statistics come from sacreBLEU itself, which makes them sacreBLEU's by construction; only the
-scores computed from summed statistics are ours (vectorised, see chrf.py and ter.py).
+:class:`~mteval_core.engine.ngrams.EncodedCorpus`. Their statistics come from our compiled code
+(chrf_statistics.py, ter_statistics.py); where it was not built, from sacreBLEU itself, through
+this module, which makes them sacreBLEU's by construction; the scores computed from summed
+statistics are ours (vectorised, see chrf.py and ter.py).
 
 sacreBLEU has no public API for per-segment statistics. This module uses four private members of
 ``sacrebleu.metrics.base.Metric`` -- ``_cache_references``, ``_preprocess_segment``,
