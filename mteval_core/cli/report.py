@@ -16,6 +16,7 @@ import argparse
 from mteval_core.cli.arguments import (
     add_byte_order_mark_argument,
     add_carriage_returns_argument,
+    add_meteor_arguments,
     resample_count,
     seed,
 )
@@ -76,6 +77,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     )
     add_carriage_returns_argument(report, "the files")
     add_byte_order_mark_argument(report, "the files")
+    add_meteor_arguments(report)  # the options resolve as score's do, METEOR's included
     report.set_defaults(run=run)
 
 
