@@ -94,6 +94,14 @@ OTHER_OPTIONS = {
     "gtm_matching": "exact",
     "ter_case_sensitive": True,
     "spm_model": "flores200.model",  # read by the SentencePiece tokenizers only, still keyed
+    "meteor_language": "de",
+    "meteor_task": "adq",
+    "meteor_modules": ("exact",),
+    "meteor_weights": (1.0,),
+    "meteor_parameters": (0.85, 0.2, 0.6, 0.75),
+    "meteor_normalize": True,
+    "meteor_data": "/data/meteor-1.5.jar",
+    "meteor_alignment": "exact",
 }
 
 

@@ -75,7 +75,8 @@ def assert_equal_to_sacrebleu(
         expected_sentences = sentences(range(len(hypotheses) * len(picked)))
     else:
         texts = [text for column in (*references, *hypotheses) for text in column]
-        key = inputs_key(f"sacrebleu {sacrebleu.__version__} {name} {options!r}", texts)
+        described = f"{name} lowercase={options.lowercase} ter-case={options.ter_case_sensitive}"
+        key = inputs_key(f"sacrebleu {sacrebleu.__version__} {described}", texts)
         # a live corpus score costs as much as the whole pin: its sentences are what is checked
         expected_corpus = oracle_values(f"{pin}-corpus", key, len(hypotheses), corpus, 0)
         count = len(hypotheses) * len(picked)
