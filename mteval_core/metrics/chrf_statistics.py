@@ -21,14 +21,12 @@ from types import ModuleType
 import numpy as np
 
 from mteval_core.errors import Note
+from mteval_core.metrics.code_points import statistics_in_blocks
 
 try:
     from mteval_core.metrics import _chrf_counts as compiled_counts
 except ImportError:  # installed without a C compiler
     compiled_counts = None
-
-# Segments encoded at a time: their code points (4 bytes each, every column) are held at once.
-SEGMENT_BLOCK = 4_096
 
 
 class SlowChrF(Note):
@@ -51,26 +49,6 @@ def warn_slow_chrf() -> None:
     )
 
 
-def encode_columns(
-    columns: Sequence[Sequence[str]], lowercase: bool
-) -> tuple[np.ndarray, np.ndarray]:
-    """The code points of every segment of every column, one uint32 array, and the int64 offsets
-    of segment s of column c at c * n_segments + s (the layout ``chrf_statistics`` reads).
-
-    ``surrogatepass`` keeps a lone surrogate as the one code point Python sees, as sacreBLEU would
-    count it, instead of failing (the readers refuse them, but the API takes any string)."""
-    segments = [
-        segment.lower() if lowercase else segment for column in columns for segment in column
-    ]
-    lengths = np.fromiter(
-        (len(segment) for segment in segments), dtype=np.int64, count=len(segments)
-    )
-    offsets = np.zeros(len(segments) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    encoded = "".join(segments).encode("utf-32-le", "surrogatepass")
-    return np.frombuffer(encoded, dtype=np.uint32), offsets
-
-
 def chrf_segment_statistics(
     references: Sequence[Sequence[str]],
     systems: Mapping[str, Sequence[str]],
@@ -85,21 +63,11 @@ def chrf_segment_statistics(
     segments at a time (so memory does not grow with the test set)."""
     if compiled_counts is None:
         raise RuntimeError("the compiled chrF module is not built")
-    n_segments = len(references[0]) if references else 0
-    for name, hypotheses in systems.items():
-        if len(hypotheses) != n_segments:
-            raise ValueError(f"{name}: {len(hypotheses)} hypotheses for {n_segments} segments")
-    n_stats = 3 * (char_order + word_order)
-    result = {name: np.empty((n_segments, n_stats), dtype=np.float64) for name in systems}
-    names = list(systems)
-    for start in range(0, n_segments, SEGMENT_BLOCK):
-        stop = min(start + SEGMENT_BLOCK, n_segments)
-        columns = [reference[start:stop] for reference in references]
-        columns += [systems[name][start:stop] for name in names]
-        text, offsets = encode_columns(columns, lowercase)
-        counts = compiled_counts.chrf_statistics(
-            text, offsets, len(references), len(names), char_order, word_order, float(beta)
+
+    def counts(text: np.ndarray, offsets: np.ndarray, n_references: int, n_systems: int):
+        return compiled_counts.chrf_statistics(
+            text, offsets, n_references, n_systems, char_order, word_order, float(beta)
         )
-        for index, name in enumerate(names):
-            result[name][start:stop] = counts[index]
-    return result
+
+    n_stats = 3 * (char_order + word_order)
+    return statistics_in_blocks(references, systems, n_stats, lowercase, counts)

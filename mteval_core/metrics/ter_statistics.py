@@ -21,14 +21,12 @@ from types import ModuleType
 import numpy as np
 
 from mteval_core.errors import Note
+from mteval_core.metrics.code_points import statistics_in_blocks
 
 try:
     from mteval_core.metrics import _ter_edits as compiled_edits
 except ImportError:  # installed without a C compiler
     compiled_edits = None
-
-# Segments encoded at a time: their code points (4 bytes each, every column) are held at once.
-SEGMENT_BLOCK = 4_096
 
 
 class SlowTER(Note):
@@ -51,29 +49,6 @@ def warn_slow_ter() -> None:
     )
 
 
-def encode_columns(
-    columns: Sequence[Sequence[str]], case_sensitive: bool
-) -> tuple[np.ndarray, np.ndarray]:
-    """The code points of every segment of every column, one uint32 array, lowercased as
-    sacreBLEU's Tercom tokenizer lowercases (``str.lower`` of the whole segment, which may change
-    its length and knows a final sigma) unless case-sensitive, and the int64 offsets of segment s
-    of column c at c * n_segments + s (the layout ``ter_statistics`` reads; it splits the words).
-
-    ``surrogatepass`` keeps a lone surrogate as the one code point Python sees, as sacreBLEU
-    would compare it, instead of failing (the readers refuse them, but the API takes any
-    string)."""
-    segments = [
-        segment if case_sensitive else segment.lower() for column in columns for segment in column
-    ]
-    lengths = np.fromiter(
-        (len(segment) for segment in segments), dtype=np.int64, count=len(segments)
-    )
-    offsets = np.zeros(len(segments) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    encoded = "".join(segments).encode("utf-32-le", "surrogatepass")
-    return np.frombuffer(encoded, dtype=np.uint32), offsets
-
-
 def ter_segment_statistics(
     references: Sequence[Sequence[str]],
     systems: Mapping[str, Sequence[str]],
@@ -85,18 +60,6 @@ def ter_segment_statistics(
     compiled module a block of segments at a time (so memory does not grow with the test set)."""
     if compiled_edits is None:
         raise RuntimeError("the compiled TER module is not built")
-    n_segments = len(references[0]) if references else 0
-    for name, hypotheses in systems.items():
-        if len(hypotheses) != n_segments:
-            raise ValueError(f"{name}: {len(hypotheses)} hypotheses for {n_segments} segments")
-    result = {name: np.empty((n_segments, 2), dtype=np.float64) for name in systems}
-    names = list(systems)
-    for start in range(0, n_segments, SEGMENT_BLOCK):
-        stop = min(start + SEGMENT_BLOCK, n_segments)
-        columns = [reference[start:stop] for reference in references]
-        columns += [systems[name][start:stop] for name in names]
-        text, offsets = encode_columns(columns, case_sensitive)
-        statistics = compiled_edits.ter_statistics(text, offsets, len(references), len(names))
-        for index, name in enumerate(names):
-            result[name][start:stop] = statistics[index]
-    return result
+    return statistics_in_blocks(
+        references, systems, 2, not case_sensitive, compiled_edits.ter_statistics
+    )

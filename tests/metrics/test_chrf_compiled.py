@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF as SacrebleuCHRF
 
-from mteval_core.metrics import chrf_statistics, get_metric
+from mteval_core.metrics import chrf_statistics, code_points, get_metric
 from mteval_core.settings.options import Options
 from tests.helpers import make_test_set, read_lines, shared_dataset
 from tests.oracle_pins import inputs_key, oracle_values
@@ -150,7 +150,7 @@ def test_segments_are_encoded_a_block_at_a_time(monkeypatch):
     references = [[f"segment {i} ref, words" for i in range(11)]]
     systems = {"s": [f"segment {i % 3} hyp words!" for i in range(11)]}
     whole = ours(references, systems, 2, False)
-    monkeypatch.setattr(chrf_statistics, "SEGMENT_BLOCK", 4)
+    monkeypatch.setattr(code_points, "SEGMENT_BLOCK", 4)
     np.testing.assert_array_equal(ours(references, systems, 2, False)["s"], whole["s"])
 
 

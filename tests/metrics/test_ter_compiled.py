@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import TER as SacrebleuTER
 
 from mteval_core.cli import main
-from mteval_core.metrics import ter_statistics
+from mteval_core.metrics import code_points, ter_statistics
 from tests.helpers import ROOT, read_lines, shared_dataset
 
 pytestmark = pytest.mark.skipif(
@@ -170,7 +170,7 @@ def test_segments_are_tokenized_a_block_at_a_time(monkeypatch):
     references = [[f"the cat {i} sat on the mat" for i in range(11)]]
     systems = {"s": [f"on the mat sat the cat {i % 3}" for i in range(11)]}
     whole = ter_statistics.ter_segment_statistics(references, systems, case_sensitive=False)
-    monkeypatch.setattr(ter_statistics, "SEGMENT_BLOCK", 4)
+    monkeypatch.setattr(code_points, "SEGMENT_BLOCK", 4)
     blocks = ter_statistics.ter_segment_statistics(references, systems, case_sensitive=False)
     np.testing.assert_array_equal(blocks["s"], whole["s"])
 
