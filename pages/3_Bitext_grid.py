@@ -1,10 +1,12 @@
-"""Bitext grid page: GTM's matching of one segment, greedy (GTM 1.4) or exact, drawn.
+"""Bitext grid page: GTM's matching of one segment, greedy (GTM 1.4) or exact, drawn, and
+METEOR's alignment of the same segment (matches by module, chunks), beam or exact.
 
 A system's segments are listed with their GTM F both ways, so the segments where GTM 1.4's greedy
 falls short can be sorted to the top and opened with a click. The URL carries ?system=NAME and
 ?segment=N both ways, so another page can link to a system's segments. With several references
 the grid shows all of them side by side (scrolling sideways where they need more than the page)
-or one at a time.
+or one at a time. METEOR's grid shows the reference METEOR keeps (its best for the segment), beside
+GTM's grid where both fit half the page, else under it.
 """
 
 from functools import partial
@@ -20,6 +22,7 @@ from mteval_core.gtm.grid import (
     viewer_exponent,
     viewer_options,
 )
+from mteval_core.metrics.meteor.segment_view import MeteorSegmentView, meteor_segment_view
 from pages.ui import (
     cache_key,
     cached,
@@ -29,13 +32,16 @@ from pages.ui import (
     session_test_set,
 )
 from pages.ui.bitext import (
+    GRID_WIDTH,
     MATCHINGS,
     TABLE_COLUMNS,
     choose_reference,
     open_clicked_segment,
     preselect_from_url,
     show_grids,
+    side_by_side_with_meteor,
 )
+from pages.ui.meteor_alignment import VIEWS, choose_search, choose_view, show_meteor_systems
 
 st.set_page_config(page_title="mteval: bitext grid", layout="wide")
 test_set = session_test_set()
@@ -85,6 +91,9 @@ exact_for_all = right.toggle(
     "1,002 segments and 3 references), so above 1,000 segments x references it waits for this "
     "switch.",
 )
+view_column, search_column = st.columns([4, 7])
+view = choose_view(view_column)
+meteor_search = choose_search(search_column) if view != VIEWS[0] else "beam"
 st.query_params.update({"system": system, "segment": str(segment)})
 options = viewer_options(session_options(), exponent)
 
@@ -118,11 +127,38 @@ st.caption(
 
 systems = [system] if compare is None else [system, compare]
 grids: dict[str, BitextGrid] = {}
+meteor: dict[str, MeteorSegmentView] = {}
 for name in systems:
     with friendly_errors():
-        grids[name] = cached(
-            cache_key("bitext grid", name, segment, options=options),
-            lambda progress, name=name: bitext_grid(test_set, name, segment, options, exact=True),
-            "Matching the segment...",
-        )
-show_grids(grids, matching == MATCHINGS[1], reference, segment)
+        if view != VIEWS[1]:
+            grids[name] = cached(
+                cache_key("bitext grid", name, segment, options=options),
+                lambda progress, name=name: bitext_grid(
+                    test_set, name, segment, options, exact=True
+                ),
+                "Matching the segment...",
+            )
+        if view != VIEWS[0]:
+            meteor[name] = cached(
+                cache_key("meteor segment view", name, segment),
+                lambda progress, name=name: meteor_segment_view(
+                    test_set.system(name)[segment - 1],
+                    [r.segments[segment - 1] for r in test_set.references],
+                    session_options(),
+                ),
+                "Aligning the segment with METEOR (beam and exact)...",
+            )
+names = test_set.reference_names
+widths = (GRID_WIDTH[1], GRID_WIDTH[2])
+if not meteor:
+    show_grids(grids, matching == MATCHINGS[1], reference, segment)
+elif grids and side_by_side_with_meteor(grids, reference, meteor, meteor_search):
+    gtm_place, meteor_place = st.columns(2)
+    with gtm_place:
+        show_grids(grids, matching == MATCHINGS[1], reference, segment, max_width=GRID_WIDTH[2])
+    with meteor_place:
+        show_meteor_systems(meteor, meteor_search, names, reference, segment, (GRID_WIDTH[2],) * 2)
+else:
+    if grids:
+        show_grids(grids, matching == MATCHINGS[1], reference, segment)
+    show_meteor_systems(meteor, meteor_search, names, reference, segment, widths)

@@ -8,7 +8,12 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from mteval_core.gtm.grid import BitextGrid, compare_matchings, one_reference, segment_number
-from mteval_core.report.figures import bitext_grid_figure, bitext_grid_width
+from mteval_core.metrics.meteor.segment_view import MeteorSegmentView
+from mteval_core.report.figures import (
+    bitext_grid_figure,
+    bitext_grid_width,
+    meteor_alignment_width,
+)
 from pages.ui.markdown_escape import escape_markdown
 
 MATCHINGS = ("greedy (GTM 1.4)", "exact (maximum)")
@@ -134,17 +139,21 @@ def choose_reference(place: DeltaGenerator, names: list[str]) -> int | None:
 
 
 def show_grids(
-    grids: dict[str, BitextGrid], exact: bool, reference: int | None, segment: int
+    grids: dict[str, BitextGrid],
+    exact: bool,
+    reference: int | None,
+    segment: int,
+    max_width: int | None = None,
 ) -> None:
     """Each system's numbers and grid: side by side where every grid fits half the page with
-    readable cells, else one above the other at the page's width, in rows that scroll sideways
-    where a grid is wider still."""
+    readable cells, else one above the other at the page's width (or ``max_width``, in half the
+    page beside METEOR's grid), in rows that scroll sideways where a grid is wider still."""
     st.html(WIDE_GRIDS_CSS)
     shown = {name: _shown(grid, reference) for name, grid in grids.items()}
     side_by_side = len(grids) > 1 and all(
         bitext_grid_width(grid, GRID_WIDTH[2]) <= GRID_WIDTH[2] for grid in shown.values()
     )
-    width = GRID_WIDTH[2] if side_by_side else GRID_WIDTH[1]
+    width = GRID_WIDTH[2] if side_by_side else max_width or GRID_WIDTH[1]
     places = st.columns(len(grids)) if side_by_side else [st.container() for _ in grids]
     widest = 0
     for number, (place, (name, grid)) in enumerate(zip(places, grids.items())):
@@ -169,6 +178,23 @@ def show_grids(
         )
     if widest > GRID_WIDTH[1]:
         st.caption(SCROLL_HINT)
+
+
+def side_by_side_with_meteor(
+    grids: dict[str, BitextGrid],
+    reference: int | None,
+    meteor: dict[str, MeteorSegmentView],
+    search: str,
+) -> bool:
+    """One system's GTM grid and METEOR grid fit beside each other, each in half the page."""
+    if len(grids) != 1 or len(meteor) != 1:
+        return False
+    half = GRID_WIDTH[2]
+    grid, view = next(iter(grids.values())), next(iter(meteor.values()))
+    return (
+        bitext_grid_width(_shown(grid, reference), half) <= half
+        and meteor_alignment_width(view, search, half) <= half
+    )
 
 
 def _shown(grid: BitextGrid, reference: int | None) -> BitextGrid:

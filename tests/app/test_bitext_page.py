@@ -7,11 +7,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.gtm.grid import bitext_grid, segment_table, segments_matching
 from mteval_core.model.testset import TestSet, TextColumn
 from mteval_core.report.figures.bitext import MIN_CELL
+from mteval_core.report.figures.meteor_grid import summary
 from mteval_core.settings.options import Options
 from pages.ui.bitext import GRID_WIDTH, SCROLL_HINT
 from tests.helpers import load_sample, make_test_set, read_lines, shared_dataset
@@ -348,3 +350,54 @@ def test_three_references_of_sixty_tokens_are_readable():
 def test_wmt21_news_ende_with_its_three_references():
     # segment 954: 61 tokens of Facebook-AI against 63, 66 and 61 of ref-A, ref-C and ref-D
     check_three_reference_grids(wmt21_news_ende(), AT_E2, "Facebook-AI", "Online-W", 954)
+
+
+# --------------------------------------------------------------------------- METEOR's alignment
+def meteor_view(system: str, segment: int):
+    from mteval_core.metrics.meteor.segment_view import meteor_segment_view
+
+    return meteor_segment_view(
+        SAMPLE.system(system)[segment - 1],
+        [r.segments[segment - 1] for r in SAMPLE.references],
+        AT_E2,
+    )
+
+
+def test_meteors_alignment_beside_gtms_runs_with_its_numbers():
+    """Segment 20 of neural-large: METEOR keeps ref-B, and beam and exact differ there."""
+    pytest.importorskip("pycocoevalcap")
+    app = open_page(segment="20")
+    app.radio(key="bitext_view").set_value("both")
+    app.radio(key="bitext_reference").set_value(0)  # ref-A: both grids fit half the page
+    run(app)
+    gtm, meteor = figures(app)
+    view = meteor_view("neural-large", 20)
+    assert view.beam.reference == 1 and view.searches_differ
+    assert gtm["layout"]["title"]["text"].startswith("neural-large, segment 20, ref-A only<br>")
+    assert meteor["layout"]["title"]["text"] == (
+        f"neural-large, segment 20: METEOR<br><sup>{summary(view.beam)}</sup>"
+    )
+    assert len([c for c in app.columns if c.get("plotly_chart")]) == 2  # side by side
+    chunks = [s for s in meteor["layout"]["shapes"] if s["name"].startswith("chunk")]
+    assert len(chunks) == view.beam.chunks >= 1
+    numbers = app.dataframe[1].value
+    assert list(numbers.columns) == ["beam (the jar's)", "exact"]
+    assert numbers.loc["METEOR", "exact"] == f"{view.exact.score:.4f}"
+    assert numbers.loc["chunks", "beam (the jar's)"] == str(view.beam.chunks)
+    assert numbers.loc["reference kept"].tolist() == ["ref-B", "ref-B"]
+    captions = " ".join(caption.value for caption in app.caption)
+    assert "METEOR keeps ref-B, the reference it scores best against" in captions
+    assert "The GTM grid shows ref-A, which METEOR does not keep for this segment." in captions
+    assert "Beam and exact differ for this segment" in captions
+    app.radio(key="bitext_meteor_search").set_value("exact")
+    app.radio(key="bitext_view").set_value("METEOR alignment")
+    run(app)
+    (meteor,) = figures(app)
+    assert meteor["layout"]["title"]["text"].endswith(f"<sup>{summary(view.exact)}</sup>")
+    app.selectbox(key="bitext_compare").set_value("word-by-word")
+    run(app)  # two systems' METEOR grids, each fits half the page: beside each other
+    assert [title(app, k).split("<br>")[0] for k in range(2)] == [
+        "neural-large, segment 20: METEOR",
+        "word-by-word, segment 20: METEOR",
+    ]
+    assert all(figure["layout"]["width"] <= GRID_WIDTH[2] for figure in figures(app))

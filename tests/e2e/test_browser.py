@@ -20,13 +20,16 @@ import pytest
 from mteval_core.gtm.grid import bitext_grid
 from mteval_core.io import read_directory
 from mteval_core.loss.mqm_loss import GOOGLE_WEIGHTS, system_error_points
+from mteval_core.metrics.meteor.segment_view import meteor_segment_view
 from mteval_core.metrics.scoring import score_test_set
+from mteval_core.report.figures.meteor_grid import summary
 from mteval_core.settings.options import Options
 from mteval_core.text import tokenize_13a
 from tests.e2e.harness import (
     ARTIFACTS,
     UPLOADS,
     assert_no_error,
+    main_text,
     new_page,
     shot,
     start_server,
@@ -114,6 +117,35 @@ def test_every_view_works_on_the_sample(page, server, path, ready, chart):
         wait_for_figure(page, chart)
     assert_no_error(page)
     shot(page, f"sample-{path.lower()}")
+
+
+def test_meteors_alignment_of_a_segment_in_the_bitext_grid(page, server):
+    """Segment 20 of neural-large: METEOR's grid beside GTM's, beam then exact, its numbers."""
+    pytest.importorskip("pycocoevalcap")
+    open_page(page, server, "Bitext_grid?segment=20", "Search segments")
+    radio = page.locator("[data-testid=stRadio]")
+    radio.filter(has_text="GTM runs").get_by_text("both", exact=True).click()
+    meteor = wait_for_figure(page, "neural-large, segment 20: METEOR")
+    test_set = load_sample().test_set
+    references = [r.segments[19] for r in test_set.references]
+    view = meteor_segment_view(test_set.system("neural-large")[19], references, Options())
+    chunks = [s for s in meteor["layout"]["shapes"] if s["name"].startswith("chunk")]
+    assert len(chunks) == view.beam.chunks
+    assert f"<sup>{summary(view.beam)}</sup>" in meteor["layout"]["title"]["text"]
+    wait_for_figure(page, "neural-large, segment 20<br>")  # GTM's grid is still there
+    page.wait_for_function(  # the table's cells reach the page's text once it is drawn
+        "() => document.querySelector('[data-testid=stMain]').textContent.includes('Fmean')"
+    )
+    text = main_text(page)
+    assert "METEOR keeps ref-B" in text and "Beam and exact differ for this segment" in text
+    assert "fragmentation" in text and f"{view.exact.score:.4f}" in text  # beam and exact numbers
+    radio.filter(has_text="beam (the jar's)").get_by_text("exact", exact=True).click()
+    wait_for_figure(page, f"<sup>{summary(view.exact)}</sup>")
+    radio.filter(has_text="all 2").get_by_text("ref-A", exact=True).click()  # beside each other
+    page.get_by_text("The GTM grid shows ref-A, which METEOR does not keep").wait_for()
+    wait_for_figure(page, "neural-large, segment 20, ref-A only<br>")
+    assert_no_error(page)
+    shot(page, "sample-bitext-meteor")
 
 
 def test_a_loss_slider_changes_the_ranking_and_the_url(page, server):

@@ -13,6 +13,7 @@ from mteval_core.report.figures.correlation import (
     system_scatter,
 )
 from mteval_core.report.figures.loss import loss_bar_chart, rank_reversal_map
+from mteval_core.report.figures.meteor_grid import meteor_alignment_figure, meteor_alignment_width
 from mteval_core.report.figures.scores import (
     significance_clusters_figure,
     significance_heatmap,
@@ -26,6 +27,8 @@ __all__ = [
     "bucket_figure",
     "differential_scatter",
     "loss_bar_chart",
+    "meteor_alignment_figure",
+    "meteor_alignment_width",
     "metric_human_scatter",
     "metric_ranking_figure",
     "ngram_figure",
