@@ -88,9 +88,10 @@ def comparison_caption(view: MeteorSegmentView) -> str:
 
 
 def _describe(result: SearchResult) -> str:
+    matches, chunks = len(result.matches), result.chunks
     return (
-        f"{result.search} {len(result.matches)} matches in {result.chunks} chunks, "
-        f"METEOR {result.score:.4f}"
+        f"{result.search} {matches} match{'' if matches == 1 else 'es'} in {chunks} "
+        f"chunk{'' if chunks == 1 else 's'}, METEOR {result.score:.4f}"
     )
 
 

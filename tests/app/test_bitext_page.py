@@ -401,3 +401,26 @@ def test_meteors_alignment_beside_gtms_runs_with_its_numbers():
         "word-by-word, segment 20: METEOR",
     ]
     assert all(figure["layout"]["width"] <= GRID_WIDTH[2] for figure in figures(app))
+
+
+def test_meteor_captions_say_what_the_numbers_cannot():
+    from dataclasses import replace
+
+    from pages.ui.meteor_alignment import comparison_caption, reference_caption
+    from tests.report.figures.test_meteor_grid import VIEW
+
+    assert comparison_caption(VIEW).startswith(
+        "Beam and exact differ for this segment: beam 4 matches in 2 chunks, METEOR 0.5000 "
+        "against exact 3 matches in 1 chunk,"
+    )
+    fell_back = replace(VIEW, exact=replace(VIEW.beam, search="exact", found=False))
+    assert "too many competing matches" in comparison_caption(fell_back)
+    assert comparison_caption(replace(VIEW, exact=VIEW.beam)) == (
+        "Beam and exact keep the same alignment for this segment."
+    )
+    assert reference_caption(VIEW.beam, ["a*", "b_"], 1) == (
+        "METEOR keeps b\\_, the reference it scores best against (0.5000; a\\* 0.2000)."
+    )
+    assert reference_caption(VIEW.beam, ["a", "b"], 0).endswith(
+        "The GTM grid shows a, which METEOR does not keep for this segment."
+    )

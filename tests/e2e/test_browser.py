@@ -134,7 +134,7 @@ def test_meteors_alignment_of_a_segment_in_the_bitext_grid(page, server):
     assert f"<sup>{summary(view.beam)}</sup>" in meteor["layout"]["title"]["text"]
     wait_for_figure(page, "neural-large, segment 20<br>")  # GTM's grid is still there
     page.wait_for_function(  # the table's cells reach the page's text once it is drawn
-        "() => document.querySelector('[data-testid=stMain]').textContent.includes('Fmean')"
+        "() => document.querySelector('[data-testid=stMain]').textContent.includes('fragmentation')"
     )
     text = main_text(page)
     assert "METEOR keeps ref-B" in text and "Beam and exact differ for this segment" in text

@@ -131,3 +131,12 @@ def test_chunk_indices_follow_both_lines():
     # contiguous in the reference but not in the hypothesis: a new chunk
     crossed = aligned_spans((Match(0, 1, 2, 1, 1.0, 0), Match(1, 1, 0, 1, 1.0, 0)), MODULES)
     assert [s.chunk for s in crossed] == [0, 1]
+
+
+def test_words_and_names_are_drawn_as_written():
+    view = replace(VIEW, hypothesis=("<b>the", *HYPOTHESIS[1:]))
+    figure = meteor_alignment_figure(view, "beam", ["ref-A", '<a href="x">B</a>'], "<i>sys")
+    assert figure.layout.yaxis.ticktext[0] == "&lt;b>the"
+    assert figure.data[0].y[0] == "hypothesis 1: &lt;b>the"
+    assert figure.layout.title.text.startswith("&lt;i>sys<br>")
+    assert '<b>&lt;a href="x">B&lt;/a></b>' in [a.text for a in figure.layout.annotations]
