@@ -129,8 +129,8 @@ systems = [system] if compare is None else [system, compare]
 grids: dict[str, BitextGrid] = {}
 meteor: dict[str, MeteorSegmentView] = {}
 for name in systems:
-    with friendly_errors():
-        if view != VIEWS[1]:
+    if view != VIEWS[1]:
+        with friendly_errors():
             grids[name] = cached(
                 cache_key("bitext grid", name, segment, options=options),
                 lambda progress, name=name: bitext_grid(
@@ -138,20 +138,22 @@ for name in systems:
                 ),
                 "Matching the segment...",
             )
-        if view != VIEWS[0]:
-            meteor[name] = cached(
-                cache_key("meteor segment view", name, segment),
-                lambda progress, name=name: meteor_segment_view(
-                    test_set.system(name)[segment - 1],
-                    [r.segments[segment - 1] for r in test_set.references],
-                    session_options(),
-                ),
-                "Aligning the segment with METEOR (beam and exact)...",
-            )
+with friendly_errors(stop=False):  # METEOR's data missing: said once, GTM's grids still drawn
+    for name in systems if view != VIEWS[0] else []:
+        meteor[name] = cached(
+            cache_key("meteor segment view", name, segment),
+            lambda progress, name=name: meteor_segment_view(
+                test_set.system(name)[segment - 1],
+                [r.segments[segment - 1] for r in test_set.references],
+                session_options(),
+            ),
+            "Aligning the segment with METEOR (beam and exact)...",
+        )
 names = test_set.reference_names
 widths = (GRID_WIDTH[1], GRID_WIDTH[2])
 if not meteor:
-    show_grids(grids, matching == MATCHINGS[1], reference, segment)
+    if grids:
+        show_grids(grids, matching == MATCHINGS[1], reference, segment)
 elif grids and side_by_side_with_meteor(grids, reference, meteor, meteor_search):
     gtm_place, meteor_place = st.columns(2)
     with gtm_place:

@@ -424,3 +424,16 @@ def test_meteor_captions_say_what_the_numbers_cannot():
     assert reference_caption(VIEW.beam, ["a", "b"], 0).endswith(
         "The GTM grid shows a, which METEOR does not keep for this segment."
     )
+
+
+def test_without_meteors_data_gtms_grid_stays_and_the_problem_is_named(tmp_path):
+    app = AppTest.from_file(PAGE, default_timeout=60)
+    app.session_state["options"] = Options(gtm_exponent=2.0, meteor_data=str(tmp_path))
+    run(app)
+    app.radio(key="bitext_view").set_value("both")
+    run(app)
+    assert len(figures(app)) == 1 and title(app).startswith("neural-large, segment 1<br>")
+    assert len(app.error) == 1 and "holds no meteor-1.5.jar" in app.error[0].value
+    app.radio(key="bitext_view").set_value("METEOR alignment")
+    run(app)
+    assert not figures(app) and len(app.error) == 1
