@@ -187,7 +187,7 @@ def _search(
         best,
         tuple(float(s) for s in parts["score"]),
         alignment,
-        {name: float(values[best]) for name, values in parts.items()},
+        {name: float(values[best]) for name, values in parts.items()} | {"counted_chunks": row[-1]},
         metric.configuration.modules,
         found,
     )
@@ -227,7 +227,7 @@ def _result(
         recall=parts["recall"],
         fmean=parts["fmean"],
         fragmentation=_fragmentation(
-            alignment.chunks, hypothesis_matched, reference_matched, parts
+            parts["counted_chunks"], hypothesis_matched, reference_matched
         ),
         penalty=parts["penalty"],
         score=parts["score"],
@@ -235,12 +235,12 @@ def _result(
     )
 
 
-def _fragmentation(chunks: int, hypothesis: int, reference: int, parts: dict[str, float]) -> float:
-    """Chunks per mean matched word; 0 where the scorer finds no penalty (nothing matched, or
-    both lines matched whole in one chunk)."""
-    if parts["penalty"] == 0 or hypothesis + reference == 0:
+def _fragmentation(counted_chunks: float, hypothesis: int, reference: int) -> float:
+    """Chunks per mean matched word, with the chunks as the statistics count them (none for
+    both lines matched whole in one chunk); 0 where nothing matched."""
+    if hypothesis + reference == 0:
         return 0.0
-    return chunks / ((hypothesis + reference) / 2)
+    return counted_chunks / ((hypothesis + reference) / 2)
 
 
 def aligned_spans(matches: Sequence[Match], modules: Sequence[str]) -> tuple[AlignedSpan, ...]:

@@ -136,3 +136,10 @@ def test_the_best_reference_is_kept_and_exact_stem_run_alone():
     assert [(c.module, c.matches) for c in beam.per_module] == [("exact", 5), ("stem", 1)]
     kept = {(m.hypothesis_start, m.reference_start) for m in beam.matches}
     assert {(c.hypothesis_start, c.reference_start) for c in view.candidates[1]} >= kept
+
+
+def test_a_whole_match_in_one_chunk_has_no_fragmentation():
+    view = meteor_segment_view("the cat sat", ["the cat sat"], Options(meteor_modules=("exact",)))
+    beam = view.beam
+    assert beam.chunks == 1 and len(beam.chunk_spans) == 1 and beam.chunk_spans[0] == (0, 3, 0, 3)
+    assert beam.fragmentation == beam.penalty == 0.0 and beam.score == pytest.approx(1.0)
