@@ -55,6 +55,7 @@ __all__ = [
     "resample_choices",
     "scores_of",
     "session_external_metrics",
+    "session_metrics",
     "session_mqm",
     "session_options",
     "session_test_set",
@@ -62,7 +63,9 @@ __all__ = [
     "starting_resamples",
 ]
 
-DASHBOARD_METRICS = (*DEFAULT_METRICS, "gtm")  # one list for every page, so they share a cache
+# The metrics every page computes until the user chooses others on the Data page
+DASHBOARD_METRICS = (*DEFAULT_METRICS, "gtm")
+METRICS_STATE = "metrics"  # session state: the metrics chosen on the Data page
 RESAMPLES_HELP = (  # said beside every resamples widget
     f"At most {MAX_RESAMPLES:,} on this shared server; the command line's --bootstrap has the "
     "same limit."
@@ -78,6 +81,12 @@ def session_test_set() -> TestSet:
 def session_options() -> Options:
     """The preprocessing options chosen on the Data page, else the defaults."""
     return st.session_state.get("options", Options())
+
+
+def session_metrics() -> tuple[str, ...]:
+    """The built-in metrics chosen on the Data page (registry names), else DASHBOARD_METRICS:
+    one list for every page of the session, part of every cache key."""
+    return st.session_state.get(METRICS_STATE, DASHBOARD_METRICS)
 
 
 def session_stem_language(target: str | None) -> str:
@@ -184,12 +193,14 @@ def cache_key(
 ) -> CacheKey:
     """The key of a result of ``view`` for this session: ``content`` (by default the session's
     test set's content hash, which covers its judgments), ``options`` (by default the session's),
-    the session's external metrics, and the view's own ``choices``. Every cached result is keyed
-    here, so that two sessions share a result only when everything that changes it is equal."""
+    the session's chosen and external metrics, and the view's own ``choices``. Every cached
+    result is keyed here, so that two sessions share a result only when everything that changes
+    it is equal."""
     return CacheKey(
         view,
         session_test_set().content_hash if content is None else content,
         session_options() if options is None else options,
+        tuple(session_metrics()),
         tuple(session_external_metrics()),
         choices,
     )
@@ -268,9 +279,10 @@ def resample_choices(choices: Sequence[int]) -> list[int]:
     return [n for n in choices if n <= MAX_RESAMPLES]
 
 
-def scores_of(test_set: TestSet, metrics: Sequence[str], options: Options) -> Scores:
-    """Every system under ``metrics`` and the session's external metrics, computed once per
-    content and options."""
+def scores_of(test_set: TestSet, options: Options, metrics: Sequence[str] | None = None) -> Scores:
+    """Every system under ``metrics`` (by default the session's, chosen on the Data page) and
+    the session's external metrics, computed once per content and options."""
+    metrics = session_metrics() if metrics is None else metrics
     external = session_external_metrics()
     return cached(
         cache_key("scores", tuple(metrics), content=test_set.content_hash, options=options),
