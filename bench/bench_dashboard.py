@@ -398,7 +398,7 @@ def add_metrics(page, labels: list[str], args) -> None:
         box.locator("input").click()
         option = page.get_by_role("option", name=label, exact=True)
         act(page, option.click, None, args)
-    listed = page.get_by_text("Every page computes").inner_text()
+    listed = page.get_by_text(re.compile(r"^Every page computes ")).inner_text()
     missing = [label for label in labels if label not in listed]
     if missing:
         raise StepError(f"the Data page does not list {', '.join(missing)}: {listed!r}")

@@ -20,7 +20,14 @@ from mteval_core.errors import InputError
 from mteval_core.io.mqm_tsv import MqmAnnotations
 from mteval_core.metrics import DEFAULT_METRICS
 from mteval_core.metrics.external import ExternalMetric
-from mteval_core.metrics.scoring import Progress, Scores, score_test_set
+from mteval_core.metrics.scoring import (
+    Progress,
+    Scores,
+    joined_scores,
+    raw_text_options,
+    score_test_set,
+    split_by_reading,
+)
 from mteval_core.model.testset import TestSet
 from mteval_core.report.frames import overview
 from mteval_core.settings.languages import (
@@ -281,13 +288,32 @@ def resample_choices(choices: Sequence[int]) -> list[int]:
 
 def scores_of(test_set: TestSet, options: Options, metrics: Sequence[str] | None = None) -> Scores:
     """Every system under ``metrics`` (by default the session's, chosen on the Data page) and
-    the session's external metrics, computed once per content and options."""
+    the session's external metrics, computed once per content and options.
+
+    The metrics that read the raw text (chrF, TER, METEOR) are scored apart, under options
+    without tokenizer and stemmer, so that every tokenizer and stemmer shares them: the
+    Correlation page's stemmed columns then score only the metrics that read tokens."""
     metrics = session_metrics() if metrics is None else metrics
-    external = session_external_metrics()
-    return cached(
-        cache_key("scores", tuple(metrics), content=test_set.content_hash, options=options),
-        lambda progress: score_test_set(
-            test_set, metrics, options, progress, external=list(external.values())
-        ),
-        "Scoring...",
-    )
+    external = list(session_external_metrics().values())
+    tokens, raw = split_by_reading(metrics)
+    parts = []
+    if tokens or external or not raw:
+        parts.append(
+            cached(
+                cache_key("scores", tuple(tokens), content=test_set.content_hash, options=options),
+                lambda progress: score_test_set(test_set, tokens, options, progress, external),
+                "Scoring...",
+            )
+        )
+    if raw:
+        raw_options = raw_text_options(options)
+        parts.append(
+            cached(
+                cache_key("scores", tuple(raw), content=test_set.content_hash, options=raw_options),
+                lambda progress: score_test_set(test_set, raw, raw_options, progress),
+                "Scoring...",
+            )
+        )
+    if not raw:  # scored under the session's options as they are
+        return parts[0]
+    return joined_scores(parts, metrics, options, len(test_set.references))
