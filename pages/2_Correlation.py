@@ -196,6 +196,13 @@ st.caption(
     f"Signature: `{scores.signature}`. Names of the systems on hover, on the extremes of each "
     "axis and on the highlighted system; click a point to highlight it"
     + (" and see its segments below." if segments else ".")
+    + (
+        ""
+        if scores.metrics[scores.metric_names.index(metric)].higher_is_better
+        else f" {escape_markdown(label)} is lower-is-better: the plots show its scores as they "
+        "are (agreement slopes down), and every r is computed on them negated, as "
+        "mt-metrics-eval does, so that a positive r means agreement."
+    )
 )
 
 without_segments = scores.without_segments()  # metric -> why it has no segment scores

@@ -98,6 +98,10 @@ def test_chosen_metrics_reach_scores_and_correlation_with_the_cores_numbers():
     assert pearson.to_dict() == {labels[m]: round(r.pearson, 3) for m, r in expected.items()}
     assert expected["ter"].pearson > 0  # TER turned round: agreeing with people is positive
     texts += shown_texts(app)
+    next(s for s in app.selectbox if s.label == "Metric").set_value("ter").run()
+    assert_fine(app)
+    assert any("TER is lower-is-better" in c.value for c in app.caption)
+    texts += shown_texts(app)
     raw_name = re.compile(rf"(?<![\w-])({'|'.join(map(re.escape, CHOSEN))})(?![\w-])")
     assert [t for t in texts if raw_name.search(t)] == []  # labels only, as for the seven
 
