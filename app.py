@@ -20,7 +20,6 @@ from mteval_core.report.frames import files_summary, scores_frame, segment_previ
 from mteval_core.stats.approximate_randomization import RandomizationOptions
 from mteval_core.stats.bootstrap import BootstrapOptions
 from pages.ui import (
-    DASHBOARD_METRICS,
     cache_key,
     cached,
     deferred,
@@ -74,7 +73,7 @@ def home() -> None:
     show_overview(test_set)
 
     with friendly_errors():
-        scores = scores_of(test_set, DASHBOARD_METRICS, session_options())
+        scores = scores_of(test_set, session_options())
         # the Scores page's table without resamples: one cached table for both pages
         table = cached(
             cache_key("scores table", BootstrapOptions(n_resamples=0)),

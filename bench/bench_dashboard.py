@@ -51,7 +51,13 @@ quiet time (Plotly and tables drawing after the script). Each step then checks t
 shows what it should and no error box; ``--verbose`` prints when each page became busy and idle.
 
     .venv/bin/python bench/bench_dashboard.py [--runs 3] [--sets wmt17,wmt21]
-        [--steps upload,scores,...] [--screenshots DIR] [--json PATH]
+        [--steps upload,scores,...] [--add-metrics chrF,chrF++,TER,METEOR]
+        [--screenshots DIR] [--json PATH]
+
+--add-metrics (issue 24, "the dashboard with every metric"): before the upload, untimed, the
+Data page's Metrics expander adds these metrics (by their labels) to the seven every page
+computes by default, so that every step computes them too; METEOR keeps the modules the Data page
+offers for the target language (German: exact and stem, the paraphrase table being absent).
 
 Steps not chosen with --steps are still walked through where a later step needs them (the upload,
 the Correlation and Bitext grid pages before their changes), untimed. Skips (exit 0) when
@@ -362,10 +368,12 @@ def shot(page, folder: Path | None, name: str) -> None:
 
 
 # ------------------------------------------------------------------------------------ the steps
-def upload_files(page, data: DataSet, args) -> None:
-    """Open the Data page and put the set's files into its inputs (not timed: the browser's
-    upload to the server); wait until every chip has arrived."""
-    page.goto(f"{args.url}/Data")
+def upload_files(page, data: DataSet, args, navigate: bool = True) -> None:
+    """Open the Data page (unless the session is there already: a new address would start a
+    new session) and put the set's files into its inputs (not timed: the browser's upload to
+    the server); wait until every chip has arrived."""
+    if navigate:
+        page.goto(f"{args.url}/Data")
     page.wait_for_selector("text=Use this test set")
     page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]")
     inputs = page.locator("[data-testid=stFileUploader] input[type=file]")
@@ -381,8 +389,27 @@ def upload_files(page, data: DataSet, args) -> None:
             )
 
 
+def add_metrics(page, labels: list[str], args) -> None:
+    """On the Data page, add each of ``labels`` in the Metrics expander (untimed), then check
+    the caption that lists what every page computes."""
+    page.get_by_text("Metrics", exact=True).first.click()  # open the expander
+    for label in labels:
+        box = widget(page, "stMultiSelect", "Metrics every page computes")
+        box.locator("input").click()
+        option = page.get_by_role("option", name=label, exact=True)
+        act(page, option.click, None, args)
+    listed = page.get_by_text(re.compile(r"^Every page computes ")).inner_text()
+    missing = [label for label in labels if label not in listed]
+    if missing:
+        raise StepError(f"the Data page does not list {', '.join(missing)}: {listed!r}")
+
+
 def step_upload(page, data: DataSet, args) -> Measure:
-    upload_files(page, data, args)
+    if args.add_metrics:
+        page.goto(f"{args.url}/Data")
+        page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]")
+        add_metrics(page, args.add_metrics, args)
+    upload_files(page, data, args, navigate=not args.add_metrics)
     submit = page.get_by_role("button", name="Use this test set")
     loaded = act(page, submit.click, "Every page now shows this test set", args)
     home = act(page, sidebar(page, HOME), "Scores at a glance", args)
@@ -631,6 +658,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--steps", default=",".join(STEPS), help="comma-separated: " + ", ".join(STEPS)
     )
+    parser.add_argument(
+        "--add-metrics",
+        default="",
+        help="comma-separated metric labels the Data page adds before the upload (untimed), "
+        "e.g. chrF,chrF++,TER,METEOR: every step then computes them too",
+    )
     parser.add_argument("--screenshots", type=Path, help="folder for a screenshot after each step")
     parser.add_argument("--json", type=Path, help="write the numbers here")
     parser.add_argument("--timeout", type=float, default=900, help="seconds a step may take")
@@ -645,6 +678,7 @@ def parse_args() -> argparse.Namespace:
     )
     args = parser.parse_args()
     args.sets = [s.strip() for s in args.sets.split(",") if s.strip()]
+    args.add_metrics = [s.strip() for s in args.add_metrics.split(",") if s.strip()]
     steps = [s.strip() for s in args.steps.split(",") if s.strip()]
     if unknown := [s for s in args.sets if s not in SETS] + [s for s in steps if s not in STEPS]:
         parser.error(f"unknown set or step: {', '.join(unknown)}")
@@ -714,6 +748,8 @@ def main() -> int:
     print(
         f"{args.runs} run(s) per set, a fresh streamlit server each; steps: {', '.join(args.steps)}"
     )
+    if args.add_metrics:
+        print(f"metrics: the seven defaults and {', '.join(args.add_metrics)}")
     log_dir = Path(tempfile.mkdtemp(prefix="bench-dashboard-"))
     rows = run_sets(chromium, sets, args, log_dir)
     end_uptime = uptime()
@@ -738,6 +774,7 @@ def main() -> int:
             "uptime_start": start_uptime,
             "uptime_end": end_uptime,
             "sets": {name: SETS[name].title for name in sets},
+            "added_metrics": args.add_metrics,
             "steps": rows,
         }
         args.json.write_text(json.dumps(numbers, indent=2) + "\n")

@@ -43,6 +43,7 @@ from pages.ui import (
     session_tokenizer,
     show_overview,
 )
+from pages.ui.metric_choice import choose_metrics, keep_metric_choice
 
 st.set_page_config(page_title="mteval: data", layout="wide")
 
@@ -282,6 +283,8 @@ ter_case_sensitive = right.checkbox(
     help="TER is case-insensitive by default, as sacreBLEU's (case:lc in its signature), so "
     "that it matches published TER numbers; tick this to count case differences as edits.",
 )
+metric_choice = choose_metrics(languages.target)
+keep_metric_choice(metric_choice)  # whatever the options below say
 try:
     options = Options(
         tokenize=tokenize,
@@ -293,6 +296,8 @@ try:
         gtm_matching=matching,
         ter_case_sensitive=ter_case_sensitive,
         spm_model=spm_model,
+        meteor_language=metric_choice.meteor_language,
+        meteor_modules=metric_choice.meteor_modules,
     )
     require_tokenizer(options)  # a missing MeCab is said here, not on every page
     st.session_state["options"] = options

@@ -28,7 +28,6 @@ from mteval_core.stats.significance import (
 )
 from mteval_core.stats.system_clusters import cluster_systems
 from pages.ui import (
-    DASHBOARD_METRICS,
     RESAMPLES_HELP,
     cache_key,
     cached,
@@ -92,7 +91,7 @@ resamples = st.select_slider(
 bootstrap = BootstrapOptions(n_resamples=resamples)
 
 with friendly_errors():
-    scores = scores_of(test_set, DASHBOARD_METRICS, options)
+    scores = scores_of(test_set, options)
     resampled = None  # no resamples: scores only
     if resamples:
         resampled = cached(
@@ -132,6 +131,7 @@ with friendly_errors():
 
     metric = st.selectbox("Metric for the charts", list(labels), format_func=labels.__getitem__)
     label = labels[metric]
+    higher = scores.metrics[scores.metric_names.index(metric)].higher_is_better  # TER: lower
     by_system = table[label].to_dict()
     # None without resamples, or for a metric with system scores only (nothing to resample)
     intervals = (
@@ -139,7 +139,7 @@ with friendly_errors():
     )
     bars = cached(
         cache_key("scores bars", metric, bootstrap),
-        lambda _: system_scores_bar(by_system, label, intervals),
+        lambda _: system_scores_bar(by_system, label, intervals, higher),
     )
     st.plotly_chart(bars, width="stretch")  # cached figures are only read, never changed
     if resampled and n_pairs:
@@ -183,7 +183,6 @@ with friendly_errors():
             f"can reach p < {SIGNIFICANCE_LEVEL} from {needed:,} resamples on (with "
             f"{resamples:,}, the smallest p is {floor:.4f}); separating many pairs takes more."
         )
-        higher = scores.metrics[scores.metric_names.index(metric)].higher_is_better
         heat_map = st.toggle(
             "Every pair (heat map)",
             value=len(scores.systems) <= HEAT_MAP_MAX_SYSTEMS,
@@ -199,7 +198,7 @@ with friendly_errors():
             st.plotly_chart(
                 cached(
                     cache_key("significance heat map", metric, bootstrap, test),
-                    lambda _: significance_heatmap(by_system, pairs, metric, label),
+                    lambda _: significance_heatmap(by_system, pairs, metric, label, higher),
                 ),
                 width="stretch",
             )

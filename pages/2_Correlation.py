@@ -26,7 +26,6 @@ from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.reliability import ReliabilityOptions, is_quick, reliability_of_test_set
 from mteval_core.stats.undefined import UNDEFINED
 from pages.ui import (
-    DASHBOARD_METRICS,
     RESAMPLES_HELP,
     cache_key,
     cached,
@@ -84,7 +83,7 @@ rated_only = segments and st.toggle(
 
 def meta_evaluation(variant_options: Options) -> tuple[Scores, meta.MetaEvaluation]:
     """Scores and every correlation (with intervals) under one set of options, cached."""
-    scores = scores_of(test_set, DASHBOARD_METRICS, variant_options)
+    scores = scores_of(test_set, variant_options)
     bootstrap = BootstrapOptions(n_resamples=resamples) if resamples else None
     key = cache_key("meta", criterion, exclude, rated_only, resamples, options=variant_options)
 
@@ -100,7 +99,8 @@ def disagreements(system: str, metric: str) -> pd.DataFrame:
     """The system's 50 segments where the metric and people disagree most."""
     segment_scores = meta.segment_scores_against_human(test_set, scores, system, metric, criterion)
     assert segment_scores is not None  # segment-level judgments
-    return system_segments_frame(test_set, *segment_scores, system).head(50)
+    higher = scores.metrics[scores.metric_names.index(metric)].higher_is_better
+    return system_segments_frame(test_set, *segment_scores, system, higher).head(50)
 
 
 def interval_note(evaluation: meta.MetaEvaluation) -> str:
@@ -196,6 +196,13 @@ st.caption(
     f"Signature: `{scores.signature}`. Names of the systems on hover, on the extremes of each "
     "axis and on the highlighted system; click a point to highlight it"
     + (" and see its segments below." if segments else ".")
+    + (
+        ""
+        if scores.metrics[scores.metric_names.index(metric)].higher_is_better
+        else f" {escape_markdown(label)} is lower-is-better: the plots show its scores as they "
+        "are (agreement slopes down), and every r is computed on them negated, as "
+        "mt-metrics-eval does, so that a positive r means agreement."
+    )
 )
 
 without_segments = scores.without_segments()  # metric -> why it has no segment scores

@@ -14,7 +14,6 @@ from mteval_core.report.figures import bucket_figure, ngram_figure
 from mteval_core.report.highlighted_sentence import legend_html
 from mteval_core.stats.bootstrap import BootstrapOptions
 from pages.ui import (
-    DASHBOARD_METRICS,
     cache_key,
     cached,
     escape_markdown,
@@ -40,7 +39,7 @@ if len(test_set.systems) < 2:
     st.info("Comparing takes two systems; this test set has one. Upload more on the Data page.")
     st.stop()
 with friendly_errors():
-    ranked = ranked_systems(scores_of(test_set, DASHBOARD_METRICS, session_options()))
+    ranked = ranked_systems(scores_of(test_set, session_options()))
 preselect_pair(ranked)
 controls = st.columns([3, 3, 3, 2])
 a = controls[0].selectbox("System a (baseline)", ranked, key="compare_a")

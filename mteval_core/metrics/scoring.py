@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.errors import InputError, Note
-from mteval_core.metrics import get_metric
+from mteval_core.metrics import REGISTRY, get_metric
 from mteval_core.metrics.base import Metric
 from mteval_core.metrics.external import ExternalMetric
 from mteval_core.model.testset import TestSet
@@ -201,6 +201,52 @@ def _builtin_statistics(
             statistics[metric.name][system] = computed[kind]
         corpus.release(system)
     return statistics
+
+
+# --------------------------------------------------- raw-text metrics shared across tokenizers
+def raw_text_options(options: Options) -> Options:
+    """``options`` with the tokenizer and stemmer at their defaults.
+
+    A metric that reads the raw text (``reads_tokens`` False: chrF, chrF++, TER, METEOR) has the
+    same statistics under every tokenizer and stemmer; scored under these options, they can be
+    kept once for choices that differ only there (the dashboard's Correlation page scores every
+    metric unstemmed and stemmed, and METEOR takes most of that time)."""
+    return replace(
+        options,
+        tokenize=Options.tokenize,
+        spm_model=None,
+        stem=Options.stem,
+        stem_language=Options.stem_language,
+    )
+
+
+def split_by_reading(metric_names: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(the metrics that read tokens, those that read the raw text), each in the given order."""
+    tokens = [name for name in metric_names if REGISTRY[name].reads_tokens]
+    return tokens, [name for name in metric_names if not REGISTRY[name].reads_tokens]
+
+
+def joined_scores(
+    parts: Sequence[Scores], metric_names: Sequence[str], options: Options, n_references: int
+) -> Scores:
+    """One Scores from parts scored apart (the raw-text metrics under ``raw_text_options``),
+    as ``score_test_set`` gives it for ``metric_names`` under ``options``: the built-in metrics
+    in that order, made under ``options`` (so their signatures are the run's), then the parts'
+    external metrics; the same statistics, the parts' notes once each."""
+    statistics: dict[str, dict[str, np.ndarray]] = {}
+    external: list[Metric] = []
+    for part in parts:
+        statistics.update(part.statistics)
+        external += [m for m in part.metrics if isinstance(m, ExternalMetric)]
+    metrics = [*(get_metric(name, options) for name in metric_names), *external]
+    return Scores(
+        signature=run_signature(options, metrics, n_references),
+        systems=list(parts[0].systems),
+        metrics=metrics,
+        statistics={m.name: statistics[m.name] for m in metrics},
+        notes=tuple(dict.fromkeys(note for part in parts for note in part.notes)),
+        signatures=metric_signatures(options, metrics, n_references),
+    )
 
 
 def compact(statistics: np.ndarray) -> np.ndarray:

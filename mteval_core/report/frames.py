@@ -182,14 +182,20 @@ def correlation_frame(
 
 
 def system_segments_frame(
-    test_set: TestSet, metric_scores: np.ndarray, human_scores: np.ndarray, system: str
+    test_set: TestSet,
+    metric_scores: np.ndarray,
+    human_scores: np.ndarray,
+    system: str,
+    higher_is_better: bool = True,
 ) -> pd.DataFrame:
     """One system's segments with the metric's and the human score side by side, and how far
     their ranks among the rated segments disagree (large: the metric misjudges that segment);
     then the system's output, the source (when there is one) and every reference, so that a
-    reader can judge the segment."""
+    reader can judge the segment. An error rate (TER, ``higher_is_better`` False) is ranked
+    turned round, so that its best segments meet the best judged ones."""
     rated = np.isfinite(human_scores)
-    metric_rank = pd.Series(np.where(rated, metric_scores, np.nan)).rank(pct=True).to_numpy()
+    oriented = metric_scores if higher_is_better else -np.asarray(metric_scores)
+    metric_rank = pd.Series(np.where(rated, oriented, np.nan)).rank(pct=True).to_numpy()
     human_rank = pd.Series(human_scores).rank(pct=True).to_numpy()
     columns: dict[str, object] = {
         "metric": metric_scores,

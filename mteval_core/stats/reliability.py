@@ -122,15 +122,18 @@ def reliability_curve(
 ) -> ReliabilityCurve:
     """``stats``: (n_systems, n_segments, n_stats); ``human``: (n_systems, n_segments), NaN where
     a segment is not rated (never drawn). ``documents``: the draws (made here when None).
-    ``progress`` is told the share of sizes done."""
+    ``progress`` is told the share of sizes done. An error rate (TER) is turned round, as for
+    every correlation, so that a metric that agrees with people always has a positive curve."""
     documents = documents or draw_pseudo_documents(human, options)
+    sign = 1.0 if metric.higher_is_better else -1.0
     shape = (len(documents.sizes), options.repetitions)
     pearson, spearman = np.full(shape, np.nan), np.full(shape, np.nan)
     for row in range(len(documents.sizes)):
         for repetition in range(options.repetitions):
             system = documents.systems[row][repetition]
             chosen = documents.segments[row][repetition]
-            metric_scores = metric.score_from_totals(stats[system[:, None], chosen].sum(axis=1))
+            totals = stats[system[:, None], chosen].sum(axis=1)
+            metric_scores = sign * metric.score_from_totals(totals)
             human_scores = human[system[:, None], chosen].mean(axis=1)
             pearson[row, repetition] = pearson_rows(metric_scores[None], human_scores[None])[0]
             spearman[row, repetition] = spearman_rows(metric_scores[None], human_scores[None])[0]

@@ -20,7 +20,14 @@ from mteval_core.errors import InputError
 from mteval_core.io.mqm_tsv import MqmAnnotations
 from mteval_core.metrics import DEFAULT_METRICS
 from mteval_core.metrics.external import ExternalMetric
-from mteval_core.metrics.scoring import Progress, Scores, score_test_set
+from mteval_core.metrics.scoring import (
+    Progress,
+    Scores,
+    joined_scores,
+    raw_text_options,
+    score_test_set,
+    split_by_reading,
+)
 from mteval_core.model.testset import TestSet
 from mteval_core.report.frames import overview
 from mteval_core.settings.languages import (
@@ -55,6 +62,7 @@ __all__ = [
     "resample_choices",
     "scores_of",
     "session_external_metrics",
+    "session_metrics",
     "session_mqm",
     "session_options",
     "session_test_set",
@@ -62,7 +70,9 @@ __all__ = [
     "starting_resamples",
 ]
 
-DASHBOARD_METRICS = (*DEFAULT_METRICS, "gtm")  # one list for every page, so they share a cache
+# The metrics every page computes until the user chooses others on the Data page
+DASHBOARD_METRICS = (*DEFAULT_METRICS, "gtm")
+METRICS_STATE = "metrics"  # session state: the metrics chosen on the Data page
 RESAMPLES_HELP = (  # said beside every resamples widget
     f"At most {MAX_RESAMPLES:,} on this shared server; the command line's --bootstrap has the "
     "same limit."
@@ -78,6 +88,12 @@ def session_test_set() -> TestSet:
 def session_options() -> Options:
     """The preprocessing options chosen on the Data page, else the defaults."""
     return st.session_state.get("options", Options())
+
+
+def session_metrics() -> tuple[str, ...]:
+    """The built-in metrics chosen on the Data page (registry names), else DASHBOARD_METRICS:
+    one list for every page of the session, part of every cache key."""
+    return st.session_state.get(METRICS_STATE, DASHBOARD_METRICS)
 
 
 def session_stem_language(target: str | None) -> str:
@@ -184,12 +200,14 @@ def cache_key(
 ) -> CacheKey:
     """The key of a result of ``view`` for this session: ``content`` (by default the session's
     test set's content hash, which covers its judgments), ``options`` (by default the session's),
-    the session's external metrics, and the view's own ``choices``. Every cached result is keyed
-    here, so that two sessions share a result only when everything that changes it is equal."""
+    the session's chosen and external metrics, and the view's own ``choices``. Every cached
+    result is keyed here, so that two sessions share a result only when everything that changes
+    it is equal."""
     return CacheKey(
         view,
         session_test_set().content_hash if content is None else content,
         session_options() if options is None else options,
+        tuple(session_metrics()),
         tuple(session_external_metrics()),
         choices,
     )
@@ -268,14 +286,34 @@ def resample_choices(choices: Sequence[int]) -> list[int]:
     return [n for n in choices if n <= MAX_RESAMPLES]
 
 
-def scores_of(test_set: TestSet, metrics: Sequence[str], options: Options) -> Scores:
-    """Every system under ``metrics`` and the session's external metrics, computed once per
-    content and options."""
-    external = session_external_metrics()
-    return cached(
-        cache_key("scores", tuple(metrics), content=test_set.content_hash, options=options),
-        lambda progress: score_test_set(
-            test_set, metrics, options, progress, external=list(external.values())
-        ),
-        "Scoring...",
-    )
+def scores_of(test_set: TestSet, options: Options, metrics: Sequence[str] | None = None) -> Scores:
+    """Every system under ``metrics`` (by default the session's, chosen on the Data page) and
+    the session's external metrics, computed once per content and options.
+
+    The metrics that read the raw text (chrF, TER, METEOR) are scored apart, under options
+    without tokenizer and stemmer, so that every tokenizer and stemmer shares them: the
+    Correlation page's stemmed columns then score only the metrics that read tokens."""
+    metrics = session_metrics() if metrics is None else metrics
+    external = list(session_external_metrics().values())
+    tokens, raw = split_by_reading(metrics)
+    parts = []
+    if tokens or external or not raw:
+        parts.append(
+            cached(
+                cache_key("scores", tuple(tokens), content=test_set.content_hash, options=options),
+                lambda progress: score_test_set(test_set, tokens, options, progress, external),
+                "Scoring...",
+            )
+        )
+    if raw:
+        raw_options = raw_text_options(options)
+        parts.append(
+            cached(
+                cache_key("scores", tuple(raw), content=test_set.content_hash, options=raw_options),
+                lambda progress: score_test_set(test_set, raw, raw_options, progress),
+                "Scoring...",
+            )
+        )
+    if not raw:  # scored under the session's options as they are
+        return parts[0]
+    return joined_scores(parts, metrics, options, len(test_set.references))

@@ -37,13 +37,15 @@ WAIT_POLL_SECONDS = 0.2  # how often a session waiting for another's computation
 class CacheKey:
     """What a cached result depends on, all of it: the view that computed it, the content it was
     computed from (the test set's SHA-256 with its judgments, or an uploaded table's bytes), the
-    options that change a number, the external metrics loaded beside the test set, and the view's
-    own choices (criterion, excluded systems, resamples, ...). Pages get one from
+    options that change a number, the built-in metrics chosen on the Data page (every page
+    computes them), the external metrics loaded beside the test set, and the view's own
+    choices (criterion, excluded systems, resamples, ...). Pages get one from
     ``pages.ui.cache_key``, which fills in the session's parts, so no page can leave one out."""
 
     view: str
     content: Hashable
     options: Options
+    metrics: tuple[str, ...]
     external: tuple[str, ...]
     choices: tuple[Hashable, ...]
 

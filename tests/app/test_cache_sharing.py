@@ -12,7 +12,7 @@ from typing import Any
 from mteval_core.settings.options import Options
 from pages.ui import CacheKey, ContentCache
 
-KEY = CacheKey("bootstrap", "content", Options(), (), (1000,))
+KEY = CacheKey("bootstrap", "content", Options(), (), (), (1000,))
 
 
 class SessionStopped(BaseException):

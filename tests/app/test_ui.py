@@ -16,7 +16,7 @@ from pages.ui import CacheKey, ContentCache
 
 
 def key(name: str) -> CacheKey:
-    return CacheKey(name, "content", Options(), (), ())
+    return CacheKey(name, "content", Options(), (), (), ())
 
 
 def test_a_key_is_computed_once_and_the_oldest_is_dropped():
@@ -106,11 +106,17 @@ OTHER_OPTIONS = {
 
 
 def test_every_part_that_changes_a_number_changes_the_key(monkeypatch):
-    session = {"content": "sha-1", "options": Options(), "external": {}}
+    session = {
+        "content": "sha-1",
+        "options": Options(),
+        "metrics": ui.DASHBOARD_METRICS,
+        "external": {},
+    }
     monkeypatch.setattr(
         ui, "session_test_set", lambda: SimpleNamespace(content_hash=session["content"])
     )
     monkeypatch.setattr(ui, "session_options", lambda: session["options"])
+    monkeypatch.setattr(ui, "session_metrics", lambda: session["metrics"])
     monkeypatch.setattr(ui, "session_external_metrics", lambda: session["external"])
     base = ui.cache_key("scores", "bleu", 1000)
     assert ui.cache_key("scores", "bleu", 1000) == base  # equal parts, equal keys
@@ -130,6 +136,11 @@ def test_every_part_that_changes_a_number_changes_the_key(monkeypatch):
     session["content"] = "sha-2"
     keys["session test set"] = ui.cache_key("scores", "bleu", 1000)
     session["content"] = "sha-1"
+    session["metrics"] = ("chrf", "ter", "meteor")  # chosen on the Data page
+    keys["session metrics"] = ui.cache_key("scores", "bleu", 1000)
+    session["metrics"] = (*ui.DASHBOARD_METRICS, "ter")
+    keys["one more metric"] = ui.cache_key("scores", "bleu", 1000)
+    session["metrics"] = ui.DASHBOARD_METRICS
     session["external"] = {"comet-key": object()}
     keys["external metrics"] = ui.cache_key("scores", "bleu", 1000)
     assert [part for part, changed in keys.items() if changed == base] == []

@@ -183,3 +183,13 @@ def test_segment_level_rows_are_the_metrics_labels_then_the_baseline():
     )
     assert list(frame.index) == ["BLEU", "F1", "constant baseline"]
     assert frame.loc["F1", "item"] == "0.500" and frame.loc["constant baseline", "item"] == "0.250"
+
+
+def test_an_error_rates_segments_are_ranked_turned_round():
+    """TER's best segment (fewest edits) agreeing with the best judged one is no disagreement."""
+    test_set = make_test_set([["r1", "r2", "r3"]], {"mt": ["s1", "s2", "s3"]})
+    ter, human = np.array([10.0, 50.0, 90.0]), np.array([0.9, 0.5, 0.1])
+    agreeing = system_segments_frame(test_set, ter, human, "mt", higher_is_better=False)
+    assert agreeing["rank disagreement"].tolist() == [0.0, 0.0, 0.0]
+    read_as_higher = system_segments_frame(test_set, ter, human, "mt")
+    assert read_as_higher["rank disagreement"].max() > 0.6

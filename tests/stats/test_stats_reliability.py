@@ -157,3 +157,16 @@ def test_the_experiment_runs_unasked_only_where_it_is_quick():
     rows = [{"system": s, "segment": k, "score": 1.0} for s in systems for k in range(1, 1001)]
     judged = wmt_like.with_human(HumanScores(segment_rows=pd.DataFrame(rows)))
     assert not is_quick(judged)  # 7 x 5,000 cells
+
+
+def test_an_error_rate_is_turned_round_as_in_every_correlation():
+    """TER's curve on edits that grow as people's scores fall is positive, as its correlations
+    are (mt-metrics-eval's orientation)."""
+    rng = np.random.default_rng(5)
+    human = rng.uniform(0.1, 1.0, size=(4, 100))
+    edits = (1.0 - human) * 20 + rng.normal(0, 0.5, human.shape).clip(-1, 1)
+    stats = np.stack([edits.clip(0), np.full(human.shape, 20.0)], axis=-1)
+    ter = get_metric("ter", Options())
+    assert not ter.higher_is_better
+    curve = reliability_curve(ter, stats, human, ReliabilityOptions(sizes=(5,), repetitions=2))
+    assert (curve.pearson > 0.5).all()

@@ -40,11 +40,16 @@ def system_scores_bar(
     scores: Mapping[str, float],
     metric_label: str,
     intervals: Mapping[str, Sequence[float]] | None = None,
+    higher_is_better: bool = True,
 ) -> go.Figure:
-    """Systems sorted best (highest) first, each bar labelled with its score; ``intervals``
-    (system -> [low, high]) become error bars."""
+    """Systems sorted best first (highest, or lowest for an error rate such as TER), each bar
+    labelled with its score; ``intervals`` (system -> [low, high]) become error bars."""
     return ranked_bars(
-        scores, title=f"{metric_label} by system", x_title=metric_label, intervals=intervals
+        scores,
+        title=f"{metric_label} by system",
+        x_title=metric_label,
+        lower_is_better=not higher_is_better,
+        intervals=intervals,
     )
 
 
@@ -53,15 +58,16 @@ def significance_heatmap(  # long: one figure's matrices, text and colour scale
     pairs: Sequence[PairedTest],
     metric: str,
     metric_label: str,
+    higher_is_better: bool = True,
 ) -> go.Figure:
     """Every system pair under one metric: colour is the Holm-corrected paired bootstrap p,
     text the difference (row minus column) and that p.
 
     ``scores`` is system -> corpus score under ``metric``; ``pairs`` are
-    ``bootstrap_scores(...).pairs`` (any metrics). Systems run best
-    first down and across, so the upper triangle reads "better than".
+    ``bootstrap_scores(...).pairs`` (any metrics). Systems run best first (lowest first for an
+    error rate such as TER) down and across, so the upper triangle reads "better than".
     """
-    systems = sorted(scores, key=scores.__getitem__, reverse=True)
+    systems = sorted(scores, key=scores.__getitem__, reverse=higher_is_better)
     position = {system: index for index, system in enumerate(systems)}
     chosen = [pair for pair in pairs if pair.metric == metric]
     n = len(systems)

@@ -44,3 +44,10 @@ def test_scores_and_losses_are_both_ranked_bars():
         number_format=".2f",
     )
     assert losses.to_dict() == same.to_dict()
+
+
+def test_an_error_rate_is_ranked_lowest_first():
+    (bars,) = system_scores_bar({"a": 30.0, "b": 50.0, "c": 40.0}, "TER", None, False).data
+    assert list(bars.y) == ["a", "c", "b"]  # TER: the fewest edits first
+    (bars,) = system_scores_bar({"a": 30.0, "b": 50.0, "c": 40.0}, "BLEU").data
+    assert list(bars.y) == ["b", "c", "a"]
