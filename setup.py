@@ -13,6 +13,7 @@ pure-Python code (the same numbers, slower, with a note for GTM). An sdist ships
 files, so installing from it needs a compiler but not Cython.
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -25,10 +26,12 @@ SOURCES = [
     Path("mteval_core") / "metrics" / "_ter_edits.pyx",
 ]
 
+CORES = os.cpu_count() or 1  # cythonize and compile on every core: most of a fresh setup's time
+
 try:
     from Cython.Build import cythonize
 
-    extensions = cythonize([str(source) for source in SOURCES], language_level=3)
+    extensions = cythonize([str(source) for source in SOURCES], language_level=3, nthreads=CORES)
 except ImportError:  # an sdist built elsewhere: compile its generated C files
     extensions = [
         Extension(".".join(source.with_suffix("").parts), [str(source.with_suffix(".c"))])
@@ -42,4 +45,4 @@ for extension in extensions:  # cythonize() drops optional=True, so it is set on
         # (MSVC does not contract by default).
         extension.extra_compile_args = ["-ffp-contract=off"]
 
-setup(ext_modules=extensions)
+setup(ext_modules=extensions, options={"build_ext": {"parallel": CORES}})

@@ -17,16 +17,13 @@ if CHROMIUM is None:
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 
 from tests.e2e.harness import (  # noqa: E402  (after the skips)
-    ARTIFACTS,
     assert_no_error,
     go_to,
     main_text,
     new_user,
-    open_home_once,
     open_page,
     payload,
     shot,
-    start_server,
     upload,
     wait_until_idle,
 )
@@ -54,12 +51,10 @@ def systems_shown(page) -> str:
     return column.inner_text().replace("Systems", "").strip()
 
 
-def test_a_repeated_word_upload_leaves_the_server_and_another_session_working(browser):
+def test_a_repeated_word_upload_leaves_the_server_and_another_session_working(browser, server):
     """GTM on a 2,500 x 2,500 grid of hits: every page opens (scored, or a clear message), the
-    server stays up, and another user's session goes on with its own data."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    server = start_server(ARTIFACTS / "sessions-repeated-word-server.log")
-    open_home_once(browser, server)
+    server stays up, and another user's session goes on with its own data. (The module's server:
+    the sessions test below then also shows that the server is sound after it.)"""
     other, attacker = new_user(browser), new_user(browser)
     try:
         open_page(other, server.url, "Data", "Use this test set")
@@ -89,7 +84,6 @@ def test_a_repeated_word_upload_leaves_the_server_and_another_session_working(br
     finally:
         attacker.context.close()
         other.context.close()
-        server.stop()
 
 
 SESSIONS = 4  # enough for uploads, scorings and pages to interleave; a load test is a benchmark

@@ -43,19 +43,19 @@ def python(texts: list[str], options: Options, monkeypatch: pytest.MonkeyPatch) 
         return text.tokenize(texts, options)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(TEXTS)
 def test_13a_equals_sacrebleu_on_random_strings(line):
     assert compiled([line], Options()) == [SACRE_13A(line.rstrip()).split()]
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(TEXTS)
 def test_intl_equals_sacrebleu_on_random_strings(line):
     assert compiled([line], Options(tokenize="intl")) == [SACRE_INTL(line.rstrip()).split()]
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(
     st.lists(TEXTS, max_size=4), st.sampled_from(["13a", "mteval", "intl", "none"]), st.booleans()
 )
@@ -95,8 +95,11 @@ def test_equals_sacrebleu_on_every_shared_line(name):
 )
 def test_ids_equal_the_python_path_on_wmt17(wmt17, options, monkeypatch):
     """References then every system through one vocabulary, as EncodedCorpus does: every id,
-    every offset and the vocabulary's words (its first-seen order) are the Python path's."""
-    columns = [wmt17.references[0], *wmt17.systems]
+    every offset and the vocabulary's words (its first-seen order) are the Python path's.
+
+    The reference and 4 of the 16 systems (15,020 lines): the Python path is the slow part, and
+    the compiled tokens of every shared line are compared with sacreBLEU's in shared_tokens."""
+    columns = [wmt17.references[0], *wmt17.systems[:4]]
     stemmer = text.stemmer(options.stem, options.stem_language)
     fast, slow = Vocabulary(stemmer), Vocabulary(stemmer)
     for column in columns:

@@ -81,7 +81,7 @@ def test_zh_ranges_are_the_ones_sacrebleu_selects():
     assert ours == {point for point in points if is_chinese(chr(point))}
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=800, deadline=None)
 @given(TEXTS, st.booleans())
 def test_zh_and_char_equal_sacrebleu_on_random_strings(line, lowercase):
     options = {name: Options(tokenize=name, lowercase=lowercase) for name in ("zh", "char")}

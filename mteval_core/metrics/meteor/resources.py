@@ -120,6 +120,9 @@ class MeteorData:
     resources: Path | None = None  # a folder with function/, synonym/, nonbreaking/, stem/
     paraphrase_folder: Path | None = None
     _zip: zipfile.ZipFile | None = field(default=None, init=False, repr=False)
+    # Files already read: decompressing the synonym data from the jar takes ~40 ms, and every
+    # scoring asks for it twice (the module check, then the matcher).
+    _read: dict[str, bytes] = field(default_factory=dict, init=False, repr=False)
 
     def describe(self) -> str:
         """Where the data comes from, for messages."""
@@ -128,6 +131,11 @@ class MeteorData:
 
     def read(self, name: str, needed_for: str) -> bytes:
         """One resource file (e.g. "synonym/english.synsets"), from the jar or the folder."""
+        if name not in self._read:
+            self._read[name] = self._read_uncached(name, needed_for)
+        return self._read[name]
+
+    def _read_uncached(self, name: str, needed_for: str) -> bytes:
         if self.resources is not None and (self.resources / name).is_file():
             return (self.resources / name).read_bytes()
         if self.jar is not None:
