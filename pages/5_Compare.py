@@ -9,7 +9,7 @@ from functools import partial
 import streamlit as st
 
 from mteval_core.report.comparison_text import value_cell
-from mteval_core.report.evaluation_report import compare_systems, ranked_systems
+from mteval_core.report.evaluation_report import ranked_systems
 from mteval_core.report.figures import bucket_figure, ngram_figure
 from mteval_core.report.highlighted_sentence import legend_html
 from mteval_core.stats.bootstrap import BootstrapOptions
@@ -27,6 +27,7 @@ from pages.ui.compare import (
     BY_BUCKET,
     BY_NGRAM,
     SENTENCE_ANALYSES,
+    comparison_of,
     keep_valid,
     preselect_pair,
     select_clicked_bucket,
@@ -68,11 +69,7 @@ st.caption(
 )
 
 with friendly_errors():
-    comparison = cached(
-        cache_key("comparison", a, b, reference, bootstrap),
-        lambda _: compare_systems(test_set, (a, b), reference, bootstrap),
-        "Comparing...",
-    )
+    comparison = comparison_of(test_set, (a, b), reference, bootstrap)
     corpus = comparison.analysis("scores")  # compare-mt's corpus BLEU (0-100) and length ratio
     for column, side, name in zip(st.columns(2), range(2), (a, b)):
         column.metric(f"BLEU of {'ab'[side]}", value_cell(corpus, side, 0, 0))

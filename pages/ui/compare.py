@@ -7,10 +7,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import streamlit as st
 
-from mteval_core.compare.analysis import Comparison
+from mteval_core.compare.analysis import (
+    Comparison,
+    ReferenceSide,
+    SystemSide,
+    compare_sides,
+    reference_side,
+    system_side,
+)
+from mteval_core.errors import InputError
+from mteval_core.model.testset import TestSet
 from mteval_core.report.highlighted_sentence import sentence_html
+from mteval_core.stats.bootstrap import BootstrapOptions, resample_counts
+from pages.ui import cache_key, cached
 from pages.ui.markdown_escape import escape_markdown
 
 SENTENCE_ANALYSES = ("length_buckets", "length_difference_buckets", "sentence_bleu_buckets")
@@ -18,6 +30,64 @@ BY_BUCKET, BY_NGRAM = "a bucket", "an n-gram"
 SENTENCES_PER_PAGE = 10
 BITEXT_PAGE = "pages/3_Bitext_grid.py"
 COMPARE_PAGE = "pages/5_Compare.py"
+# resample counts kept for every system's resampling up to this many cells (8 bytes each);
+# above, each system draws its own from the same seed (the same numbers, blocks at a time)
+MAX_SHARED_COUNTS = 4_000_000
+
+
+def comparison_of(
+    test_set: TestSet, pair: tuple[str, str], reference: int, bootstrap: BootstrapOptions | None
+) -> Comparison:
+    """compare-mt's analyses of ``pair``, from each system's side computed once per reference
+    and resamples (shared by every pair it is in, and by every session): switching one system
+    of the pair counts only the new one, and the pair's own work is a few vector operations."""
+    if pair[0] == pair[1]:
+        raise InputError(f"compare two different systems, not {pair[0]!r} with itself")
+    ref = cached(
+        cache_key("compare reference side", reference),
+        lambda _: reference_side(test_set.references[reference].segments),
+    )
+    sides = [_side_of(test_set, ref, name, reference, bootstrap) for name in pair]
+    source = test_set.source.segments if test_set.source is not None else None
+    return cached(
+        cache_key("comparison", *pair, reference, bootstrap),
+        lambda _: compare_sides(ref, sides[0], sides[1], bootstrap, source),
+    )
+
+
+def _side_of(
+    test_set: TestSet,
+    reference: ReferenceSide,
+    name: str,
+    reference_number: int,
+    bootstrap: BootstrapOptions | None,
+) -> SystemSide:
+    """One system's side; resampled from a generator seeded as ``compare_pair`` seeds it, so
+    both systems of any pair see the same resamples and the numbers are ``compare_pair``'s."""
+    if name not in test_set.system_names:
+        raise InputError(
+            f"there is no system {name!r} to compare",
+            hint=f"Choose among: {', '.join(test_set.system_names)}.",
+        )
+    resamples = bootstrap.n_resamples if bootstrap is not None else 0
+    counts = None
+    if bootstrap is not None and 0 < resamples * test_set.n_segments <= MAX_SHARED_COUNTS:
+        seed = bootstrap.seed
+        counts = cached(  # drawn once for every system
+            cache_key("compare resample counts", resamples, seed),
+            lambda _: resample_counts(test_set.n_segments, resamples, np.random.default_rng(seed)),
+        )
+    return cached(
+        cache_key("compare system side", name, reference_number, resamples, bootstrap),
+        lambda _: system_side(
+            reference,
+            name,
+            test_set.system(name),
+            resamples,
+            np.random.default_rng(bootstrap.seed) if bootstrap is not None else None,
+            counts,
+        ),
+    )
 
 
 def preselect_pair(ranked: Sequence[str]) -> None:
