@@ -158,6 +158,19 @@ class Comparison:
             raise ValueError(f"the buckets of {key} hold words, not sentences")
         return (np.flatnonzero(members[system] == bucket) + 1).tolist()
 
+    def lines_with_word_bucket(self, bucket: int) -> list[int]:
+        """The 1-based lines whose reference has words of frequency bucket ``bucket`` (word
+        accuracy's buckets hold words, so a bucket's sentences are those with its words)."""
+        if self.words is None:
+            raise ValueError("this comparison does not know its words' buckets")
+        return (np.flatnonzero(self.words.reference[:, bucket] > 0) + 1).tolist()
+
+    def word_bucket(self, word: str) -> int:
+        """The frequency bucket of ``word`` (compare-mt's token), as word accuracy counts it."""
+        if self.words is None:
+            raise ValueError("this comparison does not know its words' buckets")
+        return self.words.of(word)
+
     def lines_with_ngram(self, ngram: str) -> list[tuple[int, int, int]]:
         """(line, matches of a, matches of b) for every sentence where either system matches
         ``ngram`` (words joined by spaces) in the reference, as the n-gram analysis counts."""

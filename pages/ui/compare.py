@@ -18,6 +18,7 @@ from mteval_core.compare.analysis import (
     reference_side,
     system_side,
 )
+from mteval_core.compare.whitespace_split import split_tokens
 from mteval_core.errors import InputError
 from mteval_core.model.testset import TestSet
 from mteval_core.report.highlighted_sentence import sentence_html
@@ -26,7 +27,10 @@ from pages.ui import cache_key, cached
 from pages.ui.markdown_escape import escape_markdown
 
 SENTENCE_ANALYSES = ("length_buckets", "length_difference_buckets", "sentence_bleu_buckets")
+WORD_ACCURACY = "word_accuracy"  # its buckets hold words: a bucket lists the sentences with them
+LISTABLE = (*SENTENCE_ANALYSES, WORD_ACCURACY)
 BY_BUCKET, BY_NGRAM = "a bucket", "an n-gram"
+CHART = "compare_buckets_chart"  # the figure of every bucket analysis (its selection's key)
 SENTENCES_PER_PAGE = 10
 BITEXT_PAGE = "pages/3_Bitext_grid.py"
 COMPARE_PAGE = "pages/5_Compare.py"
@@ -109,17 +113,32 @@ def preselect_pair(ranked: Sequence[str]) -> None:
         )
 
 
-def select_clicked_bucket(analysis: str, chart: str) -> None:
+def select_clicked_bar(analyses: Sequence[str], chart: str) -> None:
     """A clicked bar lists its bucket's sentences: the chart's ``on_select`` callback, run
-    before the widgets below it are drawn again."""
+    before the widgets below it are drawn again. ``analyses`` are the figure's analyses in the
+    order ``buckets_figure`` draws them (trace 2k + s: analysis k, system s)."""
     points = st.session_state[chart]["selection"]["points"]
     if not points:
         return
-    point = points[0]
+    choice = clicked_bucket(points[0], analyses)
+    if choice is None:
+        return
     st.session_state["compare_list"] = BY_BUCKET
-    st.session_state["compare_analysis"] = analysis
-    st.session_state["compare_bucket"] = int(point["point_index"])
-    st.session_state["compare_side"] = int(point["curve_number"])
+    (
+        st.session_state["compare_analysis"],
+        st.session_state["compare_bucket"],
+        st.session_state["compare_side"],
+    ) = choice
+
+
+def clicked_bucket(point: dict, analyses: Sequence[str]) -> tuple[str, int, int] | None:
+    """(analysis, bucket, system) of a clicked bar of ``buckets_figure``; None for a point
+    that is no bar of a listable analysis."""
+    curve, bucket = point.get("curve_number"), point.get("point_index")
+    if curve is None or bucket is None or not 0 <= int(curve) < 2 * len(analyses):
+        return None
+    analysis = analyses[int(curve) // 2]
+    return (analysis, int(bucket), int(curve) % 2) if analysis in LISTABLE else None
 
 
 def keep_valid(key: str, offered: Sequence[object]) -> None:
@@ -128,9 +147,12 @@ def keep_valid(key: str, offered: Sequence[object]) -> None:
         del st.session_state[key]
 
 
-def show_sentences(comparison: Comparison, lines: Sequence[int], key: str) -> None:
-    """``lines`` (1-based) a page at a time: each with the reference and both outputs marked,
-    and links to the Bitext grid of each system at that line."""
+def show_sentences(
+    comparison: Comparison, lines: Sequence[int], key: str, word_bucket: int | None = None
+) -> None:
+    """``lines`` (1-based) a page at a time: each with the reference and both outputs marked
+    (and the words of frequency bucket ``word_bucket`` underlined), drawn as one block, and a
+    way to open each in the Bitext grid of either system."""
     if not lines:
         st.info("No sentence here.")
         return
@@ -143,23 +165,32 @@ def show_sentences(comparison: Comparison, lines: Sequence[int], key: str) -> No
     st.caption(f"Sentences {first + 1} to {first + len(shown)} of {len(lines):,}.")
     reference, out_a, out_b = comparison.texts
     source = comparison.source
+    blocks = []
     for line in shown:
         i = line - 1
-        st.html(
+        underlined = None
+        if word_bucket is not None:
+            words = {w for text in (reference[i], out_a[i], out_b[i]) for w in split_tokens(text)}
+            underlined = {w for w in words if comparison.word_bucket(w) == word_bucket}
+        blocks.append(
             sentence_html(
                 line,
                 comparison.systems,
                 reference[i],
                 (out_a[i], out_b[i]),
                 source[i] if source is not None else None,
+                underlined,
             )
         )
-        for column, (side, name) in zip(st.columns(2), zip("ab", comparison.systems)):
-            column.page_link(
-                BITEXT_PAGE,
-                label=f"Line {line} of system {side} in the Bitext grid",
-                query_params={"system": name, "segment": str(line)},
-            )
+    st.html("".join(blocks))  # one element for the page of sentences: quick to draw
+    chosen, *links = st.columns([2, 3, 3], vertical_alignment="bottom")
+    line = chosen.selectbox("Open line", shown, key=f"compare_open_{key}")
+    for column, side, name in zip(links, "ab", comparison.systems):
+        column.page_link(
+            BITEXT_PAGE,
+            label=f"Line {line} of system {side} in the Bitext grid",
+            query_params={"system": name, "segment": str(line)},
+        )
 
 
 def link_to_compare(ranked: Sequence[str]) -> None:

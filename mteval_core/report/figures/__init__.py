@@ -5,7 +5,7 @@ Pages import every builder from here; the modules group them by subject.
 
 from mteval_core.report.figures.bars import ranked_bars
 from mteval_core.report.figures.bitext import bitext_grid_figure, bitext_grid_width
-from mteval_core.report.figures.comparison import bucket_figure, ngram_figure
+from mteval_core.report.figures.comparison import buckets_figure, ngram_figure
 from mteval_core.report.figures.correlation import (
     differential_scatter,
     metric_human_scatter,
@@ -23,7 +23,7 @@ from mteval_core.report.figures.segment_level import metric_ranking_figure, segm
 __all__ = [
     "bitext_grid_figure",
     "bitext_grid_width",
-    "bucket_figure",
+    "buckets_figure",
     "differential_scatter",
     "loss_bar_chart",
     "metric_human_scatter",
