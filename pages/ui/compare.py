@@ -21,6 +21,7 @@ from mteval_core.compare.analysis import (
 from mteval_core.compare.whitespace_split import split_tokens
 from mteval_core.errors import InputError
 from mteval_core.model.testset import TestSet
+from mteval_core.report.figures.plotly_escape import escape_plotly
 from mteval_core.report.highlighted_sentence import sentence_html
 from mteval_core.stats.bootstrap import BootstrapOptions, resample_counts
 from pages.ui import cache_key, cached
@@ -206,3 +207,35 @@ def link_to_compare(ranked: Sequence[str]) -> None:
     second = right.selectbox("with", others, key="scores_compare_b")
     if link.button("Open on the Compare page", key="scores_open_compare"):
         st.switch_page(COMPARE_PAGE, query_params={"a": first, "b": second})
+
+
+HEAT_MAP = "scores_heat_map"  # the Scores page's heat map (its selection's key)
+CLICKED_PAIR = "scores_clicked_pair"  # a clicked cell's pair, until the page opens Compare on it
+
+
+def pair_of_cell(point: dict, systems: Sequence[str]) -> tuple[str, str] | None:
+    """The (row, column) systems of a clicked cell of ``significance_heatmap`` (its ``y`` and
+    ``x``, the names as the axes show them, escaped); None for a point that is no cell of two
+    of ``systems``."""
+    shown = {escape_plotly(system): system for system in systems}
+    row, column = shown.get(str(point.get("y"))), shown.get(str(point.get("x")))
+    if row is None or column is None or row == column:
+        return None
+    return row, column
+
+
+def remember_clicked_pair(systems: Sequence[str]) -> None:
+    """The heat map's ``on_select`` callback: keep the clicked cell's pair for
+    ``open_clicked_pair``, which the page calls after drawing the map."""
+    points = st.session_state[HEAT_MAP]["selection"]["points"]
+    pair = pair_of_cell(points[0], systems) if points else None
+    if pair is not None:
+        st.session_state[CLICKED_PAIR] = pair
+
+
+def open_clicked_pair() -> None:
+    """Open the Compare page on the pair of a clicked cell (a = the row's system, the
+    baseline; b = the column's), once."""
+    pair = st.session_state.pop(CLICKED_PAIR, None)
+    if pair is not None:
+        st.switch_page(COMPARE_PAGE, query_params={"a": pair[0], "b": pair[1]})

@@ -185,3 +185,38 @@ def test_the_scores_page_opens_compare_on_the_chosen_pair():
     assert app.title[0].value == "Compare two systems"
     assert widget(app, "selectbox", "System a (baseline)").value == "word-by-word"
     assert widget(app, "selectbox", "System b").value == second
+
+
+def test_a_clicked_cell_of_the_heat_map_opens_compare_on_its_pair(monkeypatch):
+    """The significance heat map's cells are clickable (an invisible marker on each tested
+    cell); the selection of the cell in row x and column y opens Compare on (x, y)."""
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    app.run()
+    app.switch_page("pages/1_Scores.py")
+    rerun(app)
+    figures = [plotly_figure(chart) for chart in app.get("plotly_chart")]
+    cells, markers = next(f["data"] for f in figures if f["data"][0]["type"] == "heatmap")
+    assert markers["type"] == "scatter" and cells.get("hoverinfo") == "skip"
+    n = len(cells["x"])
+    assert len(markers["x"]) == n * (n - 1)  # every cell but the diagonal
+    row, column = markers["y"][1], markers["x"][1]
+    assert row != column
+    systems = SAMPLE.system_names
+    assert compare_ui.pair_of_cell({"x": column, "y": row}, systems) == (row, column)
+    assert compare_ui.pair_of_cell({"x": row, "y": row}, systems) is None
+    assert compare_ui.pair_of_cell({"x": "<b>nobody</b>", "y": row}, systems) is None
+    state = {compare_ui.HEAT_MAP: {"selection": {"points": [{"x": column, "y": row}]}}}
+    monkeypatch.setattr(compare_ui.st, "session_state", state)
+    compare_ui.remember_clicked_pair(systems)  # the chart's on_select callback
+    monkeypatch.undo()
+    app.session_state[compare_ui.CLICKED_PAIR] = state[compare_ui.CLICKED_PAIR]
+    rerun(app)
+    assert app.title[0].value == "Compare two systems"
+    assert widget(app, "selectbox", "System a (baseline)").value == row
+    assert widget(app, "selectbox", "System b").value == column
+
+
+def plotly_figure(chart) -> dict:
+    import json
+
+    return json.loads(chart.proto.spec)

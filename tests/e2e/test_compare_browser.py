@@ -85,7 +85,7 @@ def test_compare_opens_on_the_two_best_and_lists_an_ngrams_sentences(session, en
     assert a in systems and b in systems and a != b
     text = page.inner_text("[data-testid=stMain]")
     assert "The analyses read the reference “ref-A” (one of 3)" in text
-    assert page.locator(".js-plotly-plot").count() == 5
+    assert page.locator(".js-plotly-plot").count() == 2  # the bucket analyses in one; n-grams
     shot(page, "compare-wmt21-first-view")
 
     page.get_by_text("an n-gram", exact=True).click()
@@ -118,9 +118,10 @@ def test_a_clicked_bar_lists_its_bucket(session):
     page.get_by_text("a bucket", exact=True).click()
     wait_until_idle(page)
     plot = page.locator(".js-plotly-plot").filter(has_text="sentences by sentence BLEU").first
-    bars = plot.locator("g.trace.bars path")
-    third = plot.locator("g.xtick text").nth(2).text_content()
-    bars.nth(bars.count() // 2 + 2).click(force=True)  # b's third bucket, a tall bar
+    # the fourth chart (axes x4, y4): its second trace is b's bars
+    third = plot.locator("g.x4tick text").nth(2).text_content()
+    bars = plot.locator(".subplot.x4y4 g.trace.bars").nth(1).locator("path")
+    bars.nth(2).click(force=True)  # b's third bucket, a tall bar
     wait_until_idle(page)
     assert_no_error(page)
     assert selected(page, "Analysis") == "sentences by sentence BLEU"
@@ -129,6 +130,42 @@ def test_a_clicked_bar_lists_its_bucket(session):
     assert b_side.locator("input").is_checked()  # the clicked bar was b's
     assert page.locator(".sentence").count() > 0
     shot(page, "compare-wmt21-clicked-bucket")
+
+
+def test_a_clicked_word_accuracy_bar_lists_sentences_with_its_words(session):
+    """A bar of word accuracy by frequency (the first chart), clicked: the sentences whose
+    reference has words of that bucket, the words underlined."""
+    page = session
+    plot = page.locator(".js-plotly-plot").filter(has_text="word accuracy by frequency").first
+    label = plot.locator("g.xtick text").nth(7).text_content()  # [100,1000): common words
+    plot.locator(".subplot.xy g.trace.bars").nth(0).locator("path").nth(7).click(force=True)
+    wait_until_idle(page)
+    assert_no_error(page)
+    assert selected(page, "Analysis").startswith("word accuracy by frequency")
+    assert selected(page, "Bucket") == label
+    assert page.locator(".sentence").count() > 0
+    assert page.locator(".sentence u.bucket-word").count() > 0
+    shot(page, "compare-wmt21-word-bucket")
+
+
+def test_a_heat_map_cell_opens_its_pair_on_compare(browser, server):
+    """On the sample's Scores page (its few systems show the heat map at once), a click in the
+    cell of row 2, column 1 opens Compare on that pair: a = the second best, b = the best."""
+    page = new_page(browser)
+    open_page(page, server.url, "", "Scores at a glance")
+    go_to(page, "Scores")
+    heat_map = page.locator(".js-plotly-plot").filter(has=page.locator(".heatmaplayer")).first
+    heat_map.scroll_into_view_if_needed()
+    names = heat_map.locator("g.ytick text").all_text_contents()
+    box = heat_map.locator(".nsewdrag").first.bounding_box()
+    n = len(names)
+    page.mouse.click(box["x"] + 0.5 * box["width"] / n, box["y"] + 1.5 * box["height"] / n)
+    page.wait_for_selector("text=Compare two systems")
+    wait_until_idle(page)
+    assert_no_error(page)
+    assert selected(page, "System a (baseline)") == names[1]
+    assert selected(page, "System b") == names[0]
+    page.close()
 
 
 def test_the_report_downloads_and_opens_offline(session, browser):

@@ -14,6 +14,7 @@ from mteval_core.report.figures.correlation import (
 )
 from mteval_core.report.figures.loss import loss_bar_chart, rank_reversal_map
 from mteval_core.report.figures.scores import (
+    clickable_cells,
     significance_clusters_figure,
     significance_heatmap,
     system_scores_bar,
@@ -24,6 +25,7 @@ __all__ = [
     "bitext_grid_figure",
     "bitext_grid_width",
     "buckets_figure",
+    "clickable_cells",
     "differential_scatter",
     "loss_bar_chart",
     "metric_human_scatter",
