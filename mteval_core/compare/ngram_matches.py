@@ -20,9 +20,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is loaded when a reference is indexed, not by the command line
+    import pandas as pd
 
 MAX_ORDER = 4
 N_STATISTICS = 2 + 2 * MAX_ORDER
@@ -112,6 +115,8 @@ def _numbered(previous: np.ndarray, ids: np.ndarray, starts: np.ndarray, n: int,
 
 def index_reference(reference: Sequence[Sequence[str]]) -> ReferenceIndex:
     """Number the reference's words and its n-grams of orders 1..MAX_ORDER."""
+    import pandas as pd  # here: `mteval score` and the command line's start never need it
+
     words = pd.Index(pd.unique(_flat(reference)), dtype=object)
     tokens = TokenArray.of(reference, words)
     width = len(words) + 1

@@ -19,9 +19,12 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is loaded with the words' buckets, not by the command line
+    import pandas as pd
 
 from mteval_core.compare.buckets import FREQUENCY_EDGES, BucketMatrices, Buckets
 from mteval_core.compare.ngram_matches import (
@@ -68,6 +71,8 @@ def word_buckets(
 ) -> WordBuckets:
     buckets = Buckets.whole(edges)
     counts = np.fromiter((frequencies.get(w, 0) for w in reference.words), dtype=np.float64)
+    import pandas as pd  # here: `mteval score` and the command line's start never need it
+
     frequency = pd.Series(frequencies, dtype=np.int64) if frequencies else pd.Series(dtype=np.int64)
     of_word = np.concatenate([[0], buckets.index(counts)]).astype(np.int64)
     tokens = reference.tokens
