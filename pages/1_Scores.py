@@ -2,12 +2,15 @@
 which system differences are significant (paired bootstrap, Holm-corrected: systems in
 significance clusters, or every pair in a heat map), ready to export."""
 
+from functools import partial
+
 import streamlit as st
 from pandas.api.types import is_numeric_dtype
 from plotly.graph_objects import Figure
 
 from mteval_core.metrics.scoring import Progress
 from mteval_core.report.figures import (
+    clickable_cells,
     significance_clusters_figure,
     significance_heatmap,
     system_scores_bar,
@@ -42,7 +45,12 @@ from pages.ui import (
     session_test_set,
     starting_resamples,
 )
-from pages.ui.compare import link_to_compare
+from pages.ui.compare import (
+    HEAT_MAP,
+    link_to_compare,
+    open_clicked_pair,
+    remember_clicked_pair,
+)
 from pages.ui.table_display import chosen_columns
 
 # 20,000 (MAX_RESAMPLES): enough for Holm over 999 pairs (45 systems). 20 systems x 2,000
@@ -194,14 +202,21 @@ with friendly_errors():
                 "Each cell: the row system's score minus the column system's, and p. Blue: "
                 f"p < {SIGNIFICANCE_LEVEL}, a significant difference. Hover for the uncorrected p"
                 + ("." if len(scores.systems) <= HEAT_MAP_MAX_SYSTEMS else " and the numbers.")
+                + " Click a cell to compare its two systems."
             )
             st.plotly_chart(
                 cached(
                     cache_key("significance heat map", metric, bootstrap, test),
-                    lambda _: significance_heatmap(by_system, pairs, metric, label, higher),
+                    lambda _: clickable_cells(
+                        significance_heatmap(by_system, pairs, metric, label, higher)
+                    ),
                 ),
                 width="stretch",
+                key=HEAT_MAP,  # a clicked cell opens its pair on the Compare page
+                on_select=partial(remember_clicked_pair, list(by_system)),
+                selection_mode="points",
             )
+            open_clicked_pair()
         else:
             higher_is_better = higher
 

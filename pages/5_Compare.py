@@ -9,8 +9,8 @@ from functools import partial
 import streamlit as st
 
 from mteval_core.report.comparison_text import value_cell
-from mteval_core.report.evaluation_report import compare_systems, ranked_systems
-from mteval_core.report.figures import bucket_figure, ngram_figure
+from mteval_core.report.evaluation_report import ranked_systems
+from mteval_core.report.figures import buckets_figure, ngram_figure
 from mteval_core.report.highlighted_sentence import legend_html
 from mteval_core.stats.bootstrap import BootstrapOptions
 from pages.ui import (
@@ -25,10 +25,13 @@ from pages.ui import (
 from pages.ui.compare import (
     BY_BUCKET,
     BY_NGRAM,
-    SENTENCE_ANALYSES,
+    CHART,
+    LISTABLE,
+    WORD_ACCURACY,
+    comparison_of,
     keep_valid,
     preselect_pair,
-    select_clicked_bucket,
+    select_clicked_bar,
     show_sentences,
 )
 
@@ -67,30 +70,22 @@ st.caption(
 )
 
 with friendly_errors():
-    comparison = cached(
-        cache_key("comparison", a, b, reference, bootstrap),
-        lambda _: compare_systems(test_set, (a, b), reference, bootstrap),
-        "Comparing...",
-    )
+    comparison = comparison_of(test_set, (a, b), reference, bootstrap)
     corpus = comparison.analysis("scores")  # compare-mt's corpus BLEU (0-100) and length ratio
     for column, side, name in zip(st.columns(2), range(2), (a, b)):
         column.metric(f"BLEU of {'ab'[side]}", value_cell(corpus, side, 0, 0))
         column.caption(escape_markdown(name))
-    charts = st.columns(2)
-    for index, analysis in enumerate(comparison.analyses[1:]):
-        figure = cached(
-            cache_key("comparison figure", a, b, reference, bootstrap, analysis.key),
-            lambda _, analysis=analysis: bucket_figure(analysis, (a, b)),
-        )
-        chart = f"compare_chart_{analysis.key}"
-        listable = analysis.key in SENTENCE_ANALYSES
-        charts[index % 2].plotly_chart(
-            figure,
-            width="stretch",
-            key=chart,
-            on_select=partial(select_clicked_bucket, analysis.key, chart) if listable else "ignore",
-            selection_mode="points",
-        )
+    charts = comparison.analyses[1:]  # word accuracy and the sentence buckets
+    st.plotly_chart(
+        cached(
+            cache_key("comparison figure", a, b, reference, bootstrap),
+            lambda _: buckets_figure(charts, (a, b)),
+        ),
+        width="stretch",
+        key=CHART,
+        on_select=partial(select_clicked_bar, tuple(c.key for c in charts), CHART),
+        selection_mode="points",
+    )
     st.plotly_chart(
         cached(
             cache_key("comparison n-grams", a, b, reference),
@@ -100,12 +95,13 @@ with friendly_errors():
     )
 
 st.subheader("Sentences")
-st.caption("Click a bar of a sentence chart above, or choose here.")
+st.caption("Click a bar of a chart above, or choose here.")
 listing = st.radio(
     "List the sentences of", [BY_BUCKET, BY_NGRAM], horizontal=True, key="compare_list"
 )
+word_bucket = None  # a frequency bucket whose words the listed sentences underline
 if listing == BY_BUCKET:
-    titles = {a.key: a.title for a in comparison.analyses if a.key in SENTENCE_ANALYSES}
+    titles = {k: comparison.analysis(k).title for k in LISTABLE}
     pick = st.columns(3)
     key = pick[0].selectbox(
         "Analysis", list(titles), format_func=titles.get, key="compare_analysis"
@@ -115,16 +111,25 @@ if listing == BY_BUCKET:
     bucket = pick[1].selectbox(
         "Bucket", range(len(labels)), format_func=labels.__getitem__, key="compare_bucket"
     )
-    side = pick[2].radio(
-        "As which system's bucket",
-        [0, 1],
-        format_func=lambda s: f"{'ab'[s]}: {(a, b)[s]}",
-        key="compare_side",
-        help="The length of the reference is the same for both; length difference and "
-        "sentence BLEU are each system's own.",
-    )
-    lines = comparison.lines_in(key, bucket, side)
-    listed = f"{key} {bucket} {side}"
+    if key == WORD_ACCURACY:  # the reference's words decide: the same sentences for both
+        lines = comparison.lines_with_word_bucket(bucket)
+        word_bucket = bucket
+        pick[2].caption(
+            "Sentences whose reference has words of this frequency bucket; those words are "
+            "underlined."
+        )
+        listed = f"{key} {bucket}"
+    else:
+        side = pick[2].radio(
+            "As which system's bucket",
+            [0, 1],
+            format_func=lambda s: f"{'ab'[s]}: {(a, b)[s]}",
+            key="compare_side",
+            help="The length of the reference is the same for both; length difference and "
+            "sentence BLEU are each system's own.",
+        )
+        lines = comparison.lines_in(key, bucket, side)
+        listed = f"{key} {bucket} {side}"
 else:
     ngrams = [d.ngram for side_ngrams in comparison.ngrams for d in side_ngrams]
     keep_valid("compare_ngram", ngrams)
@@ -143,4 +148,4 @@ else:
     lines = [line for line, _, _ in comparison.lines_with_ngram(ngram)]
     listed = f"ngram {ngram}"
 st.html(f"<div style='font-size:0.9em'>{legend_html()}</div>")
-show_sentences(comparison, lines, listed)
+show_sentences(comparison, lines, listed, word_bucket)

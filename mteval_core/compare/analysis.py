@@ -12,6 +12,7 @@ resample all of them, like the rest of mteval).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -25,12 +26,25 @@ from mteval_core.compare.ngram_differences import (
     ALPHA,
     MIN_ORDER,
     NgramDifference,
-    salient_differences,
+    salient_between,
 )
-from mteval_core.compare.ngram_matches import MAX_ORDER, ngram_matches
+from mteval_core.compare.ngram_matches import (
+    MAX_ORDER,
+    NgramMatches,
+    ReferenceIndex,
+    index_reference,
+    match_system,
+)
 from mteval_core.compare.sentence_examples import SentenceExample, differing_most
 from mteval_core.compare.whitespace_split import split_corpus
-from mteval_core.compare.word_accuracy import word_accuracy_matrices, word_counts, word_frequencies
+from mteval_core.compare.word_accuracy import (
+    WordBuckets,
+    WordCounts,
+    system_word_counts,
+    word_accuracy_matrices,
+    word_buckets,
+    word_frequencies,
+)
 from mteval_core.stats.bootstrap import BootstrapOptions, resampled_sums
 
 COMPARE_MT_VERSION = "0.2.10"  # whose defaults and numbers these are
@@ -94,6 +108,7 @@ class Comparison:
     bootstrap: BootstrapOptions | None
     texts: tuple[Sequence[str], Sequence[str], Sequence[str]]  # reference, a, b (segments)
     source: Sequence[str] | None = None
+    words: WordBuckets | None = None  # each word's frequency bucket (word accuracy)
 
     def to_dict(self) -> dict:
         """The JSON of `mteval compare` (README: The comparison's JSON)."""
@@ -142,6 +157,19 @@ class Comparison:
         if members is None:
             raise ValueError(f"the buckets of {key} hold words, not sentences")
         return (np.flatnonzero(members[system] == bucket) + 1).tolist()
+
+    def lines_with_word_bucket(self, bucket: int) -> list[int]:
+        """The 1-based lines whose reference has words of frequency bucket ``bucket`` (word
+        accuracy's buckets hold words, so a bucket's sentences are those with its words)."""
+        if self.words is None:
+            raise ValueError("this comparison does not know its words' buckets")
+        return (np.flatnonzero(self.words.reference[:, bucket] > 0) + 1).tolist()
+
+    def word_bucket(self, word: str) -> int:
+        """The frequency bucket of ``word`` (compare-mt's token), as word accuracy counts it."""
+        if self.words is None:
+            raise ValueError("this comparison does not know its words' buckets")
+        return self.words.of(word)
 
     def lines_with_ngram(self, ngram: str) -> list[tuple[int, int, int]]:
         """(line, matches of a, matches of b) for every sentence where either system matches
@@ -205,6 +233,126 @@ def _scores_matrices(statistics: Sequence[np.ndarray]) -> BucketMatrices:
     )
 
 
+@dataclass(frozen=True, eq=False)  # it holds arrays
+class ReferenceSide:
+    """What every system compared against one reference shares: its words, its n-grams
+    numbered, and every word's frequency bucket."""
+
+    segments: Sequence[str]
+    index: ReferenceIndex
+    words: WordBuckets
+    frequencies_from: str  # "reference" or "training corpus"
+
+
+def reference_side(
+    reference: Sequence[str], training: Sequence[str] | None = None
+) -> ReferenceSide:
+    """The reference read as compare-mt reads it; ``training`` (segments), when given, gives
+    the word frequencies in place of the reference."""
+    tokens = split_corpus(reference)
+    index = index_reference(tokens)
+    frequencies = word_frequencies(split_corpus(training) if training is not None else tokens)
+    return ReferenceSide(
+        reference,
+        index,
+        word_buckets(index, frequencies),
+        "training corpus" if training is not None else "reference",
+    )
+
+
+@dataclass(frozen=True, eq=False)  # it holds arrays
+class SystemSide:
+    """One system's half of every comparison against a reference: its counts, its sentence
+    BLEUs, its bucket matrices and, when resampled, their resampled column sums. Computed once
+    per system, it serves every pair the system is in."""
+
+    name: str
+    segments: Sequence[str]
+    matches: NgramMatches
+    sentence_bleu: np.ndarray
+    analyses: tuple[BucketMatrices, ...]  # each with this system's matrix alone
+    resampled: tuple[np.ndarray, ...] | None  # counts @ matrix, every analysis in order
+
+
+def system_side(
+    reference: ReferenceSide,
+    name: str,
+    segments: Sequence[str],
+    n_resamples: int = 0,
+    rng: np.random.Generator | None = None,
+    counts: np.ndarray | None = None,
+) -> SystemSide:
+    """``name``'s statistics against ``reference``; with ``n_resamples``, the resampled sums
+    drawn from ``rng``, or given the drawn ``counts`` (``stats.bootstrap.resample_counts``:
+    the same numbers, drawn once for every system). Two systems compared must be resampled
+    from generators in the same state, so both see the same resamples (the draws do not depend
+    on the matrices)."""
+    tokens = split_corpus(segments)
+    matches = match_system(reference.index, tokens)
+    statistics = matches.statistics
+    bleus = sentence_bleus(statistics)
+    ref_lengths = statistics[:, 0]
+    analyses = (
+        _scores_matrices([statistics]),
+        word_accuracy_matrices(
+            _word_counts(reference.words, [system_word_counts(reference.words, matches, tokens)]),
+            reference.frequencies_from,
+        ),
+        sentence_buckets.bleu_by_length(ref_lengths, [statistics]),
+        sentence_buckets.by_length_difference(ref_lengths, [statistics[:, 1]]),
+        sentence_buckets.by_sentence_bleu([bleus]),
+    )
+    flat = [matrix for analysis in analyses for matrix in analysis.matrices]
+    resampled = None
+    if counts is not None:
+        if counts.shape != (n_resamples, len(segments)):
+            raise ValueError(f"counts of shape {counts.shape} for {n_resamples} resamples")
+        # one product for every matrix; whole numbers, so the sums are exact either way
+        together = counts @ np.hstack(flat)
+        edges = np.cumsum([m.shape[1] for m in flat])[:-1]
+        resampled = tuple(np.split(together, edges, axis=1))
+    elif n_resamples > 0:
+        assert rng is not None, "resampling needs a generator"
+        resampled = tuple(resampled_sums(flat, n_resamples, rng))
+    return SystemSide(name, segments, matches, bleus, analyses, resampled)
+
+
+def _word_counts(words: WordBuckets, counted: Sequence[tuple[np.ndarray, np.ndarray]]):
+    return WordCounts(
+        words.buckets, words.reference, tuple(c[0] for c in counted), tuple(c[1] for c in counted)
+    )
+
+
+def compare_sides(
+    reference: ReferenceSide,
+    a: SystemSide,
+    b: SystemSide,
+    bootstrap: BootstrapOptions | None = None,
+    source: Sequence[str] | None = None,
+) -> Comparison:
+    """compare-mt's analyses of two systems' sides against the same reference (with
+    ``bootstrap``, both sides resampled with its number of resamples, from the same draws)."""
+    resampled = bootstrap is not None and bootstrap.n_resamples > 0
+    if resampled and (a.resampled is None or b.resampled is None):
+        raise ValueError("both sides must be resampled for intervals")
+    joined = [x.joined(y) for x, y in zip(a.analyses, b.analyses)]
+    analyses = _resampled(joined, bootstrap if resampled else None, (a.resampled, b.resampled))
+    bleus = (a.sentence_bleu, b.sentence_bleu)
+    return Comparison(
+        (a.name, b.name),
+        analyses,
+        salient_between(a.matches, b.matches),
+        # a sentence's words are equal where its stripped text is (split on spaces)
+        differing_most(*(_stripped(x.segments) for x in (reference, a, b)), *bleus),
+        bleus,
+        reference.frequencies_from,
+        bootstrap,
+        (reference.segments, a.segments, b.segments),
+        source,
+        reference.words,
+    )
+
+
 def compare_pair(
     reference: Sequence[str],
     systems: Sequence[tuple[str, Sequence[str]]],
@@ -218,66 +366,38 @@ def compare_pair(
     ``training`` (segments) gives the word frequencies in place of the reference; ``source``
     is only shown beside the example sentences. With ``bootstrap``, every bucket gets an
     interval (and so does a - b) from ``bootstrap.n_resamples`` resamples of the sentences
-    drawn from ``rng`` (default: seeded with ``bootstrap.seed``).
+    drawn from ``rng`` (default: seeded with ``bootstrap.seed``), the same for both systems.
     """
     if len(systems) != 2:
         raise ValueError(f"compare two systems, not {len(systems)}")
-    (name_a, text_a), (name_b, text_b) = systems
-    ref = split_corpus(reference)
-    hyps = [split_corpus(text_a), split_corpus(text_b)]
-    counted = ngram_matches(ref, hyps)
-    statistics = [c.statistics for c in counted]
-    bleus = tuple(sentence_bleus(s) for s in statistics)
-    frequencies = word_frequencies(split_corpus(training) if training is not None else ref)
-    ref_lengths = statistics[0][:, 0]
-    matrices = [
-        _scores_matrices(statistics),
-        word_accuracy_matrices(
-            word_counts(ref, hyps, frequencies),
-            "training corpus" if training is not None else "reference",
-        ),
-        sentence_buckets.bleu_by_length(ref_lengths, statistics),
-        sentence_buckets.by_length_difference(ref_lengths, [s[:, 1] for s in statistics]),
-        sentence_buckets.by_sentence_bleu(bleus),
+    side = reference_side(reference, training)
+    n_resamples = bootstrap.n_resamples if bootstrap is not None else 0
+    if n_resamples > 0 and rng is None:
+        assert bootstrap is not None
+        rng = np.random.default_rng(bootstrap.seed)
+    # each side draws from a copy of the generator in the same state: the same resamples
+    sides = [
+        system_side(side, name, text, n_resamples, copy.deepcopy(rng)) for name, text in systems
     ]
-    analyses = _resampled(matrices, bootstrap, rng)
-    ngrams = salient_differences(counted[0].matched, counted[1].matched)
-    examples = differing_most(ref, hyps[0], hyps[1], *bleus)
-    return Comparison(
-        (name_a, name_b),
-        analyses,
-        ngrams,
-        examples,
-        bleus,
-        "training corpus" if training is not None else "reference",
-        bootstrap,
-        (reference, text_a, text_b),
-        source,
-    )
+    return compare_sides(side, sides[0], sides[1], bootstrap, source)
 
 
 def _resampled(
     analyses: Sequence[BucketMatrices],
     bootstrap: BootstrapOptions | None,
-    rng: np.random.Generator | None,
+    sums: tuple[tuple[np.ndarray, ...] | None, tuple[np.ndarray, ...] | None],
 ) -> tuple[BucketResult, ...]:
-    """Values and, with ``bootstrap``, intervals of every analysis from one resample matrix."""
-    flat = [matrix for analysis in analyses for matrix in analysis.matrices]
-    sums = None
-    if bootstrap is not None and bootstrap.n_resamples > 0:
-        rng = rng if rng is not None else np.random.default_rng(bootstrap.seed)
-        sums = resampled_sums(flat, bootstrap.n_resamples, rng)
-    results, slot = [], 0
-    for analysis in analyses:
+    """Values and, with ``bootstrap``, intervals of every analysis from the sides' resampled
+    sums (each side's matrices in the order of its analyses)."""
+    results = []
+    for slot, analysis in enumerate(analyses):
         totals = [matrix.sum(axis=0) for matrix in analysis.matrices]
         values = np.stack([analysis.evaluate(t) for t in totals])
         intervals = difference = None
-        if sums is not None:
-            assert bootstrap is not None
-            samples = [analysis.evaluate(sums[slot + s]) for s in range(2)]  # (R, k, m) each
+        if bootstrap is not None:
+            samples = [analysis.evaluate(side[slot]) for side in sums]  # (R, k, m) each
             intervals = np.stack([_percentiles(x, bootstrap.confidence) for x in samples])
             difference = _percentiles(samples[0] - samples[1], bootstrap.confidence)
-        slot += len(analysis.matrices)
         results.append(
             BucketResult(
                 analysis.key,
@@ -294,6 +414,10 @@ def _resampled(
             )
         )
     return tuple(results)
+
+
+def _stripped(segments: Sequence[str]) -> list[str]:
+    return [segment.strip() for segment in segments]
 
 
 def _count(tokens: Sequence[str], gram: tuple[str, ...], n: int) -> int:

@@ -8,7 +8,7 @@ wide read as the number (``-5``), as compare-mt prints them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -79,3 +79,11 @@ class BucketMatrices:
     main_measure: int = -1  # the one drawn and compared between the systems
     # per system, each sentence's bucket (sentence buckets); None where buckets hold words
     members: tuple[np.ndarray, ...] | None = None
+
+    def joined(self, other: BucketMatrices) -> BucketMatrices:
+        """This analysis with ``other``'s systems after its own: the same buckets and
+        functions (both built against the same reference), the matrices side by side."""
+        members = None
+        if self.members is not None and other.members is not None:
+            members = self.members + other.members
+        return replace(self, matrices=self.matrices + other.matrices, members=members)

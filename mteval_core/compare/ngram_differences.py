@@ -20,6 +20,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from mteval_core.compare.ngram_matches import NgramMatches
+
 MIN_ORDER = 1
 ALPHA = 1.0
 REPORT_LENGTH = 50
@@ -44,31 +46,67 @@ def salient_differences(
     length: int = REPORT_LENGTH,
 ) -> tuple[tuple[NgramDifference, ...], tuple[NgramDifference, ...]]:
     """The ``length`` n-grams where a is better (highest salience first) and where b is
-    (lowest first). The saliences are computed for every n-gram at once (the same float
-    operations as compare-mt's); only the n-grams that can make a list are sorted."""
+    (lowest first), from each system's matched n-grams (tuple of words -> matches)."""
     grams = list(set(matches_a) | set(matches_b))
-    if not grams:
-        return (), ()
     a = np.array([matches_a.get(g, 0) for g in grams], dtype=np.int64)
     b = np.array([matches_b.get(g, 0) for g in grams], dtype=np.int64)
+    orders = np.array([len(g) for g in grams], dtype=np.int64)
+
+    def names(indices: np.ndarray) -> list[str]:
+        return [" ".join(grams[i]) for i in indices.tolist()]
+
+    return _salient(names, orders, a, b, alpha, length)
+
+
+def salient_between(
+    a: NgramMatches, b: NgramMatches, alpha: float = ALPHA, length: int = REPORT_LENGTH
+) -> tuple[tuple[NgramDifference, ...], tuple[NgramDifference, ...]]:
+    """``salient_differences`` of two systems matched against the same reference index: every
+    reference n-gram's matches side by side, and only the words of the n-grams that can make a
+    list read back."""
+    order = np.concatenate([np.full(len(t), n) for n, t in enumerate(a.totals, start=1)])
+    number = np.concatenate([np.arange(len(t)) for t in a.totals])
+    matched_a, matched_b = np.concatenate(a.totals), np.concatenate(b.totals)
+    either = np.flatnonzero(matched_a + matched_b)
+    order, number = order[either], number[either]
+    reference = a.reference
+
+    def names(indices: np.ndarray) -> list[str]:
+        texts = np.empty(len(indices), dtype=object)
+        for n in np.unique(order[indices]).tolist():
+            here = order[indices] == n
+            texts[here] = reference.ngram_texts(n, number[indices[here]])
+        return texts.tolist()
+
+    return _salient(names, order, matched_a[either], matched_b[either], alpha, length)
+
+
+def _salient(names, orders, a: np.ndarray, b: np.ndarray, alpha: float, length: int):
+    """The saliences of every n-gram at once (the same float operations as compare-mt's);
+    ``names(indices)`` gives those n-grams' words joined by spaces, asked only for the n-grams
+    that can make a list."""
+    if not len(a):
+        return (), ()
     salience = (a + alpha) / ((a + b) + 2 * alpha)
     return (
-        _listed(grams, a, b, salience, -salience, length),
-        _listed(grams, a, b, salience, salience, length),
+        _listed(names, orders, a, b, salience, -salience, length),
+        _listed(names, orders, a, b, salience, salience, length),
     )
 
 
-def _listed(grams, a, b, salience, key, length) -> tuple[NgramDifference, ...]:
-    """The ``length`` smallest by (key, more matches in all, code-point order)."""
+def _listed(names, orders, a, b, salience, key, length) -> tuple[NgramDifference, ...]:
+    """The ``length`` smallest by (key, more matches in all, code-point order). Every n-gram
+    before the ``length``-th by (key, more matches) is listed; only those tied with it need
+    their words to be ordered."""
+    total = a + b
+    candidates = np.arange(len(key))
     if length < len(key):
-        cut = np.partition(key, length - 1)[length - 1]
-        candidates = np.flatnonzero(key <= cut)  # every n-gram tied with the last one too
-    else:
-        candidates = np.arange(len(key))
-    order = sorted(candidates.tolist(), key=lambda i: (key[i], -(a[i] + b[i]), " ".join(grams[i])))[
-        :length
-    ]
+        last = np.lexsort((-total, key))[length - 1]
+        ahead = (key < key[last]) | ((key == key[last]) & (total >= total[last]))
+        candidates = np.flatnonzero(ahead)
+    text = dict(zip(candidates.tolist(), names(candidates)))
+    chosen = sorted(text, key=lambda i: (key[i], -total[i], text[i]))[:length]
     return tuple(
-        NgramDifference(" ".join(grams[i]), len(grams[i]), float(salience[i]), int(a[i]), int(b[i]))
-        for i in order
+        NgramDifference(text[i], int(orders[i]), float(salience[i]), int(a[i]), int(b[i]))
+        for i in chosen
     )

@@ -82,7 +82,7 @@ def bleu_by_length(
         tuple(placed(s) for s in statistics),
         evaluate,
         sizes,
-        members=(index, index),
+        members=tuple(index for _ in statistics),
     )
 
 

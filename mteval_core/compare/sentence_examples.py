@@ -10,7 +10,7 @@ here they are listed from the largest, like a's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -41,11 +41,12 @@ def differing_most(
     scores_b: np.ndarray,
     length: int = REPORT_LENGTH,
 ) -> tuple[tuple[SentenceExample, ...], tuple[SentenceExample, ...]]:
-    """(where a is better, most first; where b is better, most first)."""
+    """(where a is better, most first; where b is better, most first). A sentence is its
+    tokens or any value equal where they are (its stripped text)."""
     seen: set[tuple] = set()
     rows = []
     for i, triple in enumerate(zip(system_a, system_b, reference)):
-        key = tuple(map(tuple, triple))
+        key = tuple(x if isinstance(x, Hashable) else tuple(x) for x in triple)
         if key in seen:
             continue
         seen.add(key)

@@ -19,10 +19,20 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+if TYPE_CHECKING:  # pandas is loaded with the words' buckets, not by the command line
+    import pandas as pd
+
 from mteval_core.compare.buckets import FREQUENCY_EDGES, BucketMatrices, Buckets
+from mteval_core.compare.ngram_matches import (
+    NgramMatches,
+    ReferenceIndex,
+    index_reference,
+    match_system,
+)
 
 STATISTICS = ("recall", "precision", "f_measure")
 
@@ -41,6 +51,63 @@ class WordCounts:
     matches: tuple[np.ndarray, ...]  # per system, (n_sentences, n_buckets)
 
 
+@dataclass(frozen=True, eq=False)  # it holds arrays
+class WordBuckets:
+    """Each word's frequency bucket, and the reference's words counted by bucket: what every
+    system's word accuracy against one reference shares."""
+
+    buckets: Buckets
+    frequencies: pd.Series  # word -> count (a Series: the dashboard's cache sizes it at once)
+    of_reference_word: np.ndarray  # by reference word id (``ReferenceIndex``); 0 unused
+    reference: np.ndarray  # (n_sentences, n_buckets): the reference's words per bucket
+
+    def of(self, word: str) -> int:
+        """The bucket of any word: the number of edges at or below its frequency."""
+        return bisect_right(self.buckets.edges, int(self.frequencies.get(word, 0)))
+
+
+def word_buckets(
+    reference: ReferenceIndex, frequencies: Counter, edges: Sequence[int] = FREQUENCY_EDGES
+) -> WordBuckets:
+    buckets = Buckets.whole(edges)
+    counts = np.fromiter((frequencies.get(w, 0) for w in reference.words), dtype=np.float64)
+    import pandas as pd  # here: `mteval score` and the command line's start never need it
+
+    frequency = pd.Series(frequencies, dtype=np.int64) if frequencies else pd.Series(dtype=np.int64)
+    of_word = np.concatenate([[0], buckets.index(counts)]).astype(np.int64)
+    tokens = reference.tokens
+    n, k = len(tokens.lengths), len(buckets)
+    per_sentence = _per_bucket(tokens.sentence, of_word[tokens.ids], n, k)
+    return WordBuckets(buckets, frequency, of_word, per_sentence)
+
+
+def _per_bucket(sentence, bucket, n_sentences: int, k: int, weights=None) -> np.ndarray:
+    """(n_sentences, k): the (weighted) count of items per sentence and bucket."""
+    flat = np.bincount(sentence * k + bucket, weights=weights, minlength=n_sentences * k)
+    return flat.astype(np.float64).reshape(n_sentences, k)
+
+
+def system_word_counts(
+    words: WordBuckets, matches: NgramMatches, hypothesis: Sequence[Sequence[str]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """One system's words and matches per sentence and bucket (n_sentences, n_buckets) each. A
+    word matches min(count in the hypothesis, count in the reference) times in its sentence,
+    the unigram matches ``ngram_matches`` counted."""
+    n, k = len(words.reference), len(words.buckets)
+    tokens = matches.tokens
+    bucket = words.of_reference_word[tokens.ids]
+    unknown = np.flatnonzero(tokens.ids == 0)  # not in the reference: its frequency decides
+    if len(unknown):
+        flat = np.array([w for sentence in hypothesis for w in sentence], dtype=object)
+        counts = words.frequencies.reindex(flat[unknown], fill_value=0).to_numpy()
+        bucket[unknown] = words.buckets.index(counts)
+    sentence, word, clipped = matches.word_matches
+    return (
+        _per_bucket(tokens.sentence, bucket, n, k),
+        _per_bucket(sentence, words.of_reference_word[word], n, k, weights=clipped),
+    )
+
+
 def word_counts(
     reference: Sequence[Sequence[str]],
     systems: Sequence[Sequence[Sequence[str]]],
@@ -48,28 +115,12 @@ def word_counts(
     edges: Sequence[int] = FREQUENCY_EDGES,
 ) -> WordCounts:
     """Count every sentence's words by bucket, the bucket of a word by ``frequencies``."""
-    buckets = Buckets.whole(edges)
-    bucket_of: dict[str, int] = {}
-
-    def bucket(word: str) -> int:  # the number of edges at or below the word's frequency
-        if word not in bucket_of:
-            bucket_of[word] = bisect_right(buckets.edges, frequencies.get(word, 0))
-        return bucket_of[word]
-
-    n, k = len(reference), len(buckets)
-    ref_counts = np.zeros((n, k))
-    hyp_counts = [np.zeros((n, k)) for _ in systems]
-    match_counts = [np.zeros((n, k)) for _ in systems]
-    for i, ref_sentence in enumerate(reference):
-        in_reference = Counter(ref_sentence)
-        for word, count in in_reference.items():
-            ref_counts[i, bucket(word)] += count
-        for s, system in enumerate(systems):
-            for word, count in Counter(system[i]).items():
-                b = bucket(word)
-                hyp_counts[s][i, b] += count
-                match_counts[s][i, b] += min(count, in_reference.get(word, 0))
-    return WordCounts(buckets, ref_counts, tuple(hyp_counts), tuple(match_counts))
+    index = index_reference(reference)
+    words = word_buckets(index, frequencies, edges)
+    counted = [system_word_counts(words, match_system(index, s), s) for s in systems]
+    return WordCounts(
+        words.buckets, words.reference, tuple(c[0] for c in counted), tuple(c[1] for c in counted)
+    )
 
 
 def accuracies(matches: np.ndarray, reference: np.ndarray, hypothesis: np.ndarray) -> np.ndarray:

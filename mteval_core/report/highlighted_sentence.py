@@ -6,9 +6,11 @@ HTML-escaped here, word by word, so a sentence or a system name is only ever sho
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from html import escape
 
-from mteval_core.compare.highlights import CONFIRMED, OWN, Highlights, highlights
+from mteval_core.compare.highlights import CONFIRMED, OWN, UNCONFIRMED, Highlights, highlights
+from mteval_core.compare.whitespace_split import split_tokens
 
 COLOURS = {"improving": "#b7e4b0", "worsening": "#f5b7b1", CONFIRMED: "#d4e6f6"}
 LEGEND_TITLES = {
@@ -18,18 +20,25 @@ LEGEND_TITLES = {
 }
 
 
-def _words(words: tuple[tuple[str, str], ...], own: str) -> str:
-    """The words with their marks as escaped spans; ``own`` names a mark OWN of this output."""
+UNDERLINE = "text-decoration:underline;text-decoration-thickness:2px;text-underline-offset:3px"
+
+
+def _words(words: tuple[tuple[str, str], ...], own: str, underlined: Collection[str] = ()) -> str:
+    """The words with their marks as escaped spans; ``own`` names a mark OWN of this output;
+    the words in ``underlined`` are underlined besides."""
     parts = []
     for word, mark in words:
         kind = own if mark == OWN else mark
+        text = escape(word)
+        if word in underlined:
+            text = f'<u class="bucket-word" style="{UNDERLINE}">{text}</u>'
         if kind in COLOURS:
             parts.append(
                 f'<span class="{kind}" title="{kind}" style="background:{COLOURS[kind]};'
-                f'border-radius:3px;padding:0 2px">{escape(word)}</span>'
+                f'border-radius:3px;padding:0 2px">{text}</span>'
             )
         else:
-            parts.append(escape(word))
+            parts.append(text)
     return " ".join(parts)
 
 
@@ -48,17 +57,23 @@ def sentence_html(
     reference: str,
     outputs: tuple[str, str],
     source: str | None = None,
+    underlined: Collection[str] | None = None,
 ) -> str:
     """A table of line ``line``: source (when given), reference and the two outputs, each
-    output's words marked against the reference (compare-mt's whitespace tokens)."""
+    output's words marked against the reference (compare-mt's whitespace tokens); the words in
+    ``underlined`` (e.g. a frequency bucket's) underlined in the reference and both outputs."""
     marked: Highlights = highlights(reference, *outputs)
     rows = []
     if source is not None:
         rows.append(("source", escape(source)))
+    shown_reference = escape(reference)
+    if underlined:
+        plain = tuple((word, UNCONFIRMED) for word in split_tokens(reference))
+        shown_reference = _words(plain, "", underlined)
     rows += [
-        ("reference", escape(reference)),
-        (escape(systems[0]) + " (a)", _words(marked.a, "worsening")),
-        (escape(systems[1]) + " (b)", _words(marked.b, "improving")),
+        ("reference", shown_reference),
+        (escape(systems[0]) + " (a)", _words(marked.a, "worsening", underlined or ())),
+        (escape(systems[1]) + " (b)", _words(marked.b, "improving", underlined or ())),
     ]
     cells = "".join(
         f'<tr><th style="text-align:left;vertical-align:top;padding:2px 8px;'

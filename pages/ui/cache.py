@@ -79,8 +79,8 @@ def _own_bytes(item: object) -> tuple[int, list[object]]:
         if isinstance(item.base, np.ndarray):  # a view keeps the array it views alive
             return 0, [item.base]
         return item.nbytes, item.ravel().tolist() if item.dtype == object else []
-    if isinstance(item, pd.DataFrame | pd.Series):
-        return int(item.memory_usage(deep=True).sum()), []
+    if isinstance(item, pd.DataFrame | pd.Series):  # a Series's memory_usage is one number
+        return int(np.sum(item.memory_usage(deep=True))), []
     if isinstance(item, pd.Index):
         return int(item.memory_usage(deep=True)), []
     if isinstance(item, _ATOMS):

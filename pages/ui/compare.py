@@ -7,17 +7,92 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import streamlit as st
 
-from mteval_core.compare.analysis import Comparison
+from mteval_core.compare.analysis import (
+    Comparison,
+    ReferenceSide,
+    SystemSide,
+    compare_sides,
+    reference_side,
+    system_side,
+)
+from mteval_core.compare.whitespace_split import split_tokens
+from mteval_core.errors import InputError
+from mteval_core.model.testset import TestSet
+from mteval_core.report.figures.plotly_escape import escape_plotly
 from mteval_core.report.highlighted_sentence import sentence_html
+from mteval_core.stats.bootstrap import BootstrapOptions, resample_counts
+from pages.ui import cache_key, cached
 from pages.ui.markdown_escape import escape_markdown
 
 SENTENCE_ANALYSES = ("length_buckets", "length_difference_buckets", "sentence_bleu_buckets")
+WORD_ACCURACY = "word_accuracy"  # its buckets hold words: a bucket lists the sentences with them
+LISTABLE = (*SENTENCE_ANALYSES, WORD_ACCURACY)
 BY_BUCKET, BY_NGRAM = "a bucket", "an n-gram"
+CHART = "compare_buckets_chart"  # the figure of every bucket analysis (its selection's key)
 SENTENCES_PER_PAGE = 10
 BITEXT_PAGE = "pages/3_Bitext_grid.py"
 COMPARE_PAGE = "pages/5_Compare.py"
+# resample counts kept for every system's resampling up to this many cells (8 bytes each);
+# above, each system draws its own from the same seed (the same numbers, blocks at a time)
+MAX_SHARED_COUNTS = 4_000_000
+
+
+def comparison_of(
+    test_set: TestSet, pair: tuple[str, str], reference: int, bootstrap: BootstrapOptions | None
+) -> Comparison:
+    """compare-mt's analyses of ``pair``, from each system's side computed once per reference
+    and resamples (shared by every pair it is in, and by every session): switching one system
+    of the pair counts only the new one, and the pair's own work is a few vector operations."""
+    if pair[0] == pair[1]:
+        raise InputError(f"compare two different systems, not {pair[0]!r} with itself")
+    ref = cached(
+        cache_key("compare reference side", reference),
+        lambda _: reference_side(test_set.references[reference].segments),
+    )
+    sides = [_side_of(test_set, ref, name, reference, bootstrap) for name in pair]
+    source = test_set.source.segments if test_set.source is not None else None
+    return cached(
+        cache_key("comparison", *pair, reference, bootstrap),
+        lambda _: compare_sides(ref, sides[0], sides[1], bootstrap, source),
+    )
+
+
+def _side_of(
+    test_set: TestSet,
+    reference: ReferenceSide,
+    name: str,
+    reference_number: int,
+    bootstrap: BootstrapOptions | None,
+) -> SystemSide:
+    """One system's side; resampled from a generator seeded as ``compare_pair`` seeds it, so
+    both systems of any pair see the same resamples and the numbers are ``compare_pair``'s."""
+    if name not in test_set.system_names:
+        raise InputError(
+            f"there is no system {name!r} to compare",
+            hint=f"Choose among: {', '.join(test_set.system_names)}.",
+        )
+    resamples = bootstrap.n_resamples if bootstrap is not None else 0
+    counts = None
+    if bootstrap is not None and 0 < resamples * test_set.n_segments <= MAX_SHARED_COUNTS:
+        seed = bootstrap.seed
+        counts = cached(  # drawn once for every system
+            cache_key("compare resample counts", resamples, seed),
+            lambda _: resample_counts(test_set.n_segments, resamples, np.random.default_rng(seed)),
+        )
+    return cached(
+        cache_key("compare system side", name, reference_number, resamples, bootstrap),
+        lambda _: system_side(
+            reference,
+            name,
+            test_set.system(name),
+            resamples,
+            np.random.default_rng(bootstrap.seed) if bootstrap is not None else None,
+            counts,
+        ),
+    )
 
 
 def preselect_pair(ranked: Sequence[str]) -> None:
@@ -39,17 +114,32 @@ def preselect_pair(ranked: Sequence[str]) -> None:
         )
 
 
-def select_clicked_bucket(analysis: str, chart: str) -> None:
+def select_clicked_bar(analyses: Sequence[str], chart: str) -> None:
     """A clicked bar lists its bucket's sentences: the chart's ``on_select`` callback, run
-    before the widgets below it are drawn again."""
+    before the widgets below it are drawn again. ``analyses`` are the figure's analyses in the
+    order ``buckets_figure`` draws them (trace 2k + s: analysis k, system s)."""
     points = st.session_state[chart]["selection"]["points"]
     if not points:
         return
-    point = points[0]
+    choice = clicked_bucket(points[0], analyses)
+    if choice is None:
+        return
     st.session_state["compare_list"] = BY_BUCKET
-    st.session_state["compare_analysis"] = analysis
-    st.session_state["compare_bucket"] = int(point["point_index"])
-    st.session_state["compare_side"] = int(point["curve_number"])
+    (
+        st.session_state["compare_analysis"],
+        st.session_state["compare_bucket"],
+        st.session_state["compare_side"],
+    ) = choice
+
+
+def clicked_bucket(point: dict, analyses: Sequence[str]) -> tuple[str, int, int] | None:
+    """(analysis, bucket, system) of a clicked bar of ``buckets_figure``; None for a point
+    that is no bar of a listable analysis."""
+    curve, bucket = point.get("curve_number"), point.get("point_index")
+    if curve is None or bucket is None or not 0 <= int(curve) < 2 * len(analyses):
+        return None
+    analysis = analyses[int(curve) // 2]
+    return (analysis, int(bucket), int(curve) % 2) if analysis in LISTABLE else None
 
 
 def keep_valid(key: str, offered: Sequence[object]) -> None:
@@ -58,9 +148,12 @@ def keep_valid(key: str, offered: Sequence[object]) -> None:
         del st.session_state[key]
 
 
-def show_sentences(comparison: Comparison, lines: Sequence[int], key: str) -> None:
-    """``lines`` (1-based) a page at a time: each with the reference and both outputs marked,
-    and links to the Bitext grid of each system at that line."""
+def show_sentences(
+    comparison: Comparison, lines: Sequence[int], key: str, word_bucket: int | None = None
+) -> None:
+    """``lines`` (1-based) a page at a time: each with the reference and both outputs marked
+    (and the words of frequency bucket ``word_bucket`` underlined), drawn as one block, and a
+    way to open each in the Bitext grid of either system."""
     if not lines:
         st.info("No sentence here.")
         return
@@ -73,23 +166,32 @@ def show_sentences(comparison: Comparison, lines: Sequence[int], key: str) -> No
     st.caption(f"Sentences {first + 1} to {first + len(shown)} of {len(lines):,}.")
     reference, out_a, out_b = comparison.texts
     source = comparison.source
+    blocks = []
     for line in shown:
         i = line - 1
-        st.html(
+        underlined = None
+        if word_bucket is not None:
+            words = {w for text in (reference[i], out_a[i], out_b[i]) for w in split_tokens(text)}
+            underlined = {w for w in words if comparison.word_bucket(w) == word_bucket}
+        blocks.append(
             sentence_html(
                 line,
                 comparison.systems,
                 reference[i],
                 (out_a[i], out_b[i]),
                 source[i] if source is not None else None,
+                underlined,
             )
         )
-        for column, (side, name) in zip(st.columns(2), zip("ab", comparison.systems)):
-            column.page_link(
-                BITEXT_PAGE,
-                label=f"Line {line} of system {side} in the Bitext grid",
-                query_params={"system": name, "segment": str(line)},
-            )
+    st.html("".join(blocks))  # one element for the page of sentences: quick to draw
+    chosen, *links = st.columns([2, 3, 3], vertical_alignment="bottom")
+    line = chosen.selectbox("Open line", shown, key=f"compare_open_{key}")
+    for column, side, name in zip(links, "ab", comparison.systems):
+        column.page_link(
+            BITEXT_PAGE,
+            label=f"Line {line} of system {side} in the Bitext grid",
+            query_params={"system": name, "segment": str(line)},
+        )
 
 
 def link_to_compare(ranked: Sequence[str]) -> None:
@@ -105,3 +207,35 @@ def link_to_compare(ranked: Sequence[str]) -> None:
     second = right.selectbox("with", others, key="scores_compare_b")
     if link.button("Open on the Compare page", key="scores_open_compare"):
         st.switch_page(COMPARE_PAGE, query_params={"a": first, "b": second})
+
+
+HEAT_MAP = "scores_heat_map"  # the Scores page's heat map (its selection's key)
+CLICKED_PAIR = "scores_clicked_pair"  # a clicked cell's pair, until the page opens Compare on it
+
+
+def pair_of_cell(point: dict, systems: Sequence[str]) -> tuple[str, str] | None:
+    """The (row, column) systems of a clicked cell of ``significance_heatmap`` (its ``y`` and
+    ``x``, the names as the axes show them, escaped); None for a point that is no cell of two
+    of ``systems``."""
+    shown = {escape_plotly(system): system for system in systems}
+    row, column = shown.get(str(point.get("y"))), shown.get(str(point.get("x")))
+    if row is None or column is None or row == column:
+        return None
+    return row, column
+
+
+def remember_clicked_pair(systems: Sequence[str]) -> None:
+    """The heat map's ``on_select`` callback: keep the clicked cell's pair for
+    ``open_clicked_pair``, which the page calls after drawing the map."""
+    points = st.session_state[HEAT_MAP]["selection"]["points"]
+    pair = pair_of_cell(points[0], systems) if points else None
+    if pair is not None:
+        st.session_state[CLICKED_PAIR] = pair
+
+
+def open_clicked_pair() -> None:
+    """Open the Compare page on the pair of a clicked cell (a = the row's system, the
+    baseline; b = the column's), once."""
+    pair = st.session_state.pop(CLICKED_PAIR, None)
+    if pair is not None:
+        st.switch_page(COMPARE_PAGE, query_params={"a": pair[0], "b": pair[1]})

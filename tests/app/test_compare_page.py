@@ -5,9 +5,10 @@ sentences with the words marked, and hostile names and texts shown only as text.
 from __future__ import annotations
 
 import re
-from html import escape
+from html import escape, unescape
 from pathlib import Path
 
+import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.metrics.scoring import score_test_set
@@ -16,6 +17,8 @@ from mteval_core.report.evaluation_report import compare_systems, ranked_systems
 from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions
 from pages.ui import DASHBOARD_METRICS
+from pages.ui import compare as compare_ui
+from pages.ui.compare import CHART, clicked_bucket
 from tests.app.test_hostile_pages import IMAGE, TAG, assert_escaped, hostile_test_set
 from tests.helpers import load_sample
 
@@ -55,7 +58,7 @@ def test_the_page_opens_on_the_two_best_systems_with_every_chart():
     ranked = ranked_systems(score_test_set(SAMPLE, DASHBOARD_METRICS, Options()))
     assert widget(app, "selectbox", "System a (baseline)").value == ranked[0]
     assert widget(app, "selectbox", "System b").value == ranked[1]
-    assert len(app.get("plotly_chart")) == 5  # four bucket analyses and the n-grams
+    assert len(app.get("plotly_chart")) == 2  # the four bucket analyses in one, the n-grams
     assert app.query_params["a"] == ranked[0]  # a link to this view
     corpus = compare_systems(SAMPLE, (ranked[0], ranked[1]), 0, BootstrapOptions(1000))
     bleu = corpus.analysis("scores")
@@ -86,6 +89,58 @@ def test_a_bucket_lists_its_sentences_with_the_marked_words_and_bitext_links():
     assert 'class="improving"' in body or 'class="worsening"' in body or 'class="confirmed"' in body
     links = [link.proto.query_string for link in app.get("page_link")]
     assert f"system=phrase-based&segment={expected[0]}" in links
+
+
+def test_a_clicked_word_accuracy_bar_lists_the_sentences_with_its_words_underlined(monkeypatch):
+    """A bar of word accuracy by frequency (trace 0: a's, bucket k) lists the sentences whose
+    reference has words of that bucket, the words underlined in reference and outputs."""
+    app = open_compare({"a": "phrase-based", "b": "neural-large"})
+    comparison = compare_systems(SAMPLE, ("phrase-based", "neural-large"))
+    words = comparison.words
+    bucket = int(np.argmax(words.reference.sum(axis=0)))  # the bucket with most words
+    analyses = tuple(a.key for a in comparison.analyses[1:])
+    assert clicked_bucket({"curve_number": 1, "point_index": bucket}, analyses) == (
+        "word_accuracy",
+        bucket,
+        1,
+    )
+    app.session_state[CHART] = {
+        "selection": {"points": [{"curve_number": 1, "point_index": bucket}]}
+    }
+    select_in(app, analyses, monkeypatch)
+    rerun(app)
+    assert widget(app, "selectbox", "Analysis").value == "word_accuracy"
+    assert widget(app, "selectbox", "Bucket").value == bucket
+    expected = comparison.lines_with_word_bucket(bucket)
+    assert expected and listed_lines(app) == expected[:10]
+    body = " ".join(e.proto.body for e in app.get("html"))
+    underlined = re.findall(r'<u class="bucket-word"[^>]*>([^<]*)</u>', body)
+    assert underlined and all(comparison.word_bucket(unescape(w)) == bucket for w in underlined)
+    first = SAMPLE.references[0].segments[expected[0] - 1].split()
+    assert any(comparison.word_bucket(w) == bucket for w in first)
+
+
+def select_in(app: AppTest, analyses: tuple[str, ...], monkeypatch) -> None:
+    """The chart's on_select callback run on the selection (AppTest cannot click a Plotly bar),
+    and what it chose given to the app's session."""
+    state = {CHART: {"selection": app.session_state[CHART]["selection"]}}
+    monkeypatch.setattr(compare_ui.st, "session_state", state)
+    compare_ui.select_clicked_bar(analyses, CHART)
+    monkeypatch.undo()
+    for key, value in state.items():
+        if key != CHART:
+            app.session_state[key] = value
+
+
+def test_a_click_outside_the_bars_selects_nothing():
+    analyses = ("word_accuracy", "length_buckets")
+    assert clicked_bucket({"curve_number": 4, "point_index": 0}, analyses) is None
+    assert clicked_bucket({"point_index": 0}, analyses) is None
+    assert clicked_bucket({"curve_number": 3, "point_index": 2}, analyses) == (
+        "length_buckets",
+        2,
+        1,
+    )
 
 
 def test_an_ngram_lists_the_sentences_where_either_system_matches_it():
@@ -130,3 +185,38 @@ def test_the_scores_page_opens_compare_on_the_chosen_pair():
     assert app.title[0].value == "Compare two systems"
     assert widget(app, "selectbox", "System a (baseline)").value == "word-by-word"
     assert widget(app, "selectbox", "System b").value == second
+
+
+def test_a_clicked_cell_of_the_heat_map_opens_compare_on_its_pair(monkeypatch):
+    """The significance heat map's cells are clickable (an invisible marker on each tested
+    cell); the selection of the cell in row x and column y opens Compare on (x, y)."""
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    app.run()
+    app.switch_page("pages/1_Scores.py")
+    rerun(app)
+    figures = [plotly_figure(chart) for chart in app.get("plotly_chart")]
+    cells, markers = next(f["data"] for f in figures if f["data"][0]["type"] == "heatmap")
+    assert markers["type"] == "scatter" and cells.get("hoverinfo") == "skip"
+    n = len(cells["x"])
+    assert len(markers["x"]) == n * (n - 1)  # every cell but the diagonal
+    row, column = markers["y"][1], markers["x"][1]
+    assert row != column
+    systems = SAMPLE.system_names
+    assert compare_ui.pair_of_cell({"x": column, "y": row}, systems) == (row, column)
+    assert compare_ui.pair_of_cell({"x": row, "y": row}, systems) is None
+    assert compare_ui.pair_of_cell({"x": "<b>nobody</b>", "y": row}, systems) is None
+    state = {compare_ui.HEAT_MAP: {"selection": {"points": [{"x": column, "y": row}]}}}
+    monkeypatch.setattr(compare_ui.st, "session_state", state)
+    compare_ui.remember_clicked_pair(systems)  # the chart's on_select callback
+    monkeypatch.undo()
+    app.session_state[compare_ui.CLICKED_PAIR] = state[compare_ui.CLICKED_PAIR]
+    rerun(app)
+    assert app.title[0].value == "Compare two systems"
+    assert widget(app, "selectbox", "System a (baseline)").value == row
+    assert widget(app, "selectbox", "System b").value == column
+
+
+def plotly_figure(chart) -> dict:
+    import json
+
+    return json.loads(chart.proto.spec)

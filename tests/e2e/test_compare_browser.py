@@ -1,7 +1,8 @@
 """The Compare page and the report download in Chromium on WMT21 en-de news (20 systems, three
 references, uploaded through the Data page as a user does): the page opens on the two best
 systems with its charts, an n-gram and a clicked bar list their sentences with the words marked,
-a pair can be switched, and the report downloads and opens offline.
+a pair can be switched, a cell of the Scores page's heat map opens Compare on its pair (on the
+sample, in a second session), and the report downloads and opens offline.
 
 Skips where Chromium, Playwright or ../shared/data's WMT21 en-de folder is missing. One server
 (the conftest's) and one session for the module. Screenshots and timings (first view, another
@@ -85,7 +86,7 @@ def test_compare_opens_on_the_two_best_and_lists_an_ngrams_sentences(session, en
     assert a in systems and b in systems and a != b
     text = page.inner_text("[data-testid=stMain]")
     assert "The analyses read the reference “ref-A” (one of 3)" in text
-    assert page.locator(".js-plotly-plot").count() == 5
+    assert page.locator(".js-plotly-plot").count() == 2  # the bucket analyses in one; n-grams
     shot(page, "compare-wmt21-first-view")
 
     page.get_by_text("an n-gram", exact=True).click()
@@ -118,9 +119,10 @@ def test_a_clicked_bar_lists_its_bucket(session):
     page.get_by_text("a bucket", exact=True).click()
     wait_until_idle(page)
     plot = page.locator(".js-plotly-plot").filter(has_text="sentences by sentence BLEU").first
-    bars = plot.locator("g.trace.bars path")
-    third = plot.locator("g.xtick text").nth(2).text_content()
-    bars.nth(bars.count() // 2 + 2).click(force=True)  # b's third bucket, a tall bar
+    # the fourth chart (axes x4, y4): its second trace is b's bars
+    third = plot.locator("g.x4tick text").nth(2).text_content()
+    bars = plot.locator(".subplot.x4y4 g.trace.bars").nth(1).locator("path")
+    bars.nth(2).click(force=True)  # b's third bucket, a tall bar
     wait_until_idle(page)
     assert_no_error(page)
     assert selected(page, "Analysis") == "sentences by sentence BLEU"
@@ -129,6 +131,25 @@ def test_a_clicked_bar_lists_its_bucket(session):
     assert b_side.locator("input").is_checked()  # the clicked bar was b's
     assert page.locator(".sentence").count() > 0
     shot(page, "compare-wmt21-clicked-bucket")
+
+
+def test_a_heat_map_cell_opens_its_pair_on_compare(browser, server):
+    """On the sample's Scores page (its few systems show the heat map at once), a click in the
+    cell of row 2, column 1 opens Compare on that pair: a = the second best, b = the best."""
+    page = new_page(browser)
+    open_page(page, server.url, "Scores", "Download CSV")
+    heat_map = page.locator(".js-plotly-plot").filter(has=page.locator(".heatmaplayer")).first
+    heat_map.scroll_into_view_if_needed()
+    names = heat_map.evaluate("plot => plot.data[0].y")  # best first, top to bottom
+    box = heat_map.locator(".nsewdrag").first.bounding_box()
+    n = len(names)
+    page.mouse.click(box["x"] + 0.5 * box["width"] / n, box["y"] + 1.5 * box["height"] / n)
+    page.wait_for_selector("text=Compare two systems")
+    wait_until_idle(page)
+    assert_no_error(page)
+    chosen = selected(page, "System a (baseline)"), selected(page, "System b")
+    assert chosen == (names[1], names[0]), (chosen, names)
+    page.close()
 
 
 def test_the_report_downloads_and_opens_offline(session, browser):

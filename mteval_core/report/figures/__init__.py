@@ -5,7 +5,7 @@ Pages import every builder from here; the modules group them by subject.
 
 from mteval_core.report.figures.bars import ranked_bars
 from mteval_core.report.figures.bitext import bitext_grid_figure, bitext_grid_width
-from mteval_core.report.figures.comparison import bucket_figure, ngram_figure
+from mteval_core.report.figures.comparison import buckets_figure, ngram_figure
 from mteval_core.report.figures.correlation import (
     differential_scatter,
     metric_human_scatter,
@@ -15,6 +15,7 @@ from mteval_core.report.figures.correlation import (
 from mteval_core.report.figures.loss import loss_bar_chart, rank_reversal_map
 from mteval_core.report.figures.meteor_grid import meteor_alignment_figure, meteor_alignment_width
 from mteval_core.report.figures.scores import (
+    clickable_cells,
     significance_clusters_figure,
     significance_heatmap,
     system_scores_bar,
@@ -24,7 +25,8 @@ from mteval_core.report.figures.segment_level import metric_ranking_figure, segm
 __all__ = [
     "bitext_grid_figure",
     "bitext_grid_width",
-    "bucket_figure",
+    "buckets_figure",
+    "clickable_cells",
     "differential_scatter",
     "loss_bar_chart",
     "meteor_alignment_figure",

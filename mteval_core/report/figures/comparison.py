@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 from mteval_core.compare.analysis import BucketResult
 from mteval_core.compare.ngram_differences import NgramDifference
@@ -18,19 +19,68 @@ from mteval_core.report.figures.plotly_escape import escape_all, escape_plotly
 SYSTEM_COLOURS = ("#1f77b4", "#ff7f0e")  # a, b: as `mteval compare --format html` draws them
 
 
-def bucket_figure(analysis: BucketResult, systems: Sequence[str]) -> go.Figure:
-    """The main measure of every bucket (F-measure, BLEU, sentences), one bar per system, with
-    whiskers at the bootstrap interval when there is one."""
+TITLE_WIDTH = 44  # characters per line of a chart's title at half the page's width
+
+
+def buckets_figure(analyses: Sequence[BucketResult], systems: Sequence[str]) -> go.Figure:
+    """Every bucket analysis in one figure, two charts a row, each as ``bucket_figure`` draws it:
+    one Plotly figure draws in the browser in a fraction of the time of four. Trace 2k + s is
+    analysis k's system s (0: a, 1: b), so a clicked bar names its analysis, system and bucket
+    (its point index)."""
+    rows = (len(analyses) + 1) // 2
+    figure = make_subplots(
+        rows=rows,
+        cols=2,
+        subplot_titles=[wrapped_title(a.title) for a in analyses],
+        vertical_spacing=0.5 / rows,
+        horizontal_spacing=0.08,
+    )
+    for k, analysis in enumerate(analyses):
+        row, col = k // 2 + 1, k % 2 + 1
+        for bar in _bars(analysis, systems, legend=k == 0):
+            figure.add_trace(bar, row=row, col=col)
+        figure.update_yaxes(
+            title_text=escape_plotly(analysis.measure_labels[analysis.main_measure]),
+            row=row,
+            col=col,
+        )
+    figure.update_annotations(font_size=14)  # the charts' titles
+    figure.update_layout(
+        barmode="group",
+        legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "yref": "container"},
+        margin={"t": 90, "b": 40},
+        height=430 * rows,
+        clickmode="event+select",
+    )
+    return figure
+
+
+def wrapped_title(title: str, width: int = TITLE_WIDTH) -> str:
+    """``title`` escaped and broken into lines of at most ``width`` characters at spaces, so a
+    chart half the page wide shows all of it."""
+    lines: list[str] = []
+    for word in title.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "<br>".join(escape_plotly(line) for line in lines)
+
+
+def _bars(analysis: BucketResult, systems: Sequence[str], legend: bool = True) -> list[go.Bar]:
+    """One bar trace per system: each bucket's main measure, whiskers at its interval."""
     m = analysis.main_measure
     labels = escape_all(analysis.labels)
     measure = escape_plotly(analysis.measure_labels[m])
-    figure = go.Figure()
+    bars = []
     for s, system in enumerate(systems):
         values = analysis.values[s, :, m]
         bar = go.Bar(
             x=labels,
             y=values,
             name=escape_plotly(system),
+            legendgroup=str(s),
+            showlegend=legend,
             marker_color=SYSTEM_COLOURS[s],
             customdata=np.column_stack([np.arange(len(labels)), np.full(len(labels), s)]),
             hovertemplate=f"%{{x}}: %{{y:.4g}} {measure}<extra>%{{fullData.name}}</extra>",
@@ -45,17 +95,8 @@ def bucket_figure(analysis: BucketResult, systems: Sequence[str]) -> go.Figure:
                 "color": "#262730",
                 "thickness": 1.2,
             }
-        figure.add_trace(bar)
-    figure.update_layout(
-        title=escape_plotly(analysis.title),
-        yaxis_title=measure,
-        barmode="group",
-        legend={"orientation": "h", "y": -0.25},
-        margin={"t": 50, "b": 40},
-        height=360,
-        clickmode="event+select",
-    )
-    return figure
+        bars.append(bar)
+    return bars
 
 
 def ngram_figure(

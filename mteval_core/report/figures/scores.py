@@ -121,6 +121,31 @@ def significance_heatmap(  # long: one figure's matrices, text and colour scale
     return figure
 
 
+def clickable_cells(heat_map: go.Figure) -> go.Figure:
+    """``significance_heatmap``'s figure with every tested cell clickable: Plotly selects no
+    heat-map cell, so an invisible marker sits on each (trace 1, carrying the cell's hover) and
+    a click anywhere in a cell selects its marker, the nearest. A selected point's ``x`` and
+    ``y`` are the column's and the row's system names as the axes show them (escaped)."""
+    figure = go.Figure(heat_map)
+    (cells,) = figure.data
+    rows, columns = np.nonzero(np.array([[v is not None for v in row] for row in cells.z]))
+    customdata = np.array(cells.customdata, dtype=float)
+    figure.add_trace(
+        go.Scatter(
+            x=[cells.x[j] for j in columns],
+            y=[cells.y[i] for i in rows],
+            mode="markers",
+            marker={"size": 12, "color": "rgba(0,0,0,0)"},
+            customdata=customdata[rows, columns].tolist(),
+            hovertemplate=cells.hovertemplate,
+            showlegend=False,
+        )
+    )
+    figure.update_traces(hoverinfo="skip", hovertemplate=None, selector={"type": "heatmap"})
+    figure.update_layout(hoverdistance=-1, clickmode="event+select")
+    return figure
+
+
 def _with_gaps(matrix: np.ndarray) -> list[list[float | None]]:
     """NaN as None, which Plotly draws as an empty cell (the diagonal, pairs not tested)."""
     return [[None if np.isnan(value) else float(value) for value in row] for row in matrix]
