@@ -110,7 +110,8 @@ def test_heat_map_shows_every_pair_with_its_holm_corrected_p(label, metric):
     run(app)
     heat_map = charts(app)[1]
     assert heat_map["layout"]["title"]["text"] == f"{label}: paired bootstrap significance"
-    (cells,) = heat_map["data"]
+    cells, clickable = heat_map["data"]  # the cells, and the invisible markers clicks select
+    assert clickable["type"] == "scatter" and len(clickable["x"]) == 12
     assert cells["type"] == "heatmap" and cells["x"] == SYSTEMS and cells["y"] == SYSTEMS
     assert [len(row) for row in cells["z"]] == [4, 4, 4, 4]
     assert [cells["z"][i][i] for i in range(4)] == [None] * 4
