@@ -13,12 +13,13 @@ per pair: the same rows (tests/metrics/test_meteor_compiled.py compares both).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import chain
 from types import ModuleType
 
 import numpy as np
 
 from mteval_core.metrics.meteor.aligner import BEAM_SIZE, Matcher, align, search_weights
-from mteval_core.metrics.meteor.java_strings import java_hash, java_lower
+from mteval_core.metrics.meteor.java_strings import java_lower
 from mteval_core.metrics.meteor.scorer import statistics_row
 from mteval_core.metrics.meteor.stage import Stage
 
@@ -37,74 +38,106 @@ class WordTable:
     """Each distinct word's Java hash key, stem key and function-word flag, computed once.
 
     ``stem`` is the stem module's stemmer (None without a stem module: stem keys are then the
-    word keys, never read). Tokens become row numbers of the table (``rows``)."""
+    word keys, never read). Tokens become row numbers of the table (``rows``); the keys of new
+    words are computed together (``java_hashes``), not one word at a time."""
 
     def __init__(self, stem: Callable[[str], str] | None, function_words: frozenset[str]) -> None:
         self._stem = stem
         self._function_words = function_words
         self._row: dict[str, int] = {}
-        self._keys: list[int] = []
-        self._stems: list[int] = []
-        self._function: list[int] = []
+        self.keys = np.zeros(0, dtype=np.int32)
+        self.stems = np.zeros(0, dtype=np.int32)
+        self.function = np.zeros(0, dtype=np.int8)
 
     def rows(self, lines: Sequence[list[str]]) -> tuple[np.ndarray, np.ndarray]:
         """(row of every token, offsets of the lines) for lines of words."""
         row = self._row
-        for line in lines:
-            for word in line:
-                if word not in row:
-                    self._add(word)
-        lengths = np.fromiter((len(line) for line in lines), np.int64, len(lines))
+        tokens = list(chain.from_iterable(lines))
+        new = [word for word in dict.fromkeys(tokens) if word not in row]
+        if new:
+            self._add(new)
+        lengths = np.fromiter(map(len, lines), np.int64, len(lines))
         offsets = np.zeros(len(lines) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        tokens = np.fromiter(
-            (row[word] for line in lines for word in line), np.int64, int(offsets[-1])
-        )
-        return tokens, offsets
+        return np.fromiter(map(row.__getitem__, tokens), np.int64, len(tokens)), offsets
 
-    def _add(self, word: str) -> None:
-        self._row[word] = len(self._keys)
-        key = java_hash(word)
-        self._keys.append(key)
-        self._stems.append(java_hash(self._stem(word)) if self._stem is not None else key)
-        self._function.append(1 if java_lower(word) in self._function_words else 0)
+    def _add(self, words: list[str]) -> None:
+        first = len(self._row)
+        self._row.update(zip(words, range(first, first + len(words)), strict=True))
+        keys = java_hashes(words)
+        if self._stem is not None:
+            stems = java_hashes([self._stem(word) for word in words])
+        else:
+            stems = keys
+        lowered = self._function_words
+        function = np.fromiter((java_lower(word) in lowered for word in words), np.int8, len(words))
+        self.keys = np.concatenate([self.keys, keys])
+        self.stems = np.concatenate([self.stems, stems])
+        self.function = np.concatenate([self.function, function])
 
     def columns(self, tokens: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Keys, stem keys (int32) and function flags (int8) of the given token rows."""
-        keys = np.asarray(self._keys, dtype=np.int32)[tokens]
-        stems = np.asarray(self._stems, dtype=np.int32)[tokens]
-        function = np.asarray(self._function, dtype=np.int8)[tokens]
-        return keys, stems, function
+        return self.keys[tokens], self.stems[tokens], self.function[tokens]
 
 
-def _given_matches(
+def java_hashes(words: Sequence[str]) -> np.ndarray:
+    """`String.hashCode()` of every word (java_strings.java_hash), as int32, computed together:
+    h = 31 * h + unit over the UTF-16 code units, modulo 2^32."""
+    encoded = [word.encode("utf-16-le") for word in words]
+    lengths = np.fromiter(map(len, encoded), np.int64, len(encoded)) // 2
+    units = np.frombuffer(b"".join(encoded), dtype="<u2").astype(np.uint32)
+    starts = np.zeros(len(encoded), dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    hashes = np.zeros(len(encoded), dtype=np.uint32)
+    with np.errstate(over="ignore"):
+        for position in range(int(lengths.max(initial=0))):
+            longer = np.flatnonzero(lengths > position)
+            hashes[longer] = hashes[longer] * np.uint32(31) + units[starts[longer] + position]
+    return hashes.view(np.int32)
+
+
+CorpusMatcher = Callable[[Sequence[list[str]], Sequence[list[str]], int], np.ndarray]
+"""(hypotheses, references, module) -> the module's matches of every pair at once, as (n, 6)
+rows (pair, reference start, length, hypothesis start, length, module), each pair's in the order
+the module's matcher adds them (paraphrase_corpus.CorpusParaphrases.matches)."""
+
+
+def _given_matches(  # long: the per-pair matchers, then the corpus ones, merged by pair
     hypotheses: Sequence[list[str]],
     references: Sequence[list[str]],
     matchers: Sequence[Matcher],
     given_modules: Sequence[int],
+    corpus_matchers: dict[int, CorpusMatcher],
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets, rows) of the matches the Python matchers of ``given_modules`` propose per pair
-    (rows: reference start, length, hypothesis start, length, module), in each module's order
-    by reference start; none for identical lines, which the jar matches with module 0 only."""
-    found: list[tuple[int, int, int, int, int]] = []
-    offsets = np.zeros(len(hypotheses) + 1, dtype=np.int64)
-    for pair, (hypothesis, reference) in enumerate(zip(hypotheses, references, strict=True)):
-        if given_modules:
+    """(offsets, rows) of the matches of the modules the compiled loops do not find themselves
+    (rows: reference start, length, hypothesis start, length, module), each module's in its
+    matcher's order; for identical lines only module 0's, as the jar uses no other there."""
+    found: list[tuple[int, int, int, int, int, int]] = []
+    per_pair = [k for k in given_modules if k not in corpus_matchers]
+    if per_pair:
+        for pair, (hypothesis, reference) in enumerate(zip(hypotheses, references, strict=True)):
             stage = Stage(hypothesis, reference)
-            if stage.hypothesis_keys != stage.reference_keys:
-                for module in given_modules:
+            identical = stage.hypothesis_keys == stage.reference_keys
+            for module in per_pair:
+                if module == 0 or not identical:
                     matchers[module](stage, module)
-                found += [
-                    (m.start, m.length, m.match_start, m.match_length, m.module)
-                    for at_start in stage.matches
-                    for m in at_start
-                ]
-        offsets[pair + 1] = len(found)
-    rows = np.array(found, dtype=np.int32).reshape(len(found), 5)
-    return offsets, rows
+            found += [
+                (pair, m.start, m.length, m.match_start, m.match_length, m.module)
+                for at_start in stage.matches
+                for m in at_start
+            ]
+    parts = [np.array(found, dtype=np.int64).reshape(len(found), 6)]
+    parts += [
+        corpus_matchers[k](hypotheses, references, k) for k in given_modules if k in corpus_matchers
+    ]
+    rows = np.concatenate(parts)
+    rows = rows[np.argsort(rows[:, 0], kind="stable")]
+    offsets = np.zeros(len(hypotheses) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows[:, 0], minlength=len(hypotheses)), out=offsets[1:])
+    return offsets, np.ascontiguousarray(rows[:, 1:], dtype=np.int32)
 
 
-def pair_statistics(  # noqa: PLR0913 - the aligner's inputs, as align takes them
+def pair_statistics(
     hypotheses: Sequence[list[str]],
     references: Sequence[list[str]],
     matchers: Sequence[Matcher],
@@ -112,9 +145,11 @@ def pair_statistics(  # noqa: PLR0913 - the aligner's inputs, as align takes the
     words: WordTable,
     function_words: frozenset[str],
     beam_size: int = BEAM_SIZE,
+    corpus_matchers: dict[int, CorpusMatcher] | None = None,
 ) -> np.ndarray:
     """(n_pairs, n_stats) statistics rows of hypothesis i against reference i, as
-    ``statistics_row(align(...))`` gives them for each pair."""
+    ``statistics_row(align(...))`` gives them for each pair. ``corpus_matchers`` find some
+    modules' matches for all pairs at once (used by the compiled path only)."""
     if compiled_loops is None:
         rows = [
             statistics_row(
@@ -133,7 +168,9 @@ def pair_statistics(  # noqa: PLR0913 - the aligner's inputs, as align takes the
         for m in modules
     ]
     given_modules = [k for k, kind in enumerate(kinds) if kind == compiled_loops.GIVEN]
-    given_offsets, given = _given_matches(hypotheses, references, matchers, given_modules)
+    given_offsets, given = _given_matches(
+        hypotheses, references, matchers, given_modules, corpus_matchers or {}
+    )
     hyp_tokens, hyp_offsets = words.rows(hypotheses)
     ref_tokens, ref_offsets = words.rows(references)
     hyp_keys, hyp_stems, hyp_function = words.columns(hyp_tokens)

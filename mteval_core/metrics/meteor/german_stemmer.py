@@ -94,7 +94,7 @@ def _step2(text: str, p1: int) -> str:
 _STEP3 = ("lich", "isch", "heit", "keit", "end", "ung", "ig", "ik")
 
 
-def _step3(text: str, p1: int, p2: int) -> str:  # noqa: PLR0911 - one return per rule
+def _step3(text: str, p1: int, p2: int) -> str:
     suffix = _longest(text, _STEP3)
     start = len(text) - len(suffix)
     if not suffix or start < p2:

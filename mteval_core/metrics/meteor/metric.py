@@ -21,9 +21,14 @@ from mteval_core.metrics.base import Metric
 from mteval_core.metrics.meteor import availability
 from mteval_core.metrics.meteor.aligner import Alignment, Matcher, align
 from mteval_core.metrics.meteor.configuration import MeteorConfiguration, configure
-from mteval_core.metrics.meteor.corpus_alignment import WordTable, pair_statistics
+from mteval_core.metrics.meteor.corpus_alignment import (
+    CorpusMatcher,
+    WordTable,
+    pair_statistics,
+)
 from mteval_core.metrics.meteor.java_strings import java_tokenize
 from mteval_core.metrics.meteor.optimal import MAX_STATES, align_optimally
+from mteval_core.metrics.meteor.paraphrase_corpus import CorpusParaphrases
 from mteval_core.metrics.meteor.scorer import (
     best_reference_row,
     meteor_from_totals,
@@ -76,6 +81,7 @@ class METEOR(Metric):
         self._statistics_for: tuple[TestSet, dict[str, np.ndarray]] | None = None
         self._prepared_references: tuple[TestSet, list[list[list[str]]]] | None = None
         self._word_table: WordTable | None = None
+        self._corpus: dict[int, CorpusMatcher] | None = None
 
     def _without_missing_modules(self, configuration: MeteorConfiguration) -> MeteorConfiguration:
         """The default modules that can run here, as if named with --meteor-modules (the jar's
@@ -184,11 +190,12 @@ class METEOR(Metric):
             [
                 pair_statistics(
                     hypotheses,
-                    list(prepared),
+                    prepared,
                     self.matchers(),
                     self.configuration.modules,
                     self._word_table,
                     self.function_words(),
+                    corpus_matchers=self._corpus_matchers(),
                 )
                 for prepared in reference_words
             ]
@@ -198,6 +205,17 @@ class METEOR(Metric):
         # the best-scoring reference of each segment, the first on ties (best_reference_row)
         best = np.argmax(self.score_from_totals(per_reference), axis=0)
         return per_reference[best, np.arange(len(hypotheses))]
+
+    def _corpus_matchers(self) -> dict[int, CorpusMatcher]:
+        """The modules whose matches are found for all pairs at once (the paraphrase module)."""
+        if self._corpus is None:
+            self._corpus = {}
+            for k, module in enumerate(self.configuration.modules):
+                if module == "paraphrase":
+                    data = availability.meteor_data(self.options.meteor_data)
+                    table = data.paraphrases(self.configuration.language)
+                    self._corpus[k] = CorpusParaphrases(table).matches
+        return self._corpus
 
     def align(self, hypothesis: list[str], reference: list[str]) -> tuple[Alignment, bool]:
         """The alignment the options ask for, and False where the exact search fell back to
