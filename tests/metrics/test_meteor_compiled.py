@@ -25,7 +25,9 @@ pytestmark = pytest.mark.skipif(
     corpus_alignment.compiled_module() is None, reason="the compiled METEOR loops are not built"
 )
 
-CASES = [case["name"] for case in fixture()["cases"]]
+# German and English, every module, several references (the other cases only vary options that
+# act before the aligner: the jar test runs them all through the compiled path)
+CASES = ["de-exact-stem", "de-3refs", "en-all", "en-2refs-all"]
 
 
 def both_ways(compute, monkeypatch: pytest.MonkeyPatch) -> tuple[np.ndarray, np.ndarray]:
