@@ -5,13 +5,15 @@ milliseconds a pair: most of an English run's time). Here all pairs go together:
 
 * every phrase of at most `longest` known words of every line is listed with its 64-bit key
   (`paraphrases.extend_hash`, the table's `phrase_hash`);
-* reference side, once per reference list (it is the same for every system): each reference
-  phrase that is a source gives one entry per paraphrase of it, keyed by (pair, paraphrase key)
-  (the jar's first loop); each reference phrase that is some source's paraphrase gives one entry
-  per such source, keyed by (pair, source key) (the second loop, seen from its target);
-* hypothesis side: each hypothesis phrase is looked up among those keys. A hit is kept only after
-  its words are compared with the table's (pair, length and every word), so a key collision can
-  never make a match, as in matchers.py.
+* first loop (a reference phrase's paraphrases found in the hypothesis): once per reference list
+  (it is the same for every system), each reference phrase that is a source gives one entry per
+  paraphrase of it, keyed by (pair, paraphrase key); each hypothesis phrase is looked up there;
+* second loop (a hypothesis phrase's paraphrases found in the reference): each hypothesis phrase
+  that is a source gives one entry per paraphrase, looked up among the reference phrases keyed
+  by (pair, phrase key).
+
+A hit is kept only after its words are compared with the table's (pair, length and every word),
+so a key collision can never make a match, as in matchers.py.
 
 The matches come out as matchers.match_paraphrases adds them to a stage (first loop by reference
 start, phrase length, paraphrase rank in file order, hypothesis start; then second loop by
@@ -21,7 +23,6 @@ hypothesis start, phrase length, rank, reference start), as rows for corpus_alig
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
 
 import numpy as np
 
@@ -95,39 +96,10 @@ def _mixed(lines: np.ndarray, keys: np.ndarray) -> np.ndarray:
 
 
 class TableIndex:
-    """The table's lookups the joins need, built once per table (about a second for English)."""
+    """The table's source lookup the joins need."""
 
     def __init__(self, table: ParaphraseTable) -> None:
         self.table = table
-
-    @cached_property
-    def phrase_order(self) -> np.ndarray:
-        """Phrase ids by phrase key."""
-        return np.argsort(self.table.phrase_hash, kind="stable")
-
-    @cached_property
-    def sorted_phrase_hash(self) -> np.ndarray:
-        return self.table.phrase_hash[self.phrase_order]
-
-    @cached_property
-    def sorted_targets(self) -> np.ndarray:
-        return self.table.targets[self.targets_order]
-
-    @cached_property
-    def group_of_target(self) -> np.ndarray:
-        """For every position of `targets`, the source group (index of `source_hash`) it is in."""
-        table = self.table
-        counts = table.source_count.astype(np.int64)
-        groups = np.repeat(np.arange(len(counts)), counts)
-        within = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-        owner = np.empty(len(table.targets), dtype=np.int64)
-        owner[np.repeat(table.source_start, counts) + within] = groups
-        return owner
-
-    @cached_property
-    def targets_order(self) -> np.ndarray:
-        """Positions of `targets` by the paraphrase's phrase id."""
-        return np.argsort(self.table.targets, kind="stable")
 
     def sources(self, phrases: _Phrases) -> tuple[np.ndarray, np.ndarray]:
         """(phrase, source group) of every phrase of the lines that is a source of the table."""
@@ -136,51 +108,35 @@ class TableIndex:
         same = phrases.equal_to(which, table, table.source_phrase[group].astype(np.int64))
         return which[same], group[same]
 
-    def phrase_ids(self, phrases: _Phrases) -> tuple[np.ndarray, np.ndarray]:
-        """(phrase, table phrase id) of every phrase of the lines that the table holds."""
+    def paraphrases(self, phrases: _Phrases) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(phrase, paraphrase id, rank in file order) for every paraphrase of every phrase of
+        the lines that is a source."""
         table = self.table
-        which, place = _ranges(self.sorted_phrase_hash, phrases.key)
-        ids = self.phrase_order[place]
-        same = phrases.equal_to(which, table, ids)
-        return which[same], ids[same]
+        which, group = self.sources(phrases)
+        counts = table.source_count[group].astype(np.int64)
+        rank = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+        targets = table.targets[np.repeat(table.source_start[group], counts) + rank]
+        return np.repeat(which, counts), targets.astype(np.int64), rank
 
 
 class _ReferenceSide:
-    """The reference entries of both loops, sorted by their (pair, key)."""
+    """The reference phrases and their paraphrases, each sorted by (pair, key)."""
 
     def __init__(self, index: TableIndex, phrases: _Phrases) -> None:
         table = index.table
+        self.phrases = phrases
         # first loop: reference phrase -> each of its paraphrases, keyed by the paraphrase's key
-        which, group = index.sources(phrases)
-        counts = table.source_count[group].astype(np.int64)
-        self.forward_phrase = np.repeat(which, counts)
-        rank = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-        self.forward_target = table.targets[np.repeat(table.source_start[group], counts) + rank]
-        self.forward_rank = rank
-        keys = _mixed(phrases.line[self.forward_phrase], table.phrase_hash[self.forward_target])
+        phrase, target, rank = index.paraphrases(phrases)
+        keys = _mixed(phrases.line[phrase], table.phrase_hash[target])
         order = np.argsort(keys, kind="stable")
         self.forward_keys = keys[order]
-        self.forward_phrase = self.forward_phrase[order]
-        self.forward_target = self.forward_target[order].astype(np.int64)
-        self.forward_rank = self.forward_rank[order]
-        # second loop: reference phrase as the paraphrase of a source, keyed by the source's key
-        which, ids = index.phrase_ids(phrases)
-        sorted_targets = index.sorted_targets
-        low = np.searchsorted(sorted_targets, ids, side="left")
-        counts = np.searchsorted(sorted_targets, ids, side="right") - low
-        within = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-        position = index.targets_order[np.repeat(low, counts) + within]
-        group = index.group_of_target[position]
-        self.backward_phrase = np.repeat(which, counts)
-        self.backward_group = group
-        self.backward_rank = position - table.source_start[group]
-        keys = _mixed(phrases.line[self.backward_phrase], table.source_hash[group])
-        order = np.argsort(keys, kind="stable")
-        self.backward_keys = keys[order]
-        self.backward_phrase = self.backward_phrase[order]
-        self.backward_group = self.backward_group[order]
-        self.backward_rank = self.backward_rank[order]
-        self.phrases = phrases
+        self.forward_phrase = phrase[order]
+        self.forward_target = target[order]
+        self.forward_rank = rank[order]
+        # second loop: the reference phrases themselves, where hypothesis paraphrases are sought
+        keys = _mixed(phrases.line, phrases.key)
+        self.phrase_order = np.argsort(keys, kind="stable")
+        self.phrase_keys = keys[self.phrase_order]
 
 
 def _word_ids(table: ParaphraseTable, lines: Sequence[list[str]]) -> tuple[np.ndarray, np.ndarray]:
@@ -238,22 +194,25 @@ class CorpusParaphrases:
             ]
         )
         # second loop: a paraphrase of a hypothesis phrase found in the reference
-        which, entry = _ranges(side.backward_keys, hyp_keys)
-        group = side.backward_group[entry]
-        phrase = side.backward_phrase[entry]
-        same = (hyp.line[which] == ref.line[phrase]) & hyp.equal_to(
-            which, table, table.source_phrase[group].astype(np.int64)
+        phrase, target, rank = self.index.paraphrases(hyp)
+        found, place = _ranges(
+            side.phrase_keys, _mixed(hyp.line[phrase], table.phrase_hash[target])
         )
-        which, entry, phrase = which[same], entry[same], phrase[same]
+        phrase, target, rank = phrase[found], target[found], rank[found]
+        in_reference = side.phrase_order[place]
+        same = (hyp.line[phrase] == ref.line[in_reference]) & ref.equal_to(
+            in_reference, table, target
+        )
+        phrase, rank, in_reference = phrase[same], rank[same], in_reference[same]
         second = np.column_stack(
             [
-                hyp.line[which],
-                np.ones(len(which), dtype=np.int64),
-                hyp.start[which],
-                hyp.length[which],
-                side.backward_rank[entry],
-                ref.start[phrase],
-                ref.length[phrase],
+                hyp.line[phrase],
+                np.ones(len(phrase), dtype=np.int64),
+                hyp.start[phrase],
+                hyp.length[phrase],
+                rank,
+                ref.start[in_reference],
+                ref.length[in_reference],
             ]
         )
         both = np.concatenate([first, second]).astype(np.int64)
