@@ -151,18 +151,23 @@ def _word_ids(table: ParaphraseTable, lines: Sequence[list[str]]) -> tuple[np.nd
 
 
 class CorpusParaphrases:
-    """The paraphrase matcher over many pairs; the reference side kept for the last list."""
+    """The paraphrase matcher over many pairs; the reference sides of the last few reference
+    lists kept (each is used again for every system)."""
+
+    KEPT_REFERENCES = 8
 
     def __init__(self, table: ParaphraseTable) -> None:
         self.index = TableIndex(table)
-        self._reference: tuple[Sequence[list[str]], _ReferenceSide] | None = None
+        self._references: list[tuple[Sequence[list[str]], _ReferenceSide]] = []
 
     def _reference_side(self, references: Sequence[list[str]]) -> _ReferenceSide:
-        if self._reference is None or self._reference[0] is not references:
-            ids, offsets = _word_ids(self.index.table, references)
-            phrases = _Phrases(ids, offsets, self.index.table.longest_phrase)
-            self._reference = (references, _ReferenceSide(self.index, phrases))
-        return self._reference[1]
+        for kept, side in self._references:
+            if kept is references:
+                return side
+        ids, offsets = _word_ids(self.index.table, references)
+        side = _ReferenceSide(self.index, _Phrases(ids, offsets, self.index.table.longest_phrase))
+        self._references = [*self._references[-(self.KEPT_REFERENCES - 1) :], (references, side)]
+        return side
 
     def matches(
         self, hypotheses: Sequence[list[str]], references: Sequence[list[str]], module: int
