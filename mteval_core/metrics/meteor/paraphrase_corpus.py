@@ -178,49 +178,7 @@ class CorpusParaphrases:
         side = self._reference_side(references)
         ids, offsets = _word_ids(table, hypotheses)
         hyp = _Phrases(ids, offsets, table.longest_phrase)
-        ref = side.phrases
-        hyp_keys = _mixed(hyp.line, hyp.key)
-        # first loop: a paraphrase of a reference phrase found in the hypothesis
-        which, entry = _ranges(side.forward_keys, hyp_keys)
-        phrase = side.forward_phrase[entry]
-        same = (hyp.line[which] == ref.line[phrase]) & hyp.equal_to(
-            which, table, side.forward_target[entry]
-        )
-        which, entry, phrase = which[same], entry[same], phrase[same]
-        first = np.column_stack(
-            [
-                hyp.line[which],
-                np.zeros(len(which), dtype=np.int64),
-                ref.start[phrase],
-                ref.length[phrase],
-                side.forward_rank[entry],
-                hyp.start[which],
-                hyp.length[which],
-            ]
-        )
-        # second loop: a paraphrase of a hypothesis phrase found in the reference
-        phrase, target, rank = self.index.paraphrases(hyp)
-        found, place = _ranges(
-            side.phrase_keys, _mixed(hyp.line[phrase], table.phrase_hash[target])
-        )
-        phrase, target, rank = phrase[found], target[found], rank[found]
-        in_reference = side.phrase_order[place]
-        same = (hyp.line[phrase] == ref.line[in_reference]) & ref.equal_to(
-            in_reference, table, target
-        )
-        phrase, rank, in_reference = phrase[same], rank[same], in_reference[same]
-        second = np.column_stack(
-            [
-                hyp.line[phrase],
-                np.ones(len(phrase), dtype=np.int64),
-                hyp.start[phrase],
-                hyp.length[phrase],
-                rank,
-                ref.start[in_reference],
-                ref.length[in_reference],
-            ]
-        )
-        both = np.concatenate([first, second]).astype(np.int64)
+        both = np.concatenate([self._first_loop(hyp, side), self._second_loop(hyp, side)])
         both = both[np.lexsort(both.T[::-1])]  # pair, loop, then the loop's own order
         is_first = both[:, 1] == 0
         rows = np.empty((len(both), 6), dtype=np.int64)
@@ -231,3 +189,51 @@ class CorpusParaphrases:
         rows[:, 4] = np.where(is_first, both[:, 6], both[:, 3])  # hypothesis length
         rows[:, 5] = module
         return rows
+
+    def _first_loop(self, hyp: _Phrases, side: _ReferenceSide) -> np.ndarray:
+        """A paraphrase of a reference phrase found in the hypothesis: rows (pair, 0, reference
+        start, length, rank, hypothesis start, length)."""
+        table, ref = self.index.table, side.phrases
+        which, entry = _ranges(side.forward_keys, _mixed(hyp.line, hyp.key))
+        phrase = side.forward_phrase[entry]
+        same = (hyp.line[which] == ref.line[phrase]) & hyp.equal_to(
+            which, table, side.forward_target[entry]
+        )
+        which, entry, phrase = which[same], entry[same], phrase[same]
+        return np.column_stack(
+            [
+                hyp.line[which],
+                np.zeros(len(which), dtype=np.int64),
+                ref.start[phrase],
+                ref.length[phrase],
+                side.forward_rank[entry],
+                hyp.start[which],
+                hyp.length[which],
+            ]
+        ).astype(np.int64)
+
+    def _second_loop(self, hyp: _Phrases, side: _ReferenceSide) -> np.ndarray:
+        """A paraphrase of a hypothesis phrase found in the reference: rows (pair, 1, hypothesis
+        start, length, rank, reference start, length)."""
+        table, ref = self.index.table, side.phrases
+        phrase, target, rank = self.index.paraphrases(hyp)
+        found, place = _ranges(
+            side.phrase_keys, _mixed(hyp.line[phrase], table.phrase_hash[target])
+        )
+        phrase, target, rank = phrase[found], target[found], rank[found]
+        in_reference = side.phrase_order[place]
+        same = (hyp.line[phrase] == ref.line[in_reference]) & ref.equal_to(
+            in_reference, table, target
+        )
+        phrase, rank, in_reference = phrase[same], rank[same], in_reference[same]
+        return np.column_stack(
+            [
+                hyp.line[phrase],
+                np.ones(len(phrase), dtype=np.int64),
+                hyp.start[phrase],
+                hyp.length[phrase],
+                rank,
+                ref.start[in_reference],
+                ref.length[in_reference],
+            ]
+        ).astype(np.int64)
