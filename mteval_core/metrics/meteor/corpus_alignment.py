@@ -4,8 +4,9 @@ aligner.align aligns one pair in Python (a few hundred microseconds to milliseco
 WMT test set of 16 systems took longer than the jar). Here the words of all pairs become integer
 arrays once per call (each distinct word's Java hash key, its stem's key and its function-word
 flag computed once, memoised across calls), the exact and stem modules match on those integers
-and the beam search runs in ``_beam_loops.pyx``; the synonym and paraphrase modules still
-propose their matches through their Python matchers (matchers.py), handed over as arrays. Where
+and the beam search runs in ``_beam_loops.pyx``; the paraphrase module's matches come from
+``corpus_matchers`` (paraphrase_corpus.py: numpy joins over all pairs) and the synonym module's
+from its Python matcher per pair (matchers.py), both handed over as arrays. Where
 the package was built without a C compiler, ``aligner.align`` and ``scorer.statistics_row`` run
 per pair: the same rows (tests/metrics/test_meteor_compiled.py compares both).
 """
