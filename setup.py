@@ -6,7 +6,10 @@
 - mteval_core/metrics/_chrf_counts.pyx: chrF's and chrF++'s per-segment statistics (fallback:
   sacreBLEU's own Python, through metrics/sacrebleu_segments.py);
 - mteval_core/metrics/_ter_edits.pyx: TER's per-segment statistics, sacreBLEU's shift search on
-  word ids (fallback: sacreBLEU's own Python, through metrics/sacrebleu_segments.py).
+  word ids (fallback: sacreBLEU's own Python, through metrics/sacrebleu_segments.py);
+- mteval_core/metrics/meteor/_beam_loops.pyx: METEOR's exact and stem matching and the jar's
+  beam search over many segment pairs (fallback: meteor/aligner.py per pair, through
+  meteor/corpus_alignment.py).
 
 All are optional: without a C compiler the build still succeeds and mteval runs on the
 pure-Python code (the same numbers, slower, with a note for GTM). An sdist ships the generated C
@@ -24,6 +27,7 @@ SOURCES = [
     Path("mteval_core") / "text" / "_scan.pyx",
     Path("mteval_core") / "metrics" / "_chrf_counts.pyx",
     Path("mteval_core") / "metrics" / "_ter_edits.pyx",
+    Path("mteval_core") / "metrics" / "meteor" / "_beam_loops.pyx",
 ]
 
 CORES = os.cpu_count() or 1  # cythonize and compile on every core: most of a fresh setup's time

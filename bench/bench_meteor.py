@@ -3,10 +3,13 @@
 Scores every system of WMT17 en-de (16 x 3,004 segments; ../shared/data) with the jar (one Java
 process per system, JVM start included, as it is used) and with mteval's METEOR (one process for
 all systems, start-up included), compares every segment score and system score, and prints the
-number of segments compared, the worst difference and both times. With --beam-vs-exact it also
-counts how often and by how much --meteor-alignment exact differs from the beam (chunks, score).
+number of segments compared, the worst difference and both times (with --repeat N: N rounds,
+jar and mteval alternately, each with the load average, and the medians). With --beam-vs-exact
+it also counts how often and by how much --meteor-alignment exact differs from the beam (chunks,
+score).
 
-    python bench/bench_meteor.py [--modules exact,stem] [--language de] [--beam-vs-exact]
+    python bench/bench_meteor.py [--modules exact,stem] [--language de] [--repeat 3]
+    python bench/bench_meteor.py --modules exact --beam-vs-exact
     python bench/bench_meteor.py --data wmt21-newstest2021-zhen --reference ref/ref-A.en \
         --language en --modules exact,stem,synonym,paraphrase --systems 4
 """
@@ -14,6 +17,7 @@ counts how often and by how much --meteor-alignment exact differs from the beam 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -51,22 +55,47 @@ def mteval_scores(systems: list[Path], reference: Path, arguments: list[str]) ->
     return json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
 
 
-def compare(args: argparse.Namespace) -> None:
+def compare(args: argparse.Namespace) -> None:  # long: one timed round per repeat, then figures
+    """Jar and mteval alternately, ``--repeat`` rounds; numbers compared on the first round."""
     jar = jar_path(None)
     folder = SHARED / args.data
     reference = folder / args.reference
     systems = sorted((folder / "sys").iterdir())[: args.systems]
     modules = args.modules.replace(",", " ")
-    started = time.perf_counter()
-    expected = {
-        s.name: jar_scores(jar, s, reference, ["-l", args.language, "-m", modules]) for s in systems
-    }
-    jar_time = time.perf_counter() - started
-    started = time.perf_counter()
-    report = mteval_scores(
-        systems, reference, ["--meteor-language", args.language, "--meteor-modules", args.modules]
+    jar_times, mteval_times = [], []
+    for round_number in range(args.repeat):
+        load = os.getloadavg()[0]
+        started = time.perf_counter()
+        expected = {
+            s.name: jar_scores(jar, s, reference, ["-l", args.language, "-m", modules])
+            for s in systems
+        }
+        jar_times.append(time.perf_counter() - started)
+        load_between = os.getloadavg()[0]
+        started = time.perf_counter()
+        report = mteval_scores(
+            systems,
+            reference,
+            ["--meteor-language", args.language, "--meteor-modules", args.modules],
+        )
+        mteval_times.append(time.perf_counter() - started)
+        print(
+            f"round {round_number + 1}: jar {jar_times[-1]:.1f} s (load {load:.2f}), "
+            f"mteval {mteval_times[-1]:.1f} s (load {load_between:.2f}, "
+            f"{os.getloadavg()[0]:.2f} after)",
+            flush=True,
+        )
+        if round_number == 0:
+            check(report, expected, systems)
+    jar_median, mteval_median = float(np.median(jar_times)), float(np.median(mteval_times))
+    print(
+        f"medians of {args.repeat}: jar {jar_median:.1f} s (one JVM per system), "
+        f"mteval {mteval_median:.1f} s: {mteval_median / jar_median:.2f}x the jar"
     )
-    mteval_time = time.perf_counter() - started
+
+
+def check(report: dict, expected: dict, systems: list[Path]) -> None:
+    """Every segment and system score of mteval against the jar's."""
     worst, compared, unequal, worst_corpus = 0.0, 0, 0, 0.0
     names = list(report["scores"])  # mteval's names of the systems, in the order given
     for name, (segments, corpus) in zip(names, expected.values(), strict=True):
@@ -80,7 +109,6 @@ def compare(args: argparse.Namespace) -> None:
         f"{len(systems)} systems, {compared} segments compared: {unequal} not bit-identical, "
         f"worst segment difference {worst:.3g}, worst system difference {worst_corpus:.3g}"
     )
-    print(f"jar {jar_time:.1f} s (one JVM per system), mteval {mteval_time:.1f} s")
 
 
 def beam_vs_exact(args: argparse.Namespace) -> None:
@@ -126,6 +154,9 @@ def main() -> None:
     parser.add_argument("--data", default="wmt17-newstest2017-ende", help="a ../shared/data set")
     parser.add_argument("--reference", default="ref/ref.de", help="its reference file")
     parser.add_argument("--systems", type=int, default=None, help="only the first N systems")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="timed rounds, jar and mteval alternately (medians)"
+    )
     args = parser.parse_args()
     if args.beam_vs_exact:
         beam_vs_exact(args)

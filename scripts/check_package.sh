@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Build what users install (an sdist, a wheel with the compiled GTM loops, and one built without a
 # C compiler), install each wheel into a fresh virtual environment outside the checkout, and score
-# the sample with BLEU and GTM: this proves the installed artifacts work, not just the source tree,
-# and that the compiled modules (GTM's loops, the tokenizer, chrF, TER) and their Python fallbacks
-# agree.
+# the sample with BLEU, GTM, chrF and TER: this proves the installed artifacts work, not just the
+# source tree, and that the compiled modules (GTM's loops, the tokenizer, chrF, TER) and their
+# Python fallbacks agree. METEOR's compiled beam search is checked to be built (or not) as the
+# wheel says; scoring with it needs the jar's data, which these environments do not have (its
+# fallback's equality is tests/metrics/test_meteor_compiled.py's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work="$(mktemp -d)"
@@ -17,6 +19,7 @@ grep -q "mteval_core/gtm/_loops.c" "$work/sdist.txt"  # a source install needs n
 grep -q "mteval_core/text/_scan.c" "$work/sdist.txt"
 grep -q "mteval_core/metrics/_chrf_counts.c" "$work/sdist.txt"
 grep -q "mteval_core/metrics/_ter_edits.c" "$work/sdist.txt"
+grep -q "mteval_core/metrics/meteor/_beam_loops.c" "$work/sdist.txt"
 # Both wheels from the sdist, in pip's clean build folders: one compiled, one as on a machine
 # without a C compiler.
 "$work/builder/bin/python" -m pip wheel --quiet --no-deps -w "$work/dist" "$sdist" 2>/dev/null
@@ -46,6 +49,10 @@ score_sample() {  # $1: a wheel; $2: "compiled" or "python" (which GTM loops it 
       found=compiled
     else found=python; fi
     [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found TER"; exit 1; }
+    if "$venv/bin/python" -c "import mteval_core.metrics.meteor._beam_loops" 2>/dev/null; then
+      found=compiled
+    else found=python; fi
+    [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found METEOR beam search"; exit 1; }
     if [ "$2" = python ]; then grep -q "pure-Python" "$work/$2.err"; fi
     if "$venv/bin/python" -c "import streamlit" 2>/dev/null; then
       echo "the library installed Streamlit"; exit 1

@@ -21,8 +21,14 @@ from mteval_core.metrics.base import Metric
 from mteval_core.metrics.meteor import availability
 from mteval_core.metrics.meteor.aligner import Alignment, Matcher, align
 from mteval_core.metrics.meteor.configuration import MeteorConfiguration, configure
+from mteval_core.metrics.meteor.corpus_alignment import (
+    CorpusMatcher,
+    WordTable,
+    pair_statistics,
+)
 from mteval_core.metrics.meteor.java_strings import java_tokenize
 from mteval_core.metrics.meteor.optimal import MAX_STATES, align_optimally
+from mteval_core.metrics.meteor.paraphrase_corpus import CorpusParaphrases
 from mteval_core.metrics.meteor.scorer import (
     best_reference_row,
     meteor_from_totals,
@@ -74,6 +80,8 @@ class METEOR(Metric):
         self._prepare: Callable[[str], str] | None = None
         self._statistics_for: tuple[TestSet, dict[str, np.ndarray]] | None = None
         self._prepared_references: tuple[TestSet, list[list[list[str]]]] | None = None
+        self._word_table: WordTable | None = None
+        self._corpus: dict[int, CorpusMatcher] | None = None
 
     def _without_missing_modules(self, configuration: MeteorConfiguration) -> MeteorConfiguration:
         """The default modules that can run here, as if named with --meteor-modules (the jar's
@@ -142,6 +150,8 @@ class METEOR(Metric):
         the references already prepared, see ``words``)."""
         if reference_words is None:
             reference_words = [[self.words(text) for text in r] for r in references]
+        if self.options.meteor_alignment != "exact":
+            return self._beam_statistics([self.words(text) for text in hypotheses], reference_words)
         rows = []
         fallbacks = 0
         for index, hypothesis in enumerate(hypotheses):
@@ -164,6 +174,48 @@ class METEOR(Metric):
                 stacklevel=2,
             )
         return np.array(rows, dtype=np.float64).reshape(len(hypotheses), len(self.stat_names))
+
+    def _beam_statistics(
+        self, hypotheses: list[list[str]], reference_words: Sequence[Sequence[list[str]]]
+    ) -> np.ndarray:
+        """The beam's statistics of every segment against its best reference, all pairs of one
+        reference at a time (corpus_alignment: compiled where built)."""
+        if self._word_table is None:
+            stem = None
+            if "stem" in self.configuration.modules:
+                data = availability.meteor_data(self.options.meteor_data)
+                stem = data.stemmer(self.configuration.language)
+            self._word_table = WordTable(stem, self.function_words())
+        per_reference = np.stack(
+            [
+                pair_statistics(
+                    hypotheses,
+                    prepared,
+                    self.matchers(),
+                    self.configuration.modules,
+                    self._word_table,
+                    self.function_words(),
+                    corpus_matchers=self._corpus_matchers(),
+                )
+                for prepared in reference_words
+            ]
+        ).reshape(len(reference_words), len(hypotheses), len(self.stat_names))
+        if len(reference_words) == 1:
+            return per_reference[0]
+        # the best-scoring reference of each segment, the first on ties (best_reference_row)
+        best = np.argmax(self.score_from_totals(per_reference), axis=0)
+        return per_reference[best, np.arange(len(hypotheses))]
+
+    def _corpus_matchers(self) -> dict[int, CorpusMatcher]:
+        """The modules whose matches are found for all pairs at once (the paraphrase module)."""
+        if self._corpus is None:
+            self._corpus = {}
+            for k, module in enumerate(self.configuration.modules):
+                if module == "paraphrase":
+                    data = availability.meteor_data(self.options.meteor_data)
+                    table = data.paraphrases(self.configuration.language)
+                    self._corpus[k] = CorpusParaphrases(table).matches
+        return self._corpus
 
     def align(self, hypothesis: list[str], reference: list[str]) -> tuple[Alignment, bool]:
         """The alignment the options ask for, and False where the exact search fell back to

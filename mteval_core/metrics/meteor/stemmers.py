@@ -8,7 +8,9 @@ Hungarian, Turkish, Dutch, Italian, Norwegian and Swedish; 2.x and 3.x do not (t
 Russian "ё", French "ë", German "nisse" and change English). German differs only by one later
 rule, undone below; Finnish differs only where the jar's Java runtime refuses to call a routine
 (600 of 49,957 words), refused below in the same way. With both, every measured word of all 15
-languages gets the jar's stem.
+languages gets the jar's stem. German runs on german_stemmer.py, the same algorithm written for
+speed (snowballstemmer's takes about a millisecond a word), tested equal to the corrected
+snowballstemmer German below.
 
 The jar stems the words exactly as the aligner gets them: after `-norm`/`-lower` if given, and
 otherwise with their case (Snowball's suffix tables are lowercase, so a capitalised word keeps
@@ -24,6 +26,8 @@ import importlib
 from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import ClassVar
+
+from mteval_core.metrics.meteor.german_stemmer import german_stem
 
 # The jar's language names (Constants.normLanguageName) that have a Snowball stemmer in the jar.
 SNOWBALL_LANGUAGES = (
@@ -111,7 +115,12 @@ def jar_stemmer(language: str) -> Callable[[str], str]:
     """
     if language not in SNOWBALL_LANGUAGES:
         raise KeyError(language)
+    if language == "german":  # the same stems as snowball_german_as_jar(), 15 times faster
+        return lru_cache(maxsize=1 << 18)(german_stem)
     stem_word = _finnish_as_jar() if language == "finnish" else _snowball_stemmer(language)
-    if language == "german":
-        stem_word = _german_as_jar(stem_word)
     return lru_cache(maxsize=1 << 18)(stem_word)
+
+
+def snowball_german_as_jar() -> Callable[[str], str]:
+    """snowballstemmer's German with the jar's rules: what german_stem is tested against."""
+    return _german_as_jar(_snowball_stemmer("german"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import os
 import shutil
 import subprocess
 import zipfile
@@ -13,7 +14,7 @@ import pytest
 
 from mteval_core.errors import InputError
 from mteval_core.metrics.meteor.matchers import module_matchers
-from mteval_core.metrics.meteor.paraphrases import ParaphraseTable
+from mteval_core.metrics.meteor.paraphrases import ParaphraseTable, source_key
 from mteval_core.metrics.meteor.resources import (
     DEFAULT_MODULES,
     JAR_CLI_FUNCTION_WORDS_LANGUAGE,
@@ -86,6 +87,20 @@ def test_the_paraphrase_cache_gives_the_parsed_table_again(tmp_path, monkeypatch
     assert again.vocabulary == built.vocabulary
     for name in ("phrase_words", "phrase_hash", "source_hash", "targets"):
         assert np.array_equal(getattr(again, name), getattr(built, name))
+
+
+def test_the_paraphrase_cache_key_follows_the_content_not_the_file_date(tmp_path):
+    """A fresh copy of the same table (a new clone, a new venv) finds the cache built before;
+    a table that differs anywhere does not."""
+    copy = tmp_path / "copy" / SMALL_TABLE.name
+    copy.parent.mkdir()
+    shutil.copyfile(SMALL_TABLE, copy)
+    os.utime(copy, ns=(0, 0))
+    assert source_key(copy) == source_key(SMALL_TABLE)
+    changed = bytearray(SMALL_TABLE.read_bytes())
+    changed[len(changed) // 2] ^= 1
+    copy.write_bytes(bytes(changed))
+    assert source_key(copy) != source_key(SMALL_TABLE)
 
 
 def test_paths_are_shortest_first_and_in_file_order():

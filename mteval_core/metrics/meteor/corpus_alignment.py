@@ -1,0 +1,193 @@
+"""METEOR's beam alignment of many segment pairs at once: compiled where built, else per pair.
+
+aligner.align aligns one pair in Python (a few hundred microseconds to milliseconds each: a
+WMT test set of 16 systems took longer than the jar). Here the words of all pairs become integer
+arrays once per call (each distinct word's Java hash key, its stem's key and its function-word
+flag computed once, memoised across calls), the exact and stem modules match on those integers
+and the beam search runs in ``_beam_loops.pyx``; the paraphrase module's matches come from
+``corpus_matchers`` (paraphrase_corpus.py: numpy joins over all pairs) and the synonym module's
+from its Python matcher per pair (matchers.py), both handed over as arrays. Where
+the package was built without a C compiler, ``aligner.align`` and ``scorer.statistics_row`` run
+per pair: the same rows (tests/metrics/test_meteor_compiled.py compares both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import chain
+from types import ModuleType
+
+import numpy as np
+
+from mteval_core.metrics.meteor.aligner import BEAM_SIZE, Matcher, align, search_weights
+from mteval_core.metrics.meteor.java_strings import java_lower
+from mteval_core.metrics.meteor.scorer import statistics_row
+from mteval_core.metrics.meteor.stage import Stage
+
+try:
+    from mteval_core.metrics.meteor import _beam_loops as compiled_loops
+except ImportError:  # installed without a C compiler
+    compiled_loops = None
+
+
+def compiled_module() -> ModuleType | None:
+    """The compiled beam search, or None where it was not built."""
+    return compiled_loops
+
+
+class WordTable:
+    """Each distinct word's Java hash key, stem key and function-word flag, computed once.
+
+    ``stem`` is the stem module's stemmer (None without a stem module: stem keys are then the
+    word keys, never read). Tokens become row numbers of the table (``rows``); the keys of new
+    words are computed together (``java_hashes``), not one word at a time."""
+
+    def __init__(self, stem: Callable[[str], str] | None, function_words: frozenset[str]) -> None:
+        self._stem = stem
+        self._function_words = function_words
+        self._row: dict[str, int] = {}
+        self.keys = np.zeros(0, dtype=np.int32)
+        self.stems = np.zeros(0, dtype=np.int32)
+        self.function = np.zeros(0, dtype=np.int8)
+
+    def rows(self, lines: Sequence[list[str]]) -> tuple[np.ndarray, np.ndarray]:
+        """(row of every token, offsets of the lines) for lines of words."""
+        row = self._row
+        tokens = list(chain.from_iterable(lines))
+        new = [word for word in dict.fromkeys(tokens) if word not in row]
+        if new:
+            self._add(new)
+        lengths = np.fromiter(map(len, lines), np.int64, len(lines))
+        offsets = np.zeros(len(lines) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        return np.fromiter(map(row.__getitem__, tokens), np.int64, len(tokens)), offsets
+
+    def _add(self, words: list[str]) -> None:
+        first = len(self._row)
+        self._row.update(zip(words, range(first, first + len(words)), strict=True))
+        keys = java_hashes(words)
+        if self._stem is not None:
+            stems = java_hashes([self._stem(word) for word in words])
+        else:
+            stems = keys
+        lowered = self._function_words
+        function = np.fromiter((java_lower(word) in lowered for word in words), np.int8, len(words))
+        self.keys = np.concatenate([self.keys, keys])
+        self.stems = np.concatenate([self.stems, stems])
+        self.function = np.concatenate([self.function, function])
+
+    def columns(self, tokens: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Keys, stem keys (int32) and function flags (int8) of the given token rows."""
+        return self.keys[tokens], self.stems[tokens], self.function[tokens]
+
+
+def java_hashes(words: Sequence[str]) -> np.ndarray:
+    """`String.hashCode()` of every word (java_strings.java_hash), as int32, computed together:
+    h = 31 * h + unit over the UTF-16 code units, modulo 2^32."""
+    encoded = [word.encode("utf-16-le") for word in words]
+    lengths = np.fromiter(map(len, encoded), np.int64, len(encoded)) // 2
+    units = np.frombuffer(b"".join(encoded), dtype="<u2").astype(np.uint32)
+    starts = np.zeros(len(encoded), dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    hashes = np.zeros(len(encoded), dtype=np.uint32)
+    with np.errstate(over="ignore"):
+        for position in range(int(lengths.max(initial=0))):
+            longer = np.flatnonzero(lengths > position)
+            hashes[longer] = hashes[longer] * np.uint32(31) + units[starts[longer] + position]
+    return hashes.view(np.int32)
+
+
+CorpusMatcher = Callable[[Sequence[list[str]], Sequence[list[str]], int], np.ndarray]
+"""(hypotheses, references, module) -> the module's matches of every pair at once, as (n, 6)
+rows (pair, reference start, length, hypothesis start, length, module), each pair's in the order
+the module's matcher adds them (paraphrase_corpus.CorpusParaphrases.matches)."""
+
+
+def _given_matches(  # long: the per-pair matchers, then the corpus ones, merged by pair
+    hypotheses: Sequence[list[str]],
+    references: Sequence[list[str]],
+    matchers: Sequence[Matcher],
+    given_modules: Sequence[int],
+    corpus_matchers: dict[int, CorpusMatcher],
+) -> tuple[np.ndarray, np.ndarray]:
+    """(offsets, rows) of the matches of the modules the compiled loops do not find themselves
+    (rows: reference start, length, hypothesis start, length, module), each module's in its
+    matcher's order; for identical lines only module 0's, as the jar uses no other there."""
+    found: list[tuple[int, int, int, int, int, int]] = []
+    per_pair = [k for k in given_modules if k not in corpus_matchers]
+    if per_pair:
+        for pair, (hypothesis, reference) in enumerate(zip(hypotheses, references, strict=True)):
+            stage = Stage(hypothesis, reference)
+            identical = stage.hypothesis_keys == stage.reference_keys
+            for module in per_pair:
+                if module == 0 or not identical:
+                    matchers[module](stage, module)
+            found += [
+                (pair, m.start, m.length, m.match_start, m.match_length, m.module)
+                for at_start in stage.matches
+                for m in at_start
+            ]
+    parts = [np.array(found, dtype=np.int64).reshape(len(found), 6)]
+    parts += [
+        corpus_matchers[k](hypotheses, references, k) for k in given_modules if k in corpus_matchers
+    ]
+    rows = np.concatenate(parts)
+    rows = rows[np.argsort(rows[:, 0], kind="stable")]
+    offsets = np.zeros(len(hypotheses) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows[:, 0], minlength=len(hypotheses)), out=offsets[1:])
+    return offsets, np.ascontiguousarray(rows[:, 1:], dtype=np.int32)
+
+
+def pair_statistics(
+    hypotheses: Sequence[list[str]],
+    references: Sequence[list[str]],
+    matchers: Sequence[Matcher],
+    modules: Sequence[str],
+    words: WordTable,
+    function_words: frozenset[str],
+    beam_size: int = BEAM_SIZE,
+    corpus_matchers: dict[int, CorpusMatcher] | None = None,
+) -> np.ndarray:
+    """(n_pairs, n_stats) statistics rows of hypothesis i against reference i, as
+    ``statistics_row(align(...))`` gives them for each pair. ``corpus_matchers`` find some
+    modules' matches for all pairs at once (used by the compiled path only)."""
+    if compiled_loops is None:
+        rows = [
+            statistics_row(
+                align(h, r, matchers, modules, function_words, beam_size), len(h), len(r)
+            )
+            for h, r in zip(hypotheses, references, strict=True)
+        ]
+        width = 4 + 4 * len(modules) + 1
+        return np.array(rows, dtype=np.float64).reshape(len(rows), width)
+    kinds = [
+        compiled_loops.EXACT
+        if m == "exact"
+        else compiled_loops.STEM
+        if m == "stem"
+        else compiled_loops.GIVEN
+        for m in modules
+    ]
+    given_modules = [k for k, kind in enumerate(kinds) if kind == compiled_loops.GIVEN]
+    given_offsets, given = _given_matches(
+        hypotheses, references, matchers, given_modules, corpus_matchers or {}
+    )
+    hyp_tokens, hyp_offsets = words.rows(hypotheses)
+    ref_tokens, ref_offsets = words.rows(references)
+    hyp_keys, hyp_stems, hyp_function = words.columns(hyp_tokens)
+    ref_keys, ref_stems, ref_function = words.columns(ref_tokens)
+    return compiled_loops.pair_statistics(
+        hyp_keys,
+        hyp_stems,
+        hyp_function,
+        hyp_offsets,
+        ref_keys,
+        ref_stems,
+        ref_function,
+        ref_offsets,
+        np.asarray(kinds, dtype=np.int32),
+        given_offsets,
+        given,
+        np.asarray(search_weights(modules), dtype=np.float64),
+        beam_size,
+    )
