@@ -43,10 +43,13 @@ except ImportError:  # an sdist built elsewhere: compile its generated C files
     ]
 for extension in extensions:  # cythonize() drops optional=True, so it is set on what it returns
     extension.optional = True
-    if extension.name.endswith(("_chrf_counts", "_ter_edits")) and sys.platform != "win32":
+    if extension.name.endswith(("_chrf_counts", "_ter_edits", "_beam_loops")) and (
+        sys.platform != "win32"
+    ):
         # chrF picks a segment's reference by comparing f-scores, TER places its beam at
-        # floor(i * ratio): no fused multiply-add, so they round as sacreBLEU's Python does
-        # (MSVC does not contract by default).
+        # floor(i * ratio), METEOR's beam truncates coverage + length * weight: no fused
+        # multiply-add, so they round as sacreBLEU's Python and the jar's Java do (MSVC does not
+        # contract by default).
         extension.extra_compile_args = ["-ffp-contract=off"]
 
 setup(ext_modules=extensions, options={"build_ext": {"parallel": CORES}})
