@@ -132,6 +132,17 @@ def test_a_clicked_bar_lists_its_bucket(session):
     assert page.locator(".sentence").count() > 0
     shot(page, "compare-wmt21-clicked-bucket")
 
+    # then a bar of the first chart, word accuracy (axes x, y): a's tallest
+    plot = page.locator(".js-plotly-plot").filter(has_text="sentences by sentence BLEU").first
+    bars = plot.locator(".subplot.xy g.trace.bars").nth(0).locator("path")
+    heights = [bars.nth(k).bounding_box()["height"] for k in range(bars.count())]
+    tallest = heights.index(max(heights))
+    bars.nth(tallest).click(force=True)
+    wait_until_idle(page)
+    assert_no_error(page)
+    assert selected(page, "Analysis") == "word accuracy by frequency in the reference"
+    assert page.locator(".sentence").count() > 0
+
 
 def test_a_heat_map_cell_opens_its_pair_on_compare(browser, server):
     """On the sample's Scores page (its few systems show the heat map at once), a click in the
