@@ -106,10 +106,14 @@ def _meteor_widgets(target: str | None) -> tuple[str, tuple[str, ...] | None]:
             "command line.",
         )
     )
-    for module, why_not in here.items():
-        if why_not is not None:
-            st.caption(escape_markdown(f"{module}: unavailable here ({why_not})"))
-    if not modules:
+    reasons = {why_not for why_not in here.values() if why_not is not None}
+    if not runnable and len(reasons) == 1:  # one cause for all (no jar): said once
+        st.caption(escape_markdown(f"METEOR cannot run here: {reasons.pop()}"))
+    else:
+        for module, why_not in here.items():
+            if why_not is not None:
+                st.caption(escape_markdown(f"{module}: unavailable here ({why_not})"))
+    if runnable and not modules:
         st.warning("Choose at least one METEOR module; until then its defaults are used.")
     if meteor_language_for(current.meteor_language) == language:  # "en" and "english": equal
         language = current.meteor_language  # options, so that the cached results stay valid

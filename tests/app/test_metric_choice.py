@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from mteval_core.metrics import REGISTRY
 from mteval_core.metrics.choices import builtin_metric_labels, meteor_modules_here
 from mteval_core.metrics.meteor import availability
-from mteval_core.metrics.meteor.resources import find_meteor_data
+from mteval_core.metrics.meteor.resources import MeteorData, find_meteor_data
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.report.writers import metric_labels
 from mteval_core.settings.options import Options
@@ -131,3 +131,22 @@ def test_a_module_without_its_data_is_shown_unavailable_with_the_cores_reason():
     captions = [c.value for c in app.caption]
     for module in ("synonym", "paraphrase"):
         assert escape_markdown(f"{module}: unavailable here ({here[module]})") in captions
+
+
+def test_without_any_meteor_data_one_line_says_why(monkeypatch):
+    """No jar at all (the quick start installs none): one caption with the reason, no per-module
+    repetition and no warning to choose a module that cannot run."""
+    monkeypatch.setattr(availability, "meteor_data", lambda path: MeteorData())  # none found
+    availability.function_words.cache_clear()
+    try:
+        here = meteor_modules_here("english", None)
+        assert all(why is not None for why in here.values())
+        (reason,) = set(here.values())
+        assert "no METEOR data was found" in reason and "not in no" not in reason
+        app = data_page()
+        captions = [c.value for c in app.caption]
+        assert escape_markdown(f"METEOR cannot run here: {reason}") in captions
+        assert not any("unavailable here" in c for c in captions)
+        assert not any("Choose at least one METEOR module" in w.value for w in app.warning)
+    finally:
+        availability.function_words.cache_clear()

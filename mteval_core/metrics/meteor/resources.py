@@ -99,6 +99,8 @@ NORMALIZED_LANGUAGES = ("english", "czech", "french", "spanish", "german", "russ
 # in "und der haus", though german.words lists "und" and "der".
 JAR_CLI_FUNCTION_WORDS_LANGUAGE = "english"
 
+NO_DATA = "no METEOR data"  # what describe() says when no jar or folder was found
+
 # The only synonym files the jar has; the synonym module reads "<language>.synsets".
 SYNONYM_LANGUAGES = ("english",)
 
@@ -127,7 +129,7 @@ class MeteorData:
     def describe(self) -> str:
         """Where the data comes from, for messages."""
         places = [str(p) for p in (self.jar, self.resources, self.paraphrase_folder) if p]
-        return ", ".join(places) or "no METEOR data"
+        return ", ".join(places) or NO_DATA
 
     def read(self, name: str, needed_for: str) -> bytes:
         """One resource file (e.g. "synonym/english.synsets"), from the jar or the folder."""
@@ -145,8 +147,13 @@ class MeteorData:
                 return self._zip.read(name)
             except KeyError:
                 pass
+        where = (
+            "no METEOR data was found"
+            if self.describe() == NO_DATA
+            else (f"it is not in {self.describe()}")
+        )
         raise InputError(
-            f"METEOR's {needed_for} needs {name}, which is not in {self.describe()}",
+            f"METEOR's {needed_for} needs {name}, and {where}",
             hint=f"{GET_DATA}.",
         )
 
