@@ -92,14 +92,7 @@ def bitext_grid_figure(  # long: one figure's layers, drawn bottom to top
         f"{matching.method}: sum of len^e {matching.weight:.4g}, size {matching.size:.4g}, "
         f"P {matching.precision:.3f}, R {matching.recall:.3f}, F {matching.f:.3f}"
     )
-    axis = {
-        "type": "category",
-        "tickmode": "array",
-        "tickfont": {"size": layout.font},
-        "showgrid": False,
-        "zeroline": False,
-        "constrain": "domain",
-    }
+    axis = category_axis(layout.font)
     return go.Figure(
         cells,
         {
@@ -277,3 +270,16 @@ def _discrete_scale(colours: list[str]) -> list[list]:
     for k, colour in enumerate(colours):
         scale += [[k / len(colours), colour], [(k + 1) / len(colours), colour]]
     return scale
+
+
+def category_axis(font: int) -> dict:
+    """The word axes of a bitext grid (GTM's and METEOR's): one category a word, no grid lines,
+    and the cells kept square within the plot's domain."""
+    return {
+        "type": "category",
+        "tickmode": "array",
+        "tickfont": {"size": font},
+        "showgrid": False,
+        "zeroline": False,
+        "constrain": "domain",
+    }

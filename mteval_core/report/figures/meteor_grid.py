@@ -24,6 +24,7 @@ from mteval_core.report.figures.bitext import (
     _cut,
     _discrete_scale,
     _fit,
+    category_axis,
 )
 from mteval_core.report.figures.plotly_escape import escape_plotly
 
@@ -81,14 +82,7 @@ def meteor_alignment_figure(  # long: one figure's layers, drawn bottom to top
         ygap=layout.gap,
         name="cells",
     )
-    axis = {
-        "type": "category",
-        "tickmode": "array",
-        "tickfont": {"size": layout.font},
-        "showgrid": False,
-        "zeroline": False,
-        "constrain": "domain",
-    }
+    axis = category_axis(layout.font)
     bottom = BOTTOM_MARGIN + KEY_HEIGHT
     return go.Figure(
         cells,
