@@ -10,12 +10,9 @@ import streamlit as st
 
 from mteval_core.report.comparison_text import value_cell
 from mteval_core.report.evaluation_report import ranked_systems
-from mteval_core.report.figures import buckets_figure, ngram_figure
 from mteval_core.report.highlighted_sentence import legend_html
 from mteval_core.stats.bootstrap import BootstrapOptions
 from pages.ui import (
-    cache_key,
-    cached,
     escape_markdown,
     friendly_errors,
     scores_of,
@@ -28,8 +25,8 @@ from pages.ui.compare import (
     CHART,
     LISTABLE,
     WORD_ACCURACY,
-    comparison_of,
     keep_valid,
+    pair_view,
     preselect_pair,
     select_clicked_bar,
     show_sentences,
@@ -46,8 +43,9 @@ with friendly_errors():
 preselect_pair(ranked)
 controls = st.columns([3, 3, 3, 2])
 a = controls[0].selectbox("System a (baseline)", ranked, key="compare_a")
-keep_valid("compare_b", [s for s in ranked if s != a])
-b = controls[1].selectbox("System b", [s for s in ranked if s != a], key="compare_b")
+others = [s for s in ranked if s != a]
+keep_valid("compare_b", others)
+b = controls[1].selectbox("System b", others, key="compare_b")
 references = test_set.reference_names
 reference = controls[2].selectbox(
     "Reference",
@@ -70,29 +68,21 @@ st.caption(
 )
 
 with friendly_errors():
-    comparison = comparison_of(test_set, (a, b), reference, bootstrap)
+    view = pair_view(test_set, (a, b), reference, bootstrap)
+    comparison = view.comparison
     corpus = comparison.analysis("scores")  # compare-mt's corpus BLEU (0-100) and length ratio
     for column, side, name in zip(st.columns(2), range(2), (a, b)):
         column.metric(f"BLEU of {'ab'[side]}", value_cell(corpus, side, 0, 0))
         column.caption(escape_markdown(name))
-    charts = comparison.analyses[1:]  # word accuracy and the sentence buckets
+    charts = tuple(c.key for c in comparison.analyses[1:])  # the figure's, in its order
     st.plotly_chart(
-        cached(
-            cache_key("comparison figure", a, b, reference, bootstrap),
-            lambda _: buckets_figure(charts, (a, b)),
-        ),
+        view.buckets,
         width="stretch",
         key=CHART,
-        on_select=partial(select_clicked_bar, tuple(c.key for c in charts), CHART),
+        on_select=partial(select_clicked_bar, charts, CHART),
         selection_mode="points",
     )
-    st.plotly_chart(
-        cached(
-            cache_key("comparison n-grams", a, b, reference),
-            lambda _: ngram_figure(comparison.ngrams, (a, b)),
-        ),
-        width="stretch",
-    )
+    st.plotly_chart(view.ngrams, width="stretch")
 
 st.subheader("Sentences")
 st.caption("Click a bar of a chart above, or choose here.")

@@ -6,8 +6,10 @@ each linked to its Bitext grid."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
 from mteval_core.compare.analysis import (
@@ -21,6 +23,7 @@ from mteval_core.compare.analysis import (
 from mteval_core.compare.whitespace_split import split_tokens
 from mteval_core.errors import InputError
 from mteval_core.model.testset import TestSet
+from mteval_core.report.figures import buckets_figure, ngram_figure
 from mteval_core.report.figures.plotly_escape import escape_plotly
 from mteval_core.report.highlighted_sentence import sentence_html
 from mteval_core.stats.bootstrap import BootstrapOptions, resample_counts
@@ -40,24 +43,45 @@ COMPARE_PAGE = "pages/5_Compare.py"
 MAX_SHARED_COUNTS = 4_000_000
 
 
-def comparison_of(
+@dataclass(frozen=True, eq=False)  # it holds figures
+class PairView:
+    """What the page draws of one pair: compare-mt's analyses and their two figures."""
+
+    comparison: Comparison
+    buckets: go.Figure  # every bucket analysis, with intervals
+    ngrams: go.Figure  # the salient n-grams of each side
+
+
+def pair_view(
     test_set: TestSet, pair: tuple[str, str], reference: int, bootstrap: BootstrapOptions | None
-) -> Comparison:
-    """compare-mt's analyses of ``pair``, from each system's side computed once per reference
-    and resamples (shared by every pair it is in, and by every session): switching one system
-    of the pair counts only the new one, and the pair's own work is a few vector operations."""
+) -> PairView:
+    """compare-mt's analyses of ``pair`` (a first, the baseline) and their figures, one cache
+    entry per pair, from each system's side computed once per reference and resamples (shared
+    by every pair it is in, and by every session): switching one system of the pair counts
+    only the new one, and the pair's own work is a few vector operations and two figures."""
     if pair[0] == pair[1]:
         raise InputError(f"compare two different systems, not {pair[0]!r} with itself")
-    ref = cached(
-        cache_key("compare reference side", reference),
-        lambda _: reference_side(test_set.references[reference].segments),
-    )
-    sides = [_side_of(test_set, ref, name, reference, bootstrap) for name in pair]
-    source = test_set.source.segments if test_set.source is not None else None
-    return cached(
-        cache_key("comparison", *pair, reference, bootstrap),
-        lambda _: compare_sides(ref, sides[0], sides[1], bootstrap, source),
-    )
+    for name in pair:
+        if name not in test_set.system_names:
+            raise InputError(
+                f"there is no system {name!r} to compare",
+                hint=f"Choose among: {', '.join(test_set.system_names)}.",
+            )
+
+    def compute() -> PairView:
+        ref = cached(
+            cache_key("compare reference side", reference),
+            lambda _: reference_side(test_set.references[reference].segments),
+        )
+        sides = [_side_of(test_set, ref, name, reference, bootstrap) for name in pair]
+        source = test_set.source.segments if test_set.source is not None else None
+        comparison = compare_sides(ref, sides[0], sides[1], bootstrap, source)
+        charts = comparison.analyses[1:]  # word accuracy and the sentence buckets
+        return PairView(
+            comparison, buckets_figure(charts, pair), ngram_figure(comparison.ngrams, pair)
+        )
+
+    return cached(cache_key("compare pair", *pair, reference, bootstrap), lambda _: compute())
 
 
 def _side_of(
@@ -69,11 +93,6 @@ def _side_of(
 ) -> SystemSide:
     """One system's side; resampled from a generator seeded as ``compare_pair`` seeds it, so
     both systems of any pair see the same resamples and the numbers are ``compare_pair``'s."""
-    if name not in test_set.system_names:
-        raise InputError(
-            f"there is no system {name!r} to compare",
-            hint=f"Choose among: {', '.join(test_set.system_names)}.",
-        )
     resamples = bootstrap.n_resamples if bootstrap is not None else 0
     counts = None
     if bootstrap is not None and 0 < resamples * test_set.n_segments <= MAX_SHARED_COUNTS:
