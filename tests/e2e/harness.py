@@ -130,9 +130,18 @@ def peak_rss_mb(pid: int, field: str = "VmHWM") -> float:
     raise RuntimeError(f"no {field} in /proc/{pid}/status: not Linux?")
 
 
+_CONTEXTS: dict[tuple[int, int, int], object] = {}  # (browser, width, height) -> its context
+
+
 def new_page(browser, viewport: dict | None = None):
-    """A page of a new session (a reload or another page is a new session too)."""
-    page = browser.new_page(viewport=viewport or VIEWPORT)
+    """A page of a new session (a reload or another page is a new session too). The pages of
+    a browser share one context, as the tabs of one user do: Streamlit's scripts, loaded and
+    compiled once, open the next page a second sooner. Another user is ``new_user``."""
+    size = viewport or VIEWPORT
+    key = (id(browser), size["width"], size["height"])
+    if key not in _CONTEXTS:
+        _CONTEXTS[key] = browser.new_context(viewport=size)
+    page = _CONTEXTS[key].new_page()
     page.set_default_timeout(TIMEOUT_MS)
     return page
 

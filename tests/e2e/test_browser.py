@@ -32,7 +32,6 @@ from tests.e2e.harness import (
     main_text,
     new_page,
     shot,
-    start_server,
     wait_for_figure,
     wait_until_idle,
 )
@@ -49,11 +48,10 @@ TIMINGS: dict[str, float] = {}
 
 
 @pytest.fixture(scope="module")
-def server():
-    """The dashboard's address; the timings of this module are written when it stops."""
-    running = start_server()
-    yield running.url
-    running.stop()
+def server(server):
+    """The shared dashboard's address (tests/e2e/conftest.py); the timings of this module are
+    written when it ends."""
+    yield server.url
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "timings.json").write_text(json.dumps(TIMINGS, indent=2))
 
