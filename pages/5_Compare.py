@@ -24,11 +24,13 @@ from pages.ui.compare import (
     BY_NGRAM,
     CHART,
     LISTABLE,
+    NGRAM_CHART,
     WORD_ACCURACY,
     keep_valid,
     pair_view,
     preselect_pair,
     select_clicked_bar,
+    select_clicked_ngram,
     show_sentences,
 )
 
@@ -82,10 +84,16 @@ with friendly_errors():
         on_select=partial(select_clicked_bar, charts, CHART),
         selection_mode="points",
     )
-    st.plotly_chart(view.ngrams, width="stretch")
+    st.plotly_chart(
+        view.ngrams,
+        width="stretch",
+        key=NGRAM_CHART,
+        on_select=partial(select_clicked_ngram, comparison, NGRAM_CHART),
+        selection_mode="points",
+    )
 
 st.subheader("Sentences")
-st.caption("Click a bar of a chart above, or choose here.")
+st.caption("Click a bar of a chart above (a bucket or an n-gram), or choose here.")
 listing = st.radio(
     "List the sentences of", [BY_BUCKET, BY_NGRAM], horizontal=True, key="compare_list"
 )

@@ -23,7 +23,7 @@ from mteval_core.compare.analysis import (
 from mteval_core.compare.whitespace_split import split_tokens
 from mteval_core.errors import InputError
 from mteval_core.model.testset import TestSet
-from mteval_core.report.figures import buckets_figure, ngram_figure
+from mteval_core.report.figures import buckets_figure, ngram_figure, shown_ngrams
 from mteval_core.report.figures.plotly_escape import escape_plotly
 from mteval_core.report.highlighted_sentence import sentence_html
 from mteval_core.stats.bootstrap import BootstrapOptions, resample_counts
@@ -35,6 +35,7 @@ WORD_ACCURACY = "word_accuracy"  # its buckets hold words: a bucket lists the se
 LISTABLE = (*SENTENCE_ANALYSES, WORD_ACCURACY)
 BY_BUCKET, BY_NGRAM = "a bucket", "an n-gram"
 CHART = "compare_buckets_chart"  # the figure of every bucket analysis (its selection's key)
+NGRAM_CHART = "compare_ngram_chart"  # the salient n-grams' figure (its selection's key)
 SENTENCES_PER_PAGE = 10
 BITEXT_PAGE = "pages/3_Bitext_grid.py"
 COMPARE_PAGE = "pages/5_Compare.py"
@@ -149,6 +150,18 @@ def select_clicked_bar(analyses: Sequence[str], chart: str) -> None:
         st.session_state["compare_bucket"],
         st.session_state["compare_side"],
     ) = choice
+
+
+def select_clicked_ngram(comparison: Comparison, chart: str) -> None:
+    """A clicked bar of the n-gram figure lists that n-gram's sentences: the chart's
+    ``on_select`` callback (a bar's point index is its n-gram's place in ``shown_ngrams``)."""
+    points = st.session_state[chart]["selection"]["points"]
+    shown = shown_ngrams(comparison.ngrams)
+    index = points[0].get("point_index") if points else None
+    if index is None or not 0 <= int(index) < len(shown):
+        return
+    st.session_state["compare_list"] = BY_NGRAM
+    st.session_state["compare_ngram"] = shown[int(index)].ngram
 
 
 def clicked_bucket(point: dict, analyses: Sequence[str]) -> tuple[str, int, int] | None:

@@ -14,11 +14,13 @@ from streamlit.testing.v1 import AppTest
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.report.comparison_text import value_cell
 from mteval_core.report.evaluation_report import compare_systems, ranked_systems
+from mteval_core.report.figures import ngram_figure, shown_ngrams
+from mteval_core.report.figures.plotly_escape import escape_plotly
 from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions
 from pages.ui import DASHBOARD_METRICS
 from pages.ui import compare as compare_ui
-from pages.ui.compare import CHART, clicked_bucket
+from pages.ui.compare import CHART, NGRAM_CHART, clicked_bucket
 from tests.app.test_hostile_pages import IMAGE, TAG, assert_escaped, hostile_test_set
 from tests.helpers import load_sample
 
@@ -153,6 +155,35 @@ def test_an_ngram_lists_the_sentences_where_either_system_matches_it():
     assert (
         listed_lines(app) == [line for line, _, _ in comparison.lines_with_ngram(choice.value)][:10]
     )
+
+
+def test_a_clicked_ngram_bar_lists_that_ngrams_sentences(monkeypatch):
+    """A bar of the n-gram figure (point k: the k-th n-gram it draws, either system's trace)
+    switches the listing to that n-gram; a click beside the bars changes nothing."""
+    pair = ("phrase-based", "neural-large")
+    app = open_compare({"a": pair[0], "b": pair[1]})
+    comparison = compare_systems(SAMPLE, pair)
+    drawn = shown_ngrams(comparison.ngrams)
+    assert len(drawn) > 3
+    figure = ngram_figure(comparison.ngrams, pair)
+    assert list(figure.data[0].y) == [escape_plotly(d.ngram) for d in drawn]
+    clicked = drawn[-1]  # b's last drawn n-gram, its bar in a's trace
+    point = {"curve_number": 0, "point_index": len(drawn) - 1}
+    state = {NGRAM_CHART: {"selection": {"points": [point]}}}
+    monkeypatch.setattr(compare_ui.st, "session_state", state)
+    compare_ui.select_clicked_ngram(comparison, NGRAM_CHART)
+    outside = {NGRAM_CHART: {"selection": {"points": [{"curve_number": 0}]}}}
+    monkeypatch.setattr(compare_ui.st, "session_state", outside)
+    compare_ui.select_clicked_ngram(comparison, NGRAM_CHART)
+    monkeypatch.undo()
+    assert outside == {NGRAM_CHART: {"selection": {"points": [{"curve_number": 0}]}}}
+    assert state["compare_list"] == "an n-gram" and state["compare_ngram"] == clicked.ngram
+    for key in ("compare_list", "compare_ngram"):
+        app.session_state[key] = state[key]
+    rerun(app)
+    assert widget(app, "selectbox", "n-gram").value == clicked.ngram
+    expected = [line for line, _, _ in comparison.lines_with_ngram(clicked.ngram)]
+    assert expected and listed_lines(app) == expected[:10]
 
 
 def test_a_pair_the_test_set_lacks_is_named_as_text_and_the_best_two_open():

@@ -23,6 +23,7 @@ if shutil.which("chromium") is None:
 from tests.e2e.harness import (  # noqa: E402  (after the skips)
     ARTIFACTS,
     assert_no_error,
+    figure,
     go_to,
     new_page,
     open_page,
@@ -89,8 +90,17 @@ def test_compare_opens_on_the_two_best_and_lists_an_ngrams_sentences(session, en
     assert page.locator(".js-plotly-plot").count() == 2  # the bucket analyses in one; n-grams
     shot(page, "compare-wmt21-first-view")
 
-    page.get_by_text("an n-gram", exact=True).click()
+    # a click on an n-gram's bar (b's widest: one of b's n-grams) lists that n-gram's sentences
+    b_bars = figure(page, "Salient n-grams")["data"][1]
+    widest = b_bars["x"].index(max(b_bars["x"]))
+    ngram = b_bars["y"][widest]
+    plot = page.locator(".js-plotly-plot").filter(has_text="Salient n-grams").first
+    plot.locator(".subplot.xy g.trace.bars").nth(1).locator("path").nth(widest).click(force=True)
     wait_until_idle(page)
+    assert_no_error(page)
+    by_ngram = page.locator("[data-testid=stRadio] label").filter(has_text="an n-gram")
+    assert by_ngram.locator("input").is_checked()
+    assert selected(page, "n-gram") == f"{ngram}  (more matches in b)"
     assert page.locator(".sentence").count() > 0
     marked = page.locator(".sentence span.improving, .sentence span.worsening")
     assert marked.count() > 0  # words one system gets right and the other misses

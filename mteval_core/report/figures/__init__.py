@@ -5,7 +5,7 @@ Pages import every builder from here; the modules group them by subject.
 
 from mteval_core.report.figures.bars import ranked_bars
 from mteval_core.report.figures.bitext import bitext_grid_figure, bitext_grid_width
-from mteval_core.report.figures.comparison import buckets_figure, ngram_figure
+from mteval_core.report.figures.comparison import buckets_figure, ngram_figure, shown_ngrams
 from mteval_core.report.figures.correlation import (
     differential_scatter,
     metric_human_scatter,
@@ -38,6 +38,7 @@ __all__ = [
     "ranked_bars",
     "reliability_figure",
     "segment_density",
+    "shown_ngrams",
     "significance_clusters_figure",
     "significance_heatmap",
     "system_scatter",

@@ -99,14 +99,25 @@ def _bars(analysis: BucketResult, systems: Sequence[str], legend: bool = True) -
     return bars
 
 
+NGRAMS_SHOWN = 10  # the most salient n-grams of each side that ``ngram_figure`` draws
+
+
+def shown_ngrams(
+    ngrams: tuple[Sequence[NgramDifference], Sequence[NgramDifference]], top: int = NGRAMS_SHOWN
+) -> list[NgramDifference]:
+    """The n-grams ``ngram_figure`` draws, in its order: a clicked bar's point index is an
+    index into this list."""
+    return [*ngrams[0][:top], *ngrams[1][:top]]
+
+
 def ngram_figure(
     ngrams: tuple[Sequence[NgramDifference], Sequence[NgramDifference]],
     systems: Sequence[str],
-    top: int = 10,
+    top: int = NGRAMS_SHOWN,
 ) -> go.Figure:
     """The ``top`` most salient n-grams of each side as horizontal bars of their matches in the
     reference: a's advantages first, then b's."""
-    shown = [*ngrams[0][:top], *ngrams[1][:top]]
+    shown = shown_ngrams(ngrams, top)
     names = escape_all(d.ngram for d in shown)
     figure = go.Figure()
     for s, system in enumerate(systems):
@@ -131,5 +142,6 @@ def ngram_figure(
         legend={"orientation": "h", "y": -0.15},
         height=max(300, 40 + 34 * len(shown)),
         margin={"t": 50},
+        clickmode="event+select",
     )
     return figure
