@@ -5,5 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[dashboard]"
+# --no-compile: Python compiles a module when it is first imported; byte-compiling all of
+# every dependency (plotly alone has thousands of files) took half of a fresh setup
+.venv/bin/python -m pip install --quiet --no-compile -e ".[dashboard]"
 exec .venv/bin/streamlit run app.py --server.address=127.0.0.1 --browser.gatherUsageStats=false "$@"

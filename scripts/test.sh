@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[test]"
+# --no-compile: Python compiles a module when it is first imported; byte-compiling all of
+# every dependency (plotly alone has thousands of files) took half of a fresh setup
+.venv/bin/python -m pip install --quiet --no-compile -e ".[test]"
 # meteor-1.5.jar, the oracle of tests/metrics/test_meteor_parity.py, ships inside this PyPI package
 .venv/bin/python -m pip install --quiet --no-deps "pycocoevalcap==1.2"
 .venv/bin/ruff check .
