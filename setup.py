@@ -43,16 +43,14 @@ except ImportError:  # an sdist built elsewhere: compile its generated C files
     ]
 for extension in extensions:  # cythonize() drops optional=True, so it is set on what it returns
     extension.optional = True
-    if sys.platform != "win32":
-        # no debugging symbols (Python's own CFLAGS ask for -g): a third less compile time
-        extension.extra_compile_args = ["-g0"]
-    if extension.name.endswith(("_chrf_counts", "_ter_edits", "_beam_loops")) and (
-        sys.platform != "win32"
-    ):
+    if sys.platform == "win32":  # MSVC: no debugging symbols and no contraction by default
+        continue
+    # no debugging symbols (Python's own CFLAGS ask for -g): a third less compile time
+    extension.extra_compile_args = ["-g0"]
+    if extension.name.endswith(("_chrf_counts", "_ter_edits", "_beam_loops")):
         # chrF picks a segment's reference by comparing f-scores, TER places its beam at
         # floor(i * ratio), METEOR's beam truncates coverage + length * weight: no fused
-        # multiply-add, so they round as sacreBLEU's Python and the jar's Java do (MSVC does not
-        # contract by default).
+        # multiply-add, so they round as sacreBLEU's Python and the jar's Java do.
         extension.extra_compile_args.append("-ffp-contract=off")
 
 setup(ext_modules=extensions, options={"build_ext": {"parallel": CORES}})
