@@ -154,12 +154,13 @@ def test_meteors_alignment_of_a_segment_in_the_bitext_grid(page, server):
 
 def test_a_loss_slider_changes_the_ranking_and_the_url(page, server):
     open_page(page, server, "Loss", "Ranking: MT2 > MT3 > MT1")
-    move_slider(page, "c1: value of a correct response", -8)  # 5 -> 1 in steps of 0.5
-    move_slider(page, "c3: cost of an incorrect response", 1)  # 1 -> 1.5: still MT3 > MT1
-    page.wait_for_function(
-        "() => location.search.includes('c1=1&') && location.search.includes('c3=1.5')"
-    )
-    page.wait_for_selector("text=Ranking: MT2 > MT3 > MT1")
+    move_slider(page, "c1: value of a correct response", -1)  # 5 -> 4.5
+    page.wait_for_function("() => location.search.includes('c1=4.5')")
+    # a link with costs opens on them: c1 = 1, c3 = 1.5 (eight and one slider steps away)
+    open_page(page, server, "Loss?c1=1&c3=1.5", "Ranking: MT2 > MT3 > MT1")
+    for label, value in (("c1: value of a correct", 1), ("c3: cost of an incorrect", 1.5)):
+        slider = page.get_by_role("slider", name=re.compile(label))
+        assert float(slider.get_attribute("aria-valuetext")) == value, label
     start = time.perf_counter()
     move_slider(page, "c3: cost of an incorrect response", 1)  # 1.5 -> 2: Table 6's (1, 2, 2)
     page.wait_for_selector("text=Ranking: MT2 > MT1 > MT3")
