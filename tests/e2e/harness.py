@@ -199,6 +199,24 @@ def upload(page, files: dict[str, Sequence[dict]], submit: bool = True) -> None:
         page.get_by_role("button", name="Use this test set").click()
 
 
+def open_options(page, box):
+    """The options of select box ``box``, its list opened by a click. A rerun that ends just
+    then (a chart's selection reruns the page) can close the list again: then click again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    options = page.locator("[role=option]")
+    for _ in range(3):
+        wait_until_idle(page)
+        box.locator("input").click()
+        try:
+            options.first.wait_for(timeout=10_000)
+            return options
+        except PlaywrightTimeout:  # the list closed before it was drawn
+            page.keyboard.press("Escape")
+    options.first.wait_for()  # a list that never opens fails here, with Playwright's message
+    return options
+
+
 def clear_uploads(page) -> None:
     """Remove every file from the Data page's inputs, so the next upload starts afresh."""
     buttons = page.locator("[data-testid=stFileChipDeleteBtn] button")

@@ -26,6 +26,7 @@ from tests.e2e.harness import (  # noqa: E402  (after the skips)
     figure,
     go_to,
     new_page,
+    open_options,
     open_page,
     payload,
     record,
@@ -110,8 +111,7 @@ def test_compare_opens_on_the_two_best_and_lists_an_ngrams_sentences(session, en
     box = page.locator("[data-testid=stSelectbox]").filter(
         has=page.locator("[data-testid=stWidgetLabel]").get_by_text("System b", exact=True)
     )
-    box.locator("input").click()
-    option = page.locator("[role=option]").nth(2)
+    option = open_options(page, box).nth(2)
     chosen = option.inner_text().strip()
     start = time.perf_counter()
     option.click()
