@@ -202,7 +202,7 @@ class Server:
         self.log = log
         command = [
             sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-            "--server.headless=true", f"--server.port={port}",
+            "--server.headless=true", "--server.fileWatcherType=none", f"--server.port={port}",
             "--server.address=127.0.0.1", "--browser.gatherUsageStats=false",
         ]  # fmt: skip
         with log.open("wb") as output:

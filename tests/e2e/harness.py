@@ -93,6 +93,10 @@ def start_server(log: Path | None = None, startup_seconds: float = 90) -> Server
         "run",
         str(ROOT / "app.py"),
         "--server.headless=true",
+        # No file watcher: the tests never edit the app, and a watcher over this checkout (its
+        # .venv, artifacts, caches) overflowed inotify under load, then reloaded modules while
+        # an upload ran ("Loaded." never showed).
+        "--server.fileWatcherType=none",
         f"--server.port={port}",
         "--server.address=127.0.0.1",
         "--browser.gatherUsageStats=false",
