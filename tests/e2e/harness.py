@@ -199,6 +199,9 @@ def upload(page, files: dict[str, Sequence[dict]], submit: bool = True) -> None:
                 ".some(chip => chip.title === name)",
                 arg=file["name"],
             )
+    # a chip shows its name at once and a spinner until its file has reached the server; a
+    # form sent before then goes without that file
+    page.wait_for_function("() => !document.querySelector('[data-testid=stFileChipIconSpinner]')")
     if submit:
         page.get_by_role("button", name="Use this test set").click()
 
