@@ -270,7 +270,15 @@ def assert_no_error(page) -> None:
 def main_text(page) -> str:
     """All text of the page's main area: Markdown, the cells of tables (drawn on a canvas, kept
     in the page for screen readers) and the text of figures; the invisible word joiners that
-    break autolinks (pages/ui/markdown_escape.py) are taken out."""
+    break autolinks (pages/ui/markdown_escape.py) are taken out.
+
+    A table's cells are there only once its grid has been drawn, which can come a moment after
+    the script has finished (the grid's code is loaded when a page first shows one): so first
+    wait until every table of the main area holds its cells."""
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stDataFrame]')]"
+        ".every(frame => frame.querySelector('table'))"
+    )
     return page.evaluate(
         "() => document.querySelector('[data-testid=stMain]').textContent.replaceAll('\\u2060', '')"
     )
