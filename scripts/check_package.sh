@@ -15,7 +15,8 @@ python3 -m venv "$work/builder"
 "$work/builder/bin/python" -m build --sdist --outdir "$work/dist" . >/dev/null 2>&1
 sdist="$(ls "$work/dist"/*.tar.gz)"
 tar -tzf "$sdist" >"$work/sdist.txt"
-grep -q "mteval_core/gtm/_loops.c" "$work/sdist.txt"  # a source install needs no Cython
+grep -q "mteval_core/_cython_shared.c" "$work/sdist.txt"  # a source install needs no Cython
+grep -q "mteval_core/gtm/_loops.c" "$work/sdist.txt"
 grep -q "mteval_core/text/_scan.c" "$work/sdist.txt"
 grep -q "mteval_core/metrics/_chrf_counts.c" "$work/sdist.txt"
 grep -q "mteval_core/metrics/_ter_edits.c" "$work/sdist.txt"

@@ -201,7 +201,12 @@ def as_arrays(candidate, references):
 
 
 def brute_force(c: np.ndarray, rcat: np.ndarray, budget: int, e: float) -> float:
-    """Try every set of non-conflicting blocks with at most ``budget`` cells."""
+    """Try every set of non-conflicting blocks with at most ``budget`` cells.
+
+    A branch stops where it cannot beat the best set found so far: blocks of lengths l1..lk on
+    the R cells left add at most R ** e, since l1 ** e + ... + lk ** e <= (l1 + ... + lk) ** e
+    for e >= 1. Without this bound, a grid of one repeated word took minutes."""
+    assert e >= 1, "the bound holds for e >= 1 only"
     m, x = len(c), len(rcat)
     blocks = [
         (i, j, n)
@@ -215,6 +220,8 @@ def brute_force(c: np.ndarray, rcat: np.ndarray, budget: int, e: float) -> float
     def search(k: int, rows: frozenset, cols: frozenset, cells: int, total: float) -> None:
         nonlocal best
         best = max(best, total)
+        if total + (budget - cells) ** e <= best:
+            return
         for n in range(k, len(blocks)):
             i, j, length = blocks[n]
             if cells + length > budget:
