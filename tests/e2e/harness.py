@@ -199,11 +199,16 @@ def upload(page, files: dict[str, Sequence[dict]], submit: bool = True) -> None:
                 ".some(chip => chip.title === name)",
                 arg=file["name"],
             )
-    # a chip shows its name at once and a spinner until its file has reached the server; a
-    # form sent before then goes without that file
-    page.wait_for_function("() => !document.querySelector('[data-testid=stFileChipIconSpinner]')")
+    files_arrived(page)
     if submit:
         page.get_by_role("button", name="Use this test set").click()
+
+
+def files_arrived(page) -> None:
+    """Until every chosen file has reached the server. A chip shows its file's name at once and
+    a spinner until the file has arrived; a form sent before then goes without that file (the
+    server then names a file as missing, and the test waits in vain for what it expected)."""
+    page.wait_for_function("() => !document.querySelector('[data-testid=stFileChipIconSpinner]')")
 
 
 def open_options(page, box):

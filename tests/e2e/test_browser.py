@@ -29,6 +29,7 @@ from tests.e2e.harness import (
     ARTIFACTS,
     UPLOADS,
     assert_no_error,
+    files_arrived,
     main_text,
     new_page,
     open_page,
@@ -181,6 +182,7 @@ def test_a_bad_upload_is_named_and_the_loaded_set_stays(page, server, tmp_path):
     uploads.nth(0).set_input_files([str(reference)])
     uploads.nth(1).set_input_files([str(short)])
     page.wait_for_selector("text=short-system.en")
+    files_arrived(page)
     page.get_by_role("button", name="Use this test set").click()
     page.wait_for_selector("text=short-system.en, line 2")  # which file, which line
     page.wait_for_selector("text=What to do")
@@ -230,6 +232,7 @@ def test_sgml_and_json_lines_uploads_are_read(page, server, tmp_path):
     uploads.nth(0).set_input_files([str(references)])
     uploads.nth(1).set_input_files([str(tested), str(long_format)])
     page.wait_for_selector("text=others.jsonl")
+    files_arrived(page)
     page.get_by_role("button", name="Use this test set").click()
     page.wait_for_selector("text=Loaded.")
     page.wait_for_selector("text=neural-large, phrase-based, word-by-word")
@@ -262,12 +265,14 @@ def test_judgments_as_wmt_ships_them_and_an_external_metric(page, server, tmp_pa
     inputs.nth(UPLOADS["systems"]).set_input_files(sorted(map(str, (SAMPLE / "sys").iterdir())))
     inputs.nth(UPLOADS["human"]).set_input_files([str(human)])
     page.wait_for_selector("text=judgments.tsv")
+    files_arrived(page)
     page.get_by_role("button", name="Use this test set").click()
     page.wait_for_selector("text=Loaded.")
     page.wait_for_selector("text=ref-B")  # the note names the rows set aside
     wait_until_idle(page)  # a file chosen while the page is still drawn can be lost
     inputs.nth(UPLOADS["metric_scores"]).set_input_files([str(comet)])
     page.wait_for_selector("text=comet.tsv")
+    files_arrived(page)
     page.get_by_label("Metric name").fill("comet")
     page.get_by_text("higher", exact=True).click()
     page.get_by_role("button", name="Add this metric").click()
@@ -302,7 +307,8 @@ def test_ted_upload_gives_a_scatter_with_13_points(page, server, ted_folder_and_
     uploads.nth(4).set_input_files([str(folder / "segment_ids.tsv")])
     uploads.nth(5).set_input_files([str(folder / "human" / "original" / "mqm_ted_ende.tsv")])
     for name in ("ref-A.de", "Facebook-AI.de", "segment_ids.tsv", "mqm_ted_ende.tsv"):
-        page.wait_for_selector(f"text={name}")  # every upload has arrived
+        page.wait_for_selector(f"text={name}")
+    files_arrived(page)
     start = time.perf_counter()
     page.get_by_role("button", name="Use this test set").click()
     page.wait_for_selector("text=Loaded.")

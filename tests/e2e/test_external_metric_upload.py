@@ -21,6 +21,7 @@ if shutil.which("chromium") is None:
 
 from tests.e2e.harness import (  # noqa: E402  (after the skips)
     assert_no_error,
+    files_arrived,
     go_to,
     main_text,
     new_page,
@@ -61,6 +62,7 @@ def test_a_system_level_metric_uploaded_on_the_data_page_shows_on_scores(browser
             "() => [...document.querySelectorAll('[data-testid=stFileChipName]')]"
             ".some(chip => chip.title === 'comet-sys.csv')"
         )
+        files_arrived(page)
         form.get_by_label("Metric name").fill(METRIC)
         form.get_by_text("higher", exact=True).click()
         form.get_by_role("button", name="Add this metric").click()
