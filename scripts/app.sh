@@ -3,7 +3,6 @@
 # the sample data at http://127.0.0.1:8501. Extra arguments go to `streamlit run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/venv.sh
-.venv/bin/python -m pip install --quiet --no-compile -e ".[dashboard]"
+bash scripts/install.sh dashboard
 bash scripts/byte_compile.sh
 exec .venv/bin/streamlit run app.py --server.address=127.0.0.1 --browser.gatherUsageStats=false "$@"

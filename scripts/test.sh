@@ -3,8 +3,7 @@
 # the linters and every test. Extra arguments go to pytest, e.g. `bash scripts/test.sh -k bleu`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/venv.sh
-.venv/bin/python -m pip install --quiet --no-compile -e ".[test]"
+bash scripts/install.sh test
 bash scripts/byte_compile.sh app.py pages mteval_core tests
 # meteor-1.5.jar, the oracle of tests/metrics/test_meteor_parity.py, ships inside this PyPI package
 .venv/bin/python -m pip install --quiet --no-deps "pycocoevalcap==1.2"
