@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from mteval_core.model.testset import TestSet, TextColumn
@@ -21,6 +23,23 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
             return nodeid.split("::", 1)[0] if in_browser else nodeid
 
     return BrowserModulesTogether(config, log)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def installed_components_scanned_once():
+    """Each new AppTest, on its first run, scans every installed distribution's metadata for
+    Streamlit components (streamlit.components.v2): 0.3-0.6 s each, for about 140 AppTests in
+    the page tests, 40 CPU-s of every test run. A dashboard server scans once, when it starts;
+    what is installed does not change while the tests run, so each test process scans once."""
+    try:
+        from streamlit.components.v2 import manifest_scanner
+    except ImportError:  # without the dashboard's packages there are no page tests
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        scan = functools.cache(manifest_scanner.scan_component_manifests)
+        patch.setattr(manifest_scanner, "scan_component_manifests", scan)
+        yield
 
 
 @pytest.fixture(scope="session")
