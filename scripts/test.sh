@@ -4,9 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh test
+# meteor-1.5.jar, the oracle of tests/metrics/test_meteor_parity.py, ships inside this PyPI
+# package; it installs (mostly waiting on the disk) while everything else is byte-compiled
+.venv/bin/python -m pip install --quiet --no-deps "pycocoevalcap==1.2" &
+oracle=$!
 bash scripts/byte_compile.sh app.py pages mteval_core tests
-# meteor-1.5.jar, the oracle of tests/metrics/test_meteor_parity.py, ships inside this PyPI package
-.venv/bin/python -m pip install --quiet --no-deps "pycocoevalcap==1.2"
+wait "$oracle"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 # On every core (pytest-xdist); a module of browser tests stays on one worker (tests/conftest.py).

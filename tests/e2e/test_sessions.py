@@ -77,7 +77,8 @@ def test_a_repeated_word_upload_leaves_the_server_and_another_session_working(br
             go_to(attacker, link)
             assert server.alive(), f"the server died on the {link} page"
             assert_no_error(attacker)
-            shot(attacker, f"repeated-word-{link.replace(' ', '-').lower()}")
+            if link == "Bitext grid":  # one picture (each costs Chromium about a second):
+                shot(attacker, "repeated-word-bitext-grid")  # why no grid is drawn
         assert systems_shown(attacker) == "repeated-sys"
         go_to(other, "Home")  # the bystander's session: still there, still its own
         assert systems_shown(other) == "bystander-alpha, bystander-beta"
