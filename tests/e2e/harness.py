@@ -186,29 +186,28 @@ def wait_until_idle(page, settle_ms: int = 300) -> None:
     page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]")
 
 
-def upload(page, files: dict[str, Sequence[dict]], submit: bool = True) -> None:
-    """Put ``files`` (input name -> payloads) into the Data page's inputs, wait until every one
-    has arrived, and press "Use this test set"."""
+def upload(page, files: dict[str, Sequence[dict | str | Path]], submit: bool = True) -> None:
+    """Put ``files`` (input name -> payloads or paths) into the Data page's inputs, wait until
+    every one has reached the server, and press "Use this test set" (``submit``).
+
+    A chip shows its file's name at once and a spinner until the file has arrived; a form sent
+    before then goes without that file (the server then names a file as missing, and the test
+    waits in vain for what it expected)."""
     inputs = page.locator("[data-testid=stFileUploader] input[type=file]")
-    for name, payloads in files.items():
-        inputs.nth(UPLOADS[name]).set_input_files(list(payloads))
-    for payloads in files.values():
-        for file in payloads:  # a chip shows a long name cut short; its title is the whole name
+    for name, chosen in files.items():
+        inputs.nth(UPLOADS[name]).set_input_files(
+            [f if isinstance(f, dict) else str(f) for f in chosen]
+        )
+    for chosen in files.values():
+        for file in chosen:  # a chip shows a long name cut short; its title is the whole name
             page.wait_for_function(
                 "(name) => [...document.querySelectorAll('[data-testid=stFileChipName]')]"
                 ".some(chip => chip.title === name)",
-                arg=file["name"],
+                arg=file["name"] if isinstance(file, dict) else Path(file).name,
             )
-    files_arrived(page)
+    page.wait_for_function("() => !document.querySelector('[data-testid=stFileChipIconSpinner]')")
     if submit:
         page.get_by_role("button", name="Use this test set").click()
-
-
-def files_arrived(page) -> None:
-    """Until every chosen file has reached the server. A chip shows its file's name at once and
-    a spinner until the file has arrived; a form sent before then goes without that file (the
-    server then names a file as missing, and the test waits in vain for what it expected)."""
-    page.wait_for_function("() => !document.querySelector('[data-testid=stFileChipIconSpinner]')")
 
 
 def open_options(page, box):

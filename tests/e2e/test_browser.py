@@ -29,11 +29,11 @@ from tests.e2e.harness import (
     ARTIFACTS,
     UPLOADS,
     assert_no_error,
-    files_arrived,
     main_text,
     new_page,
     open_page,
     shot,
+    upload,
     wait_for_figure,
     wait_until_idle,
 )
@@ -178,18 +178,13 @@ def test_a_bad_upload_is_named_and_the_loaded_set_stays(page, server, tmp_path):
     huge = tmp_path / "huge-system.en"
     huge.write_bytes(b"x\n" * (26 * 2**20))  # 52 MB: over the 50 MB limit
     open_page(page, server, "Data", "Use this test set")
-    uploads = page.locator("input[type=file]")
-    uploads.nth(0).set_input_files([str(reference)])
-    uploads.nth(1).set_input_files([str(short)])
-    page.wait_for_selector("text=short-system.en")
-    files_arrived(page)
-    page.get_by_role("button", name="Use this test set").click()
+    upload(page, {"references": [reference], "systems": [short]})
     page.wait_for_selector("text=short-system.en, line 2")  # which file, which line
     page.wait_for_selector("text=What to do")
     assert page.get_by_text("Current test set: sample_data").count() == 1  # nothing lost
     shot(page, "sample-data-bad-upload")
     wait_until_idle(page)
-    uploads.nth(1).set_input_files([str(huge)])
+    page.locator("input[type=file]").nth(UPLOADS["systems"]).set_input_files([str(huge)])
     page.wait_for_selector("text=/must be 50(\\.0)? ?MB or smaller/i")  # refused in the browser
     assert_no_error(page)
 
@@ -228,12 +223,7 @@ def test_sgml_and_json_lines_uploads_are_read(page, server, tmp_path):
         encoding="utf-8",
     )
     open_page(page, server, "Data", "Use this test set")
-    uploads = page.locator("input[type=file]")
-    uploads.nth(0).set_input_files([str(references)])
-    uploads.nth(1).set_input_files([str(tested), str(long_format)])
-    page.wait_for_selector("text=others.jsonl")
-    files_arrived(page)
-    page.get_by_role("button", name="Use this test set").click()
+    upload(page, {"references": [references], "systems": [tested, long_format]})
     page.wait_for_selector("text=Loaded.")
     page.wait_for_selector("text=neural-large, phrase-based, word-by-word")
     assert page.get_by_text("ref-A, ref-B").count() == 1
@@ -260,19 +250,18 @@ def test_judgments_as_wmt_ships_them_and_an_external_metric(page, server, tmp_pa
         + "".join(f"{s}\t{n}\t{k + n / 100}\n" for k, s in enumerate(names) for n in range(1, 41))
     )
     open_page(page, server, "Data", "Use this test set")
-    inputs = page.locator("[data-testid=stFileUploader] input[type=file]")
-    inputs.nth(UPLOADS["references"]).set_input_files(sorted(map(str, (SAMPLE / "ref").iterdir())))
-    inputs.nth(UPLOADS["systems"]).set_input_files(sorted(map(str, (SAMPLE / "sys").iterdir())))
-    inputs.nth(UPLOADS["human"]).set_input_files([str(human)])
-    page.wait_for_selector("text=judgments.tsv")
-    files_arrived(page)
-    page.get_by_role("button", name="Use this test set").click()
+    upload(
+        page,
+        {
+            "references": sorted((SAMPLE / "ref").iterdir()),
+            "systems": sorted((SAMPLE / "sys").iterdir()),
+            "human": [human],
+        },
+    )
     page.wait_for_selector("text=Loaded.")
     page.wait_for_selector("text=ref-B")  # the note names the rows set aside
     wait_until_idle(page)  # a file chosen while the page is still drawn can be lost
-    inputs.nth(UPLOADS["metric_scores"]).set_input_files([str(comet)])
-    page.wait_for_selector("text=comet.tsv")
-    files_arrived(page)
+    upload(page, {"metric_scores": [comet]}, submit=False)
     page.get_by_label("Metric name").fill("comet")
     page.get_by_text("higher", exact=True).click()
     page.get_by_role("button", name="Add this metric").click()
@@ -300,15 +289,17 @@ def ted_folder_and_set():
 def test_ted_upload_gives_a_scatter_with_13_points(page, server, ted_folder_and_set):
     folder, test_set = ted_folder_and_set
     open_page(page, server, "Data", "Use this test set")
-    uploads = page.locator("input[type=file]")
-    uploads.nth(0).set_input_files([str(folder / "ref" / "ref-A.de")])
-    uploads.nth(1).set_input_files(sorted(str(p) for p in (folder / "sys").iterdir()))
-    uploads.nth(3).set_input_files([str(folder / "human" / "mqm_seg_rater.tsv")])
-    uploads.nth(4).set_input_files([str(folder / "segment_ids.tsv")])
-    uploads.nth(5).set_input_files([str(folder / "human" / "original" / "mqm_ted_ende.tsv")])
-    for name in ("ref-A.de", "Facebook-AI.de", "segment_ids.tsv", "mqm_ted_ende.tsv"):
-        page.wait_for_selector(f"text={name}")
-    files_arrived(page)
+    upload(
+        page,
+        {
+            "references": [folder / "ref" / "ref-A.de"],
+            "systems": sorted((folder / "sys").iterdir()),
+            "human": [folder / "human" / "mqm_seg_rater.tsv"],
+            "segment_ids": [folder / "segment_ids.tsv"],
+            "mqm": [folder / "human" / "original" / "mqm_ted_ende.tsv"],
+        },
+        submit=False,
+    )
     start = time.perf_counter()
     page.get_by_role("button", name="Use this test set").click()
     page.wait_for_selector("text=Loaded.")

@@ -21,13 +21,13 @@ if shutil.which("chromium") is None:
 
 from tests.e2e.harness import (  # noqa: E402  (after the skips)
     assert_no_error,
-    files_arrived,
     go_to,
     main_text,
     new_page,
     open_page,
     payload,
     shot,
+    upload,
     wait_until_idle,
 )
 from tests.helpers import load_sample  # noqa: E402
@@ -55,14 +55,7 @@ def test_a_system_level_metric_uploaded_on_the_data_page_shows_on_scores(browser
     try:
         open_page(page, server.url, "Data", "Add this metric")
         form = page.locator("[data-testid=stForm]").filter(has_text="Add this metric")
-        form.locator("input[type=file]").set_input_files(
-            [payload("comet-sys.csv", system_scores())]
-        )
-        page.wait_for_function(
-            "() => [...document.querySelectorAll('[data-testid=stFileChipName]')]"
-            ".some(chip => chip.title === 'comet-sys.csv')"
-        )
-        files_arrived(page)
+        upload(page, {"metric_scores": [payload("comet-sys.csv", system_scores())]}, submit=False)
         form.get_by_label("Metric name").fill(METRIC)
         form.get_by_text("higher", exact=True).click()
         form.get_by_role("button", name="Add this metric").click()
