@@ -18,6 +18,7 @@ tar -tzf "$sdist" >"$work/sdist.txt"
 grep -q "mteval_core/_cython_shared.c" "$work/sdist.txt"  # a source install needs no Cython
 grep -q "mteval_core/gtm/_loops.c" "$work/sdist.txt"
 grep -q "mteval_core/text/_scan.c" "$work/sdist.txt"
+grep -q "mteval_core/engine/_libm.c" "$work/sdist.txt"
 grep -q "mteval_core/metrics/_chrf_counts.c" "$work/sdist.txt"
 grep -q "mteval_core/metrics/_ter_edits.c" "$work/sdist.txt"
 grep -q "mteval_core/metrics/meteor/_beam_loops.c" "$work/sdist.txt"

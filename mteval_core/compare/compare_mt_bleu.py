@@ -23,6 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from mteval_core.compare.ngram_matches import MAX_ORDER
+from mteval_core.engine import libm
 
 SCALE = 100.0
 
@@ -34,16 +35,16 @@ def corpus_bleu(totals: np.ndarray) -> np.ndarray:
     matches, counts = totals[..., 2 : 2 + MAX_ORDER], totals[..., 2 + MAX_ORDER :]
     with np.errstate(divide="ignore", invalid="ignore"):
         precision = np.where(counts != 0, matches / np.where(counts != 0, counts, 1), 0.0)
-        logs = np.where(precision > 0, np.log(np.where(precision > 0, precision, 1.0)), 0.0)
+        logs = np.where(precision > 0, libm.log(np.where(precision > 0, precision, 1.0)), 0.0)
         brevity = np.where(
             hypothesis != 0,
-            np.minimum(1.0, np.exp(1.0 - reference / np.where(hypothesis != 0, hypothesis, 1))),
+            np.minimum(1.0, libm.exp(1.0 - reference / np.where(hypothesis != 0, hypothesis, 1))),
             0.0,
         )
     weighted = 0.0
     for n in range(MAX_ORDER):  # in order, as compare-mt adds them
         weighted = weighted + logs[..., n] * (1.0 / MAX_ORDER)
-    return np.where(matches[..., 0] == 0, 0.0, SCALE * brevity * np.exp(weighted))
+    return np.where(matches[..., 0] == 0, 0.0, SCALE * brevity * libm.exp(weighted))
 
 
 def sentence_bleu(row: Sequence[float]) -> float:

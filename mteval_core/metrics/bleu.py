@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from mteval_core.engine import libm
 from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.metrics.base import Metric, safe_divide
 
@@ -34,7 +35,7 @@ def reference_length(hyp_len: np.ndarray, ref_lens: np.ndarray, rule: str) -> np
 
 def brevity_penalty(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
     ratio = safe_divide(ref_len, sys_len)
-    penalty = np.where(sys_len < ref_len, np.exp(1.0 - ratio), 1.0)
+    penalty = np.where(sys_len < ref_len, libm.exp(1.0 - ratio), 1.0)
     return np.where((sys_len == 0) & (ref_len > 0), 0.0, penalty)
 
 
@@ -93,14 +94,14 @@ class BLEU(_BleuStatistics):
         )
         precision = np.where(valid, precision, 0.0)
         positive = precision > 0
-        log_precision = np.where(positive, np.log(np.where(positive, precision, 1.0)), _LOG_ZERO)
+        log_precision = np.where(positive, libm.log(np.where(positive, precision, 1.0)), _LOG_ZERO)
         # effective order: only the orders that have hypothesis n-grams count (sentence BLEU)
         order = valid.sum(axis=-1) if effective_order else np.full(sys_len.shape, MAX_ORDER)
         used = np.arange(MAX_ORDER) < order[..., None]
         summed = log_precision[..., 0] * used[..., 0]
         for n in range(1, MAX_ORDER):  # left to right, as Python's sum() adds
             summed = summed + np.where(used[..., n], log_precision[..., n], 0.0)
-        score = brevity_penalty(sys_len, ref_len) * np.exp(safe_divide(summed, order))
+        score = brevity_penalty(sys_len, ref_len) * libm.exp(safe_divide(summed, order))
         return np.where(correct.sum(axis=-1) > 0, score, 0.0)
 
 

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from mteval_core.engine import libm
 from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.metrics.base import Metric, safe_divide
 
@@ -24,8 +25,9 @@ _BETA = -math.log(0.5) / math.log(1.5) / math.log(1.5)
 def length_penalty(ratio: np.ndarray) -> np.ndarray:
     """mteval-v13a's nist_length_penalty: 1 at or above ratio 1, 0 at or below 0."""
     inside = (ratio > 0) & (ratio < 1)
-    log_ratio = np.log(np.where(inside, ratio, 1.0))
-    return np.where(ratio >= 1, 1.0, np.where(inside, np.exp(-_BETA * log_ratio * log_ratio), 0.0))
+    log_ratio = libm.log(np.where(inside, ratio, 1.0))
+    penalty = libm.exp(-_BETA * log_ratio * log_ratio)
+    return np.where(ratio >= 1, 1.0, np.where(inside, penalty, 0.0))
 
 
 class NIST(Metric):

@@ -19,7 +19,7 @@ from tests.helpers import SHARED_DATA, read_lines, shared_dataset
 FIXTURE = Path(__file__).with_name("compare_mt_expected.json")
 EXPECTED = json.loads(FIXTURE.read_text(encoding="utf-8"))
 DATASETS = sorted(EXPECTED["datasets"])
-# every number equals compare-mt's to the last bit (numpy's log and exp give math's here)
+# every number equals compare-mt's to the last bit (engine.libm: the C library's log and exp)
 TOLERANCE = 0.0
 
 
