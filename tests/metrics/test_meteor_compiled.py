@@ -108,9 +108,7 @@ def test_compiled_equals_fallback_on_random_lines(pairs, spans, order, beam) -> 
 
     def compute() -> np.ndarray:
         table = WordTable(first_letter, function_words)
-        return pair_statistics(
-            hypotheses, references, matchers, modules, table, function_words, beam
-        )
+        return pair_statistics(hypotheses, references, matchers, modules, table, beam)
 
     compiled = compute()
     saved = corpus_alignment.compiled_loops

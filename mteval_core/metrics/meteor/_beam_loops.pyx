@@ -17,6 +17,9 @@ reference word outer, the hypothesis word inner), which decides the beam's ties.
 
 A partial alignment keeps its used words as bit sets (one per line) and its chosen matches as a
 node of a shared arena (match, previous node), so that copying one costs a few words.
+
+The pairs are aligned without the interpreter lock, so that corpus_alignment.py can give ranges
+of pairs to threads, one per core.
 """
 
 import numpy as np
@@ -78,15 +81,16 @@ cdef struct Work:
     i64 n_chosen
 
 
-cdef int _grow(void** pointer, i64 count, size_t size) except -1:
+cdef int _grow(void** pointer, i64 count, size_t size) except -1 nogil:
     cdef void* grown = realloc(pointer[0], <size_t>(count if count > 0 else 1) * size)
     if grown == NULL:
-        raise MemoryError()
+        with gil:
+            raise MemoryError()
     pointer[0] = grown
     return 0
 
 
-cdef int _reserve_matches(Work* w, i64 need) except -1:
+cdef int _reserve_matches(Work* w, i64 need) except -1 nogil:
     if need <= w.cap_matches:
         return 0
     cdef i64 cap = max(need, 2 * w.cap_matches, 64)
@@ -100,7 +104,7 @@ cdef int _reserve_matches(Work* w, i64 need) except -1:
     return 0
 
 
-cdef int _reserve_words(Work* w, i64 need) except -1:
+cdef int _reserve_words(Work* w, i64 need) except -1 nogil:
     if need <= w.cap_words:
         return 0
     cdef i64 cap = max(need, 2 * w.cap_words, 64)
@@ -113,7 +117,7 @@ cdef int _reserve_words(Work* w, i64 need) except -1:
     return 0
 
 
-cdef int _reserve_paths(Work* w, i64 need, i64 words_h, i64 words_r) except -1:
+cdef int _reserve_paths(Work* w, i64 need, i64 words_h, i64 words_r) except -1 nogil:
     """Room for `need` paths of this pair's bit-set size (grown, never shrunk)."""
     cdef i64 cap
     w.words_h = words_h
@@ -132,7 +136,7 @@ cdef int _reserve_paths(Work* w, i64 need, i64 words_h, i64 words_r) except -1:
     return 0
 
 
-cdef int _add_node(Work* w, int match, i64 previous) except -1:
+cdef int _add_node(Work* w, int match, i64 previous) except -1 nogil:
     if w.n_nodes == w.cap_nodes:
         w.cap_nodes = max(2 * w.cap_nodes, 1024)
         _grow(<void**>&w.node_match, w.cap_nodes, sizeof(int))
@@ -143,7 +147,8 @@ cdef int _add_node(Work* w, int match, i64 previous) except -1:
     return 0
 
 
-cdef int _add_match(Work* w, int start, int length, int mstart, int mlength, int module) except -1:
+cdef int _add_match(Work* w, int start, int length, int mstart, int mlength,
+                    int module) except -1 nogil:
     _reserve_matches(w, w.n_matches + 1)
     cdef i64 k = w.n_matches
     w.m_start[k] = start
@@ -217,7 +222,7 @@ cdef inline bint _free_span(u64* bits, i64 first, i64 length) noexcept nogil:
     return True
 
 
-cdef int _take(Work* w, Path* path, int match, double weight) except -1:
+cdef int _take(Work* w, Path* path, int match, double weight) except -1 nogil:
     """aligner._Path.take: coverage truncated as the jar's int, chunk, position, node."""
     path.weighted_hyp = <i64>(<double>path.weighted_hyp + w.m_mlen[match] * weight)
     path.weighted_ref = <i64>(<double>path.weighted_ref + w.m_len[match] * weight)
@@ -241,7 +246,7 @@ cdef void _copy_path(Work* w, Path* paths_to, u64* used_to, i64 to, Path* paths_
 cdef int _generate(Work* w, i64 p, const int[::1] hyp_keys, const int[::1] hyp_stems,
                    i64 h0, i64 nh, const int[::1] ref_keys, const int[::1] ref_stems, i64 r0,
                    i64 nr, const int[::1] module_kinds, const i64[::1] given_offsets,
-                   const int[:, ::1] given) except -1:
+                   const int[:, ::1] given) except -1 nogil:
     """Every module's candidate matches in the jar's order (aligner.align's matcher loop)."""
     cdef i64 i, j, g, k
     cdef int n_modules = module_kinds.shape[0], kind
@@ -317,7 +322,7 @@ cdef void _index_matches(Work* w, i64 nh, i64 nr) noexcept nogil:
 
 
 cdef int _beam_search(Work* w, i64 nh, i64 nr, const double[::1] weights,
-                      int beam_size) except -1:  # long: the jar's search loop, one step per word
+                      int beam_size) except -1 nogil:  # long: the jar's loop, a step per word
     """aligner.beam_search: the chosen matches of the best complete path into w.chosen."""
     cdef i64 words_h = (nh + 63) // 64 + 1, words_r = (nr + 63) // 64 + 1
     cdef i64 words = words_h + words_r
@@ -475,40 +480,41 @@ def pair_statistics(  # long: one loop over pairs calling the steps above
 ):
     """(n_pairs, n_stats) float64 statistics rows, each as scorer.statistics_row gives it for
     aligner.align's alignment of the pair."""
-    cdef i64 n_pairs = hyp_offsets.shape[0] - 1, p, h0, nh, r0, nr, c, total = 0, k
+    cdef i64 n_pairs = hyp_offsets.shape[0] - 1, p, h0, nh, r0, nr, c, total = 0, k, first
     cdef int n_modules = module_kinds.shape[0]
     out_array = np.zeros((n_pairs, N_FIXED + PER_MODULE * n_modules + 1), dtype=np.float64)
     cdef double[:, ::1] out = out_array
     cdef Work w
     memset(&w, 0, sizeof(Work))
     try:
-        for p in range(n_pairs):
-            if p % 1024 == 0:
-                PyErr_CheckSignals()
-            h0, r0 = hyp_offsets[p], ref_offsets[p]
-            nh, nr = hyp_offsets[p + 1] - h0, ref_offsets[p + 1] - r0
-            _reserve_words(&w, max(nh, nr) + 1)
-            _generate(&w, p, hyp_keys, hyp_stems, h0, nh, ref_keys, ref_stems, r0, nr,
-                      module_kinds, given_offsets, given)
-            _index_matches(&w, nh, nr)
-            total = 0
-            for k in range(nr):
-                total += w.fixed_at[k] >= 0
-            if total == w.n_matches:  # nothing left to search: the fixed matches by start
-                w.n_chosen = 0
-                for k in range(nr):
-                    if w.fixed_at[k] >= 0:
-                        w.chosen[w.n_chosen] = w.fixed_at[k]
-                        w.n_chosen += 1
-            else:
-                _beam_search(&w, nh, nr, search_weights, beam_size)
-            _write_row(&w, out, p, hyp_function, h0, nh, ref_function, r0, nr, n_modules)
+        for first in range(0, n_pairs, 1024):
+            PyErr_CheckSignals()  # Ctrl+C between chunks; the pairs run without the lock
+            with nogil:
+                for p in range(first, min(first + 1024, n_pairs)):
+                    h0, r0 = hyp_offsets[p], ref_offsets[p]
+                    nh, nr = hyp_offsets[p + 1] - h0, ref_offsets[p + 1] - r0
+                    _reserve_words(&w, max(nh, nr) + 1)
+                    _generate(&w, p, hyp_keys, hyp_stems, h0, nh, ref_keys, ref_stems, r0, nr,
+                              module_kinds, given_offsets, given)
+                    _index_matches(&w, nh, nr)
+                    total = 0
+                    for k in range(nr):
+                        total += w.fixed_at[k] >= 0
+                    if total == w.n_matches:  # nothing left to search: the fixed matches by start
+                        w.n_chosen = 0
+                        for k in range(nr):
+                            if w.fixed_at[k] >= 0:
+                                w.chosen[w.n_chosen] = w.fixed_at[k]
+                                w.n_chosen += 1
+                    else:
+                        _beam_search(&w, nh, nr, search_weights, beam_size)
+                    _write_row(&w, out, p, hyp_function, h0, nh, ref_function, r0, nr, n_modules)
     finally:
         _free_all(&w)
     return out_array
 
 
-cdef void _free_all(Work* w) noexcept:
+cdef void _free_all(Work* w) noexcept nogil:
     free(w.m_start); free(w.m_len); free(w.m_mstart); free(w.m_mlen); free(w.m_module)
     free(w.by_start); free(w.first); free(w.hyp_cov); free(w.ref_cov); free(w.fixed_at)
     free(w.paths_a); free(w.paths_b); free(w.used_a); free(w.used_b); free(w.order)

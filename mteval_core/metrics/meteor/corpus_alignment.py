@@ -14,11 +14,13 @@ per pair: the same rows (tests/metrics/test_meteor_compiled.py compares both).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import chain
 from types import ModuleType
 
 import numpy as np
 
+from mteval_core.engine.threads import map_on_cores, usable_cores
 from mteval_core.metrics.meteor.aligner import BEAM_SIZE, Matcher, align, search_weights
 from mteval_core.metrics.meteor.java_strings import java_lower
 from mteval_core.metrics.meteor.scorer import statistics_row
@@ -35,6 +37,18 @@ def compiled_module() -> ModuleType | None:
     return compiled_loops
 
 
+@dataclass(frozen=True)
+class EncodedLines:
+    """Lines of words as the compiled loops read them: every token's Java hash key, stem key
+    (int32) and function-word flag (int8), and where each line starts (``offsets``, one more than
+    there are lines)."""
+
+    keys: np.ndarray
+    stems: np.ndarray
+    function: np.ndarray
+    offsets: np.ndarray
+
+
 class WordTable:
     """Each distinct word's Java hash key, stem key and function-word flag, computed once.
 
@@ -44,7 +58,7 @@ class WordTable:
 
     def __init__(self, stem: Callable[[str], str] | None, function_words: frozenset[str]) -> None:
         self._stem = stem
-        self._function_words = function_words
+        self.function_words = function_words
         self._row: dict[str, int] = {}
         self.keys = np.zeros(0, dtype=np.int32)
         self.stems = np.zeros(0, dtype=np.int32)
@@ -70,15 +84,18 @@ class WordTable:
             stems = java_hashes([self._stem(word) for word in words])
         else:
             stems = keys
-        lowered = self._function_words
+        lowered = self.function_words
         function = np.fromiter((java_lower(word) in lowered for word in words), np.int8, len(words))
         self.keys = np.concatenate([self.keys, keys])
         self.stems = np.concatenate([self.stems, stems])
         self.function = np.concatenate([self.function, function])
 
-    def columns(self, tokens: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Keys, stem keys (int32) and function flags (int8) of the given token rows."""
-        return self.keys[tokens], self.stems[tokens], self.function[tokens]
+    def encode(self, lines: Sequence[list[str]]) -> EncodedLines:
+        """``lines`` as the compiled loops read them. A caller that aligns the same lines again
+        (a reference against every system, a system against every reference) encodes them once:
+        on WMT21 en-de, encoding each pair's lines anew took more time than the beam search."""
+        tokens, offsets = self.rows(lines)
+        return EncodedLines(self.keys[tokens], self.stems[tokens], self.function[tokens], offsets)
 
 
 def java_hashes(words: Sequence[str]) -> np.ndarray:
@@ -144,17 +161,18 @@ def pair_statistics(
     matchers: Sequence[Matcher],
     modules: Sequence[str],
     words: WordTable,
-    function_words: frozenset[str],
     beam_size: int = BEAM_SIZE,
     corpus_matchers: dict[int, CorpusMatcher] | None = None,
+    encoded: tuple[EncodedLines, EncodedLines] | None = None,
 ) -> np.ndarray:
     """(n_pairs, n_stats) statistics rows of hypothesis i against reference i, as
     ``statistics_row(align(...))`` gives them for each pair. ``corpus_matchers`` find some
-    modules' matches for all pairs at once (used by the compiled path only)."""
+    modules' matches for all pairs at once, and ``encoded`` are the hypotheses and references
+    already encoded by ``words`` (both used by the compiled path only)."""
     if compiled_loops is None:
         rows = [
             statistics_row(
-                align(h, r, matchers, modules, function_words, beam_size), len(h), len(r)
+                align(h, r, matchers, modules, words.function_words, beam_size), len(h), len(r)
             )
             for h, r in zip(hypotheses, references, strict=True)
         ]
@@ -172,22 +190,29 @@ def pair_statistics(
     given_offsets, given = _given_matches(
         hypotheses, references, matchers, given_modules, corpus_matchers or {}
     )
-    hyp_tokens, hyp_offsets = words.rows(hypotheses)
-    ref_tokens, ref_offsets = words.rows(references)
-    hyp_keys, hyp_stems, hyp_function = words.columns(hyp_tokens)
-    ref_keys, ref_stems, ref_function = words.columns(ref_tokens)
-    return compiled_loops.pair_statistics(
-        hyp_keys,
-        hyp_stems,
-        hyp_function,
-        hyp_offsets,
-        ref_keys,
-        ref_stems,
-        ref_function,
-        ref_offsets,
-        np.asarray(kinds, dtype=np.int32),
-        given_offsets,
-        given,
-        np.asarray(search_weights(modules), dtype=np.float64),
-        beam_size,
-    )
+    hyp, ref = encoded or (words.encode(hypotheses), words.encode(references))
+    kinds_array = np.asarray(kinds, dtype=np.int32)
+    weights = np.asarray(search_weights(modules), dtype=np.float64)
+
+    def pairs_from(span: tuple[int, int]) -> np.ndarray:  # the offsets of pairs first..last
+        first, last = span
+        return compiled_loops.pair_statistics(
+            hyp.keys,
+            hyp.stems,
+            hyp.function,
+            hyp.offsets[first : last + 1],
+            ref.keys,
+            ref.stems,
+            ref.function,
+            ref.offsets[first : last + 1],
+            kinds_array,
+            given_offsets[first : last + 1],
+            given,
+            weights,
+            beam_size,
+        )
+
+    n_pairs = len(hypotheses)
+    size = max(1, -(-n_pairs // usable_cores()))  # a range of pairs per core, in threads
+    spans = [(first, min(first + size, n_pairs)) for first in range(0, n_pairs, size)]
+    return np.concatenate(map_on_cores(pairs_from, spans or [(0, 0)]))

@@ -23,6 +23,7 @@ from mteval_core.metrics.meteor.aligner import Alignment, Matcher, align
 from mteval_core.metrics.meteor.configuration import MeteorConfiguration, configure
 from mteval_core.metrics.meteor.corpus_alignment import (
     CorpusMatcher,
+    EncodedLines,
     WordTable,
     pair_statistics,
 )
@@ -81,6 +82,7 @@ class METEOR(Metric):
         self._statistics_for: tuple[TestSet, dict[str, np.ndarray]] | None = None
         self._prepared_references: tuple[TestSet, list[list[list[str]]]] | None = None
         self._word_table: WordTable | None = None
+        self._encoded_references: tuple[object, list[EncodedLines]] | None = None
         self._corpus: dict[int, CorpusMatcher] | None = None
 
     def _without_missing_modules(self, configuration: MeteorConfiguration) -> MeteorConfiguration:
@@ -180,12 +182,10 @@ class METEOR(Metric):
     ) -> np.ndarray:
         """The beam's statistics of every segment against its best reference, all pairs of one
         reference at a time (corpus_alignment: compiled where built)."""
-        if self._word_table is None:
-            stem = None
-            if "stem" in self.configuration.modules:
-                data = availability.meteor_data(self.options.meteor_data)
-                stem = data.stemmer(self.configuration.language)
-            self._word_table = WordTable(stem, self.function_words())
+        table = self._words_table()
+        encoded_hypotheses = table.encode(hypotheses)
+        if self._encoded_references is None or self._encoded_references[0] is not reference_words:
+            self._encoded_references = (reference_words, [table.encode(r) for r in reference_words])
         per_reference = np.stack(
             [
                 pair_statistics(
@@ -193,11 +193,13 @@ class METEOR(Metric):
                     prepared,
                     self.matchers(),
                     self.configuration.modules,
-                    self._word_table,
-                    self.function_words(),
+                    table,
                     corpus_matchers=self._corpus_matchers(),
+                    encoded=(encoded_hypotheses, encoded_reference),
                 )
-                for prepared in reference_words
+                for prepared, encoded_reference in zip(
+                    reference_words, self._encoded_references[1], strict=True
+                )
             ]
         ).reshape(len(reference_words), len(hypotheses), len(self.stat_names))
         if len(reference_words) == 1:
@@ -205,6 +207,16 @@ class METEOR(Metric):
         # the best-scoring reference of each segment, the first on ties (best_reference_row)
         best = np.argmax(self.score_from_totals(per_reference), axis=0)
         return per_reference[best, np.arange(len(hypotheses))]
+
+    def _words_table(self) -> WordTable:
+        """The table of every word seen so far (its keys, stem and function flag), made once."""
+        if self._word_table is None:
+            stem = None
+            if "stem" in self.configuration.modules:
+                data = availability.meteor_data(self.options.meteor_data)
+                stem = data.stemmer(self.configuration.language)
+            self._word_table = WordTable(stem, self.function_words())
+        return self._word_table
 
     def _corpus_matchers(self) -> dict[int, CorpusMatcher]:
         """The modules whose matches are found for all pairs at once (the paraphrase module)."""

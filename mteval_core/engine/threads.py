@@ -1,0 +1,33 @@
+"""Compiled loops run on every core the process may use, in threads.
+
+chrF's, TER's and METEOR's compiled loops release the interpreter lock while they work, so
+parts of one test set (blocks of segments, ranges of segment pairs) can run at once in threads
+of the same process: no copies of the data, no processes to start, and the same numbers,
+because each segment is computed on its own whichever thread takes it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def map_on_cores(function: Callable[[Item], Result], items: Sequence[Item]) -> list[Result]:
+    """``[function(item) for item in items]``, up to one thread per usable core at a time; an
+    error in any item is raised here. With one item or one core no thread is started."""
+    workers = min(usable_cores(), len(items))
+    if workers <= 1:
+        return [function(item) for item in items]
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mteval-loops") as pool:
+        return list(pool.map(function, items))

@@ -1,0 +1,80 @@
+"""chrF's, TER's and METEOR's compiled loops run parts of a test set in threads, one per core
+(engine/threads.py): the statistics are the same bytes whatever the number of cores, here one,
+two and five (more parts than pairs in the smallest block, and a part of one segment)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mteval_core.engine import threads
+from mteval_core.metrics.code_points import statistics_in_blocks
+from mteval_core.metrics.meteor.availability import jar_path
+from mteval_core.metrics.scoring import score_test_set
+from mteval_core.settings.options import Options
+from tests.helpers import make_test_set
+
+CORES = (1, 2, 5)
+
+
+@pytest.fixture
+def cores(monkeypatch):
+    """Sets the number of cores the loops see."""
+
+    def use(n: int) -> None:
+        monkeypatch.setattr(threads.os, "sched_getaffinity", lambda _: set(range(n)), raising=False)
+        monkeypatch.setattr(threads.os, "cpu_count", lambda: n)
+        assert threads.usable_cores() == n
+
+    return use
+
+
+def statistics(wmt17, metrics: list[str], options: Options) -> dict[str, bytes]:
+    scores = score_test_set(wmt17, metrics, options)
+    return {
+        f"{metric}/{system}": np.ascontiguousarray(scores.statistics[metric][system]).tobytes()
+        for metric in metrics
+        for system in scores.systems
+    }
+
+
+@pytest.fixture(scope="module")
+def small_wmt17(wmt17):
+    """Three WMT17 systems on their first 11 segments: five cores get parts of 3 or fewer."""
+    references = [reference.segments[:11] for reference in wmt17.references]
+    return make_test_set(references, {s.name: s.segments[:11] for s in wmt17.systems[:3]})
+
+
+@pytest.mark.parametrize("metrics", [["chrf", "chrf++", "ter"], ["meteor"]], ids=str)
+def test_the_same_statistics_on_any_number_of_cores(small_wmt17, metrics, cores):
+    if metrics == ["meteor"] and jar_path(None) is None:
+        pytest.skip("pycocoevalcap (METEOR's data) is not installed")
+    options = Options(meteor_language="de")
+    results = []
+    for n in CORES:
+        cores(n)
+        results.append(statistics(small_wmt17, metrics, options))
+    assert results[0] == results[1] == results[2]
+
+
+def test_an_error_in_a_thread_reaches_the_caller(cores):
+    cores(2)
+
+    def fail_on_three(item: int) -> int:
+        if item == 3:
+            raise ValueError("three")
+        return item
+
+    assert threads.map_on_cores(fail_on_three, [1, 2]) == [1, 2]
+    with pytest.raises(ValueError, match="three"):
+        threads.map_on_cores(fail_on_three, [1, 2, 3, 4])
+
+
+def test_no_segments_need_no_block(cores):
+    cores(2)
+
+    def compute(*_: object) -> np.ndarray:
+        raise AssertionError("no block to compute")
+
+    result = statistics_in_blocks([[]], {"a": []}, 2, False, compute)
+    assert result["a"].shape == (0, 2)
