@@ -191,8 +191,22 @@ def pair_statistics(
         hypotheses, references, matchers, given_modules, corpus_matchers or {}
     )
     hyp, ref = encoded or (words.encode(hypotheses), words.encode(references))
-    kinds_array = np.asarray(kinds, dtype=np.int32)
     weights = np.asarray(search_weights(modules), dtype=np.float64)
+    kinds_array = np.asarray(kinds, dtype=np.int32)
+    return _compiled_on_cores(hyp, ref, kinds_array, (given_offsets, given), weights, beam_size)
+
+
+def _compiled_on_cores(
+    hyp: EncodedLines,
+    ref: EncodedLines,
+    kinds: np.ndarray,
+    given_matches: tuple[np.ndarray, np.ndarray],
+    weights: np.ndarray,
+    beam_size: int,
+) -> np.ndarray:
+    """The compiled loops' rows, a range of pairs per core, each in a thread (the loops release
+    the interpreter lock): a pair's row does not depend on its range."""
+    given_offsets, given = given_matches
 
     def pairs_from(span: tuple[int, int]) -> np.ndarray:  # the offsets of pairs first..last
         first, last = span
@@ -205,14 +219,14 @@ def pair_statistics(
             ref.stems,
             ref.function,
             ref.offsets[first : last + 1],
-            kinds_array,
+            kinds,
             given_offsets[first : last + 1],
             given,
             weights,
             beam_size,
         )
 
-    n_pairs = len(hypotheses)
-    size = max(1, -(-n_pairs // usable_cores()))  # a range of pairs per core, in threads
+    n_pairs = len(hyp.offsets) - 1
+    size = max(1, -(-n_pairs // usable_cores()))
     spans = [(first, min(first + size, n_pairs)) for first in range(0, n_pairs, size)]
     return np.concatenate(map_on_cores(pairs_from, spans or [(0, 0)]))
