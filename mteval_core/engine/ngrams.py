@@ -146,14 +146,15 @@ class EncodedCorpus:
     # ------------------------------------------------------------------ the reference index
     @cached_property
     def _reference_index(self) -> _ReferenceIndex:
-        """Per order: the dictionary of reference n-grams, each reference's counts per segment,
-        and the count of each n-gram over all references (NIST's weights).
+        """Per order: the dictionary of reference n-grams, the largest count of each n-gram over
+        the references per segment (BLEU's and NIST's clipping), and the count of each n-gram
+        over all references (NIST's weights); each reference's own unigram counts (P, R, F).
 
         Like a system's matches, each order is computed a block of segments at a time, so its
         per-token arrays grow with the block, not with the test set: first each block's distinct
         n-grams (the dictionary is their union), then each block's counts. Only the prefix ids of
         the last order stay for the whole reference, to key the next."""
-        index = _ReferenceIndex([], [], [])
+        index = _ReferenceIndex([], [], [], [])
         pieces = [  # (reference, first segment, last segment + 1)
             (ref, first, last)
             for ref in range(self.n_references)
@@ -178,12 +179,26 @@ class EncodedCorpus:
                 counts[ref].append(_segment_counts(segment, gid, len(dictionary)))
                 totals += np.bincount(gid, minlength=len(dictionary))
                 by_token[ref][self.references[ref].offsets[first] + grams.starts] = gid
+            tables = [_ReferenceCounts.of(part, self.n_segments) for part in counts]
             index.dictionaries.append(dictionary)
-            index.counts.append([_ReferenceCounts.of(part, self.n_segments) for part in counts])
+            index.max_counts.append(self._largest_counts(tables))
             index.totals.append(totals)
+            if n == 1:
+                index.unigram_counts.extend(tables)
             prefixes = by_token
         return_freed_memory()
         return index
+
+    def _largest_counts(self, tables: Sequence[_ReferenceCounts]) -> _ReferenceCounts:
+        """Per segment and n-gram, the largest count over the references' ``tables``, made once
+        for every system (a block of segments at a time, so memory grows with the block)."""
+        if len(tables) == 1:
+            return tables[0]
+        blocks = [
+            _max_counts([table.block(first, last) for table in tables])
+            for first, last in self.references[0].blocks(MATCH_BLOCK_TOKENS)
+        ]
+        return _ReferenceCounts.of(blocks, self.n_segments)
 
     def _reference_keys(
         self, ref: int, first: int, last: int, n: int, prefix: np.ndarray | None
@@ -236,13 +251,16 @@ class EncodedCorpus:
                 known = prefix[grams.starts] >= 0
                 gid[known] = _lookup(dictionary, _keys(stream, grams.starts[known], n, prefix))
             counts = _segment_counts(grams.segment + np.int64(first), gid, len(dictionary))
-            references = [table.block(first, first + n_segments) for table in index.counts[n - 1]]
             if n == 1:  # P, R, F1 and Fmean match each reference on its own
-                per_reference = [_clip(counts, reference) for reference in references]
+                per_reference = [
+                    _clip(counts, table.block(first, first + n_segments))
+                    for table in index.unigram_counts
+                ]
                 unigrams = np.stack(
                     [_per_segment(m, seg - first, n_segments) for m, seg, _ in per_reference]
                 )
-            matches, segment, ngram = _clip(counts, _max_counts(references))
+            largest = index.max_counts[n - 1].block(first, first + n_segments)
+            matches, segment, ngram = _clip(counts, largest)
             segment -= first
             clipped.append(_per_segment(matches, segment, n_segments))
             weights = self.nist_weights(n)[ngram]
@@ -296,11 +314,13 @@ class EncodedCorpus:
 
 @dataclass(frozen=True, eq=False)
 class _ReferenceIndex:
-    """Per order (index n - 1): sorted n-gram keys, each reference's counts, total counts."""
+    """Per order (index n - 1): sorted n-gram keys, the references' largest counts per segment,
+    total counts; and each reference's unigram counts per segment."""
 
     dictionaries: list[np.ndarray]
-    counts: list[list[_ReferenceCounts]]
+    max_counts: list[_ReferenceCounts]  # the one reference's own table where there is one
     totals: list[np.ndarray]  # the count of each dictionary n-gram over all references
+    unigram_counts: list[_ReferenceCounts]  # one per reference
 
 
 @dataclass(frozen=True, eq=False)
@@ -354,7 +374,11 @@ def _max_counts(references: Sequence[_SegmentCounts]) -> _SegmentCounts:
     keys, counts = keys[order], counts[order]
     first_of_key = np.ones(len(keys), bool)
     first_of_key[1:] = keys[1:] != keys[:-1]
-    return _SegmentCounts(keys[first_of_key], counts[first_of_key], references[0].n_ids)
+    counts = counts[first_of_key]
+    small = len(counts) == 0 or counts.max() <= np.iinfo(np.uint8).max  # as _segment_counts
+    return _SegmentCounts(
+        keys[first_of_key], counts.astype(np.uint8 if small else np.int32), references[0].n_ids
+    )
 
 
 def _per_segment(values: np.ndarray, segment: np.ndarray, n_segments: int) -> np.ndarray:
