@@ -245,11 +245,12 @@ class EncodedCorpus:
             dictionary = index.dictionaries[n - 1]
             grams = stream.grams(n)
             if prefix is None:
-                gid = _lookup(dictionary, stream.ids[grams.starts])
+                gid = _lookup(dictionary, stream.ids[grams.starts], keys_sorted=False)
             else:
                 gid = np.full(len(grams.starts), -1, np.int32)
                 known = prefix[grams.starts] >= 0
-                gid[known] = _lookup(dictionary, _keys(stream, grams.starts[known], n, prefix))
+                keys = _keys(stream, grams.starts[known], n, prefix)
+                gid[known] = _lookup(dictionary, keys, keys_sorted=False)
             counts = _segment_counts(grams.segment + np.int64(first), gid, len(dictionary))
             if n == 1:  # P, R, F1 and Fmean match each reference on its own
                 per_reference = [
@@ -347,11 +348,19 @@ def _by_token(n_tokens: int, starts: np.ndarray, gid: np.ndarray) -> np.ndarray:
     return by_token
 
 
-def _lookup(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """Index of each key in sorted_keys, -1 where absent."""
+def _lookup(sorted_keys: np.ndarray, keys: np.ndarray, keys_sorted: bool = True) -> np.ndarray:
+    """Index of each key in sorted_keys, -1 where absent. Keys not in order (``keys_sorted``
+    False) are looked up in order: numpy's binary search starts each key where the last one
+    ended, which takes a hypothesis's n-grams in about half the time even with the sort."""
     if len(sorted_keys) == 0:
         return np.full(len(keys), -1, np.int64)
-    index = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    if keys_sorted:
+        found = np.searchsorted(sorted_keys, keys)
+    else:
+        order = np.argsort(keys)
+        found = np.empty(len(keys), np.int64)
+        found[order] = np.searchsorted(sorted_keys, keys[order])
+    index = np.minimum(found, len(sorted_keys) - 1)
     return np.where(sorted_keys[index] == keys, index, -1)
 
 
