@@ -23,6 +23,16 @@ def usable_cores() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+def spans(n_items: int, fewest: int, most: int | None = None) -> list[tuple[int, int]]:
+    """[first, last) ranges covering ``range(n_items)`` in order: one per usable core, each of
+    at least ``fewest`` items (a thread costs more than a few segments' work: on tiny inputs
+    one range, no thread) and at most ``most``. No items: one empty range."""
+    size = max(fewest, -(-n_items // usable_cores()), 1)
+    if most is not None:
+        size = min(size, max(most, 1))
+    return [(first, min(first + size, n_items)) for first in range(0, n_items, size)] or [(0, 0)]
+
+
 def map_on_cores(function: Callable[[Item], Result], items: Sequence[Item]) -> list[Result]:
     """``[function(item) for item in items]``, up to one thread per usable core at a time; an
     error in any item is raised here. With one item or one core no thread is started."""

@@ -11,10 +11,13 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from mteval_core.engine.threads import map_on_cores, usable_cores
+from mteval_core.engine.threads import map_on_cores, spans, usable_cores
 
 # Segments encoded at a time: their code points (4 bytes each, every column) are held at once.
 SEGMENT_BLOCK = 4_096
+# The fewest segments a block has when a test set is split for the cores (below it, starting a
+# thread costs more than it saves).
+PARALLEL_BLOCK = 64
 
 # (code points, offsets, number of references, number of systems) -> (systems, segments, stats)
 BlockStatistics = Callable[[np.ndarray, np.ndarray, int, int], np.ndarray]
@@ -60,8 +63,7 @@ def statistics_in_blocks(
     result = {name: np.empty((n_segments, n_stats), dtype=np.float64) for name in systems}
     names = list(systems)
     cores = usable_cores()
-    size = max(1, min(SEGMENT_BLOCK, -(-n_segments // cores)))  # every core busy on small sets
-    blocks = [(start, min(start + size, n_segments)) for start in range(0, n_segments, size)]
+    blocks = spans(n_segments, PARALLEL_BLOCK, SEGMENT_BLOCK) if n_segments else []
 
     def block_statistics(block: tuple[int, int]) -> np.ndarray:
         start, stop = block

@@ -1,6 +1,6 @@
 """chrF's, TER's and METEOR's compiled loops run parts of a test set in threads, one per core
 (engine/threads.py): the statistics are the same bytes whatever the number of cores, here one,
-two and five (more parts than pairs in the smallest block, and a part of one segment)."""
+two and five, with parts of any size (down to 2 segments or pairs here; 64 and 128 in use)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from mteval_core.engine import threads
+from mteval_core.metrics import code_points
 from mteval_core.metrics.code_points import statistics_in_blocks
+from mteval_core.metrics.meteor import corpus_alignment
 from mteval_core.metrics.meteor.availability import jar_path
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.settings.options import Options
@@ -19,7 +21,9 @@ CORES = (1, 2, 5)
 
 @pytest.fixture
 def cores(monkeypatch):
-    """Sets the number of cores the loops see."""
+    """Sets the number of cores the loops see, and lets them split even tiny test sets."""
+    monkeypatch.setattr(code_points, "PARALLEL_BLOCK", 1)
+    monkeypatch.setattr(corpus_alignment, "PARALLEL_PAIRS", 1)
 
     def use(n: int) -> None:
         monkeypatch.setattr(threads.os, "sched_getaffinity", lambda _: set(range(n)), raising=False)
@@ -78,3 +82,12 @@ def test_no_segments_need_no_block(cores):
 
     result = statistics_in_blocks([[]], {"a": []}, 2, False, compute)
     assert result["a"].shape == (0, 2)
+
+
+def test_parts_of_at_least_the_fewest_items(cores):
+    cores(2)
+    assert threads.spans(1002, 64) == [(0, 501), (501, 1002)]
+    assert threads.spans(100, 64) == [(0, 64), (64, 100)]
+    assert threads.spans(10, 64) == [(0, 10)]  # one part: no thread
+    assert threads.spans(10_000, 64, 4_096) == [(0, 4096), (4096, 8192), (8192, 10_000)]
+    assert threads.spans(0, 64) == [(0, 0)]

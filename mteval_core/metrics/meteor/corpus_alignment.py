@@ -20,11 +20,14 @@ from types import ModuleType
 
 import numpy as np
 
-from mteval_core.engine.threads import map_on_cores, usable_cores
+from mteval_core.engine.threads import map_on_cores, spans
 from mteval_core.metrics.meteor.aligner import BEAM_SIZE, Matcher, align, search_weights
 from mteval_core.metrics.meteor.java_strings import java_lower
 from mteval_core.metrics.meteor.scorer import statistics_row
 from mteval_core.metrics.meteor.stage import Stage
+
+# The fewest segment pairs a thread aligns (below it, starting a thread costs more than it saves).
+PARALLEL_PAIRS = 128
 
 try:
     from mteval_core.metrics.meteor import _beam_loops as compiled_loops
@@ -226,7 +229,4 @@ def _compiled_on_cores(
             beam_size,
         )
 
-    n_pairs = len(hyp.offsets) - 1
-    size = max(1, -(-n_pairs // usable_cores()))
-    spans = [(first, min(first + size, n_pairs)) for first in range(0, n_pairs, size)]
-    return np.concatenate(map_on_cores(pairs_from, spans or [(0, 0)]))
+    return np.concatenate(map_on_cores(pairs_from, spans(len(hyp.offsets) - 1, PARALLEL_PAIRS)))
