@@ -102,7 +102,7 @@ def main() -> int:
     ratio = result.median["mteval all metrics"] / result.median["sacrebleu bleu"]
     print(f"WMT17 en-de: {len(systems)} systems x 3,004 segments, {args.runs} runs each")
     result.print_table()
-    print(f"  ratio mteval / sacreBLEU: {ratio:.2f}  (goal: <= 0.35; metrics: {METRICS})")
+    print(f"  ratio mteval / sacreBLEU: {ratio:.2f}  (goal: <= 0.2, issue 24; metrics: {METRICS})")
     result.save("bench_score", ratio=ratio)
     return 0
 
