@@ -40,9 +40,7 @@ def pearson(x: np.ndarray, y: np.ndarray) -> float:
 
 def spearman(x: np.ndarray, y: np.ndarray) -> float:
     """Melamed et al.'s choice: only the ranking of the systems counts."""
-    from scipy.stats import rankdata  # scipy only where a statistic needs it (+1 s import)
-
-    return pearson(rankdata(x), rankdata(y))
+    return float(spearman_rows(np.asarray(x, float)[None], np.asarray(y, float)[None])[0])
 
 
 def kendall(x: np.ndarray, y: np.ndarray, variant: str = "b") -> float:
@@ -119,9 +117,11 @@ def williams_test(r12: float, r13: float, r23: float, n: int) -> float:
     denominator = np.sqrt(2 * k * (n - 1) / (n - 3) + ((r12 + r13) ** 2 / 4) * (1 - r23) ** 3)
     with np.errstate(divide="ignore"):  # 0 when people are a combination of A and B: t = +-inf
         t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23)) / denominator
-    from scipy.stats import t as student_t
+    # Student's t survival function, as scipy.stats.t.sf computes it (stdtr(df, -t)), without
+    # importing scipy.stats (about 1 s, the first time a page shows a correlation)
+    from scipy.special import stdtr
 
-    return float(student_t.sf(t, df=n - 3))
+    return float(stdtr(n - 3, -t))
 
 
 def why_williams_undefined(r12: float, r13: float, r23: float, n: int) -> str | None:
@@ -157,9 +157,29 @@ def _unit_scale(deviations: np.ndarray) -> np.ndarray:
 
 
 def spearman_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    from scipy.stats import rankdata
+    """Spearman's rho of every row pair: Pearson's r of their average ranks."""
+    return pearson_rows(average_ranks(x), average_ranks(y))
 
-    return pearson_rows(rankdata(x, axis=-1), rankdata(y, axis=-1))
+
+def average_ranks(values: np.ndarray) -> np.ndarray:
+    """The ranks (1 to n) of every row's values, tied values sharing their mean rank, and NaN
+    for a row with a NaN: scipy.stats.rankdata(values, axis=-1), without importing scipy.stats.
+
+    Each row is sorted; a run of equal values from sorted position a to b (0-based, b
+    excluded) gets the mean of ranks a + 1 .. b, which is a + (b - a + 1) / 2."""
+    values = np.atleast_2d(np.asarray(values, float))
+    n_rows, n = values.shape
+    order = np.argsort(values, axis=-1, kind="stable")
+    ordered = np.take_along_axis(values, order, axis=-1)
+    starts_run = np.ones((n_rows, n), bool)
+    starts_run[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    run_starts = np.flatnonzero(starts_run)  # positions in the flattened rows
+    run_lengths = np.diff(np.append(run_starts, n_rows * n))
+    mean_rank = run_starts % max(n, 1) + (run_lengths + 1) / 2
+    ranks = np.empty((n_rows, n))
+    run_of = np.cumsum(starts_run.ravel()) - 1
+    np.put_along_axis(ranks, order, mean_rank[run_of].reshape(n_rows, n), axis=-1)
+    return np.where(np.isnan(values).any(axis=-1, keepdims=True), np.nan, ranks)
 
 
 def kendall_rows(x: np.ndarray, y: np.ndarray, variant: str = "b") -> np.ndarray:

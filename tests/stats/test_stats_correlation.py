@@ -15,6 +15,7 @@ from mteval_core.stats.bootstrap import (
     resampled_sums,
 )
 from mteval_core.stats.correlation import (
+    average_ranks,
     differential_correlation,
     kendall,
     kendall_rows,
@@ -52,6 +53,19 @@ def test_kendall_b_and_c_equal_scipy_with_ties(x, random):
     for variant in ("b", "c"):
         expected = scipy_stats.kendalltau(x, y, variant=variant).statistic
         assert kendall(x, y, variant) == pytest.approx(expected, abs=1e-12, nan_ok=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 4), min_size=0, max_size=9), min_size=1, max_size=4))
+def test_average_ranks_equal_scipys_rankdata_with_ties(rows):
+    """Our ranks (so that a correlation page need not import scipy.stats) against scipy's,
+    exactly: ties share their mean rank; a row with a NaN is all NaN."""
+    width = max(len(row) for row in rows)
+    values = np.array([row + [0] * (width - len(row)) for row in rows], float) / 2
+    np.testing.assert_array_equal(average_ranks(values), scipy_stats.rankdata(values, axis=-1))
+    if width:
+        values[0, 0] = np.nan
+        np.testing.assert_array_equal(average_ranks(values), scipy_stats.rankdata(values, axis=-1))
 
 
 def test_row_wise_versions_equal_the_single_ones():
@@ -157,3 +171,8 @@ def test_williams_test_by_hand():
     assert t == pytest.approx(0.86548, abs=1e-5)
     assert williams_test(0.5, 0.3, 0.4, 20) == pytest.approx(scipy_stats.t.sf(t, 17))
     assert williams_test(0.3, 0.5, 0.4, 20) == pytest.approx(1 - scipy_stats.t.sf(t, 17))
+    for r12, r13, r23, n in [(0.9, 0.2, 0.1, 4), (0.5, 0.3, 0.4, 20), (0.1, 0.8, -0.3, 7)]:
+        k = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
+        denominator = (2 * k * (n - 1) / (n - 3) + ((r12 + r13) ** 2 / 4) * (1 - r23) ** 3) ** 0.5
+        t = (r12 - r13) * ((n - 1) * (1 + r23)) ** 0.5 / denominator
+        assert williams_test(r12, r13, r23, n) == scipy_stats.t.sf(t, n - 3)  # the same bits
