@@ -19,6 +19,7 @@ from functools import cached_property
 
 import numpy as np
 
+from mteval_core.engine import libm
 from mteval_core.engine.memory import return_freed_memory
 from mteval_core.engine.tokens import SystemStreams, TokenStream, Vocabulary, offsets_of
 from mteval_core.model.testset import TestSet
@@ -309,7 +310,8 @@ class EncodedCorpus:
                     if zero is not None:
                         prefix_token = index.dictionaries[0][prefix]
                         numerator = np.where(prefix_token == zero, total_words, numerator)
-            self._cache[key] = -np.log(counts / numerator) / np.log(2.0)
+            # mteval-v13a.pl's -log(ratio) / log(2), with the C library's log as Perl's
+            self._cache[key] = -libm.log(counts / numerator) / libm.log(2.0)
         return self._cache[key]
 
 

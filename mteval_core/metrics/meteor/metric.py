@@ -25,6 +25,7 @@ from mteval_core.metrics.meteor.corpus_alignment import (
     CorpusMatcher,
     EncodedLines,
     WordTable,
+    compiled_module,
     pair_statistics,
 )
 from mteval_core.metrics.meteor.java_strings import java_tokenize
@@ -182,10 +183,6 @@ class METEOR(Metric):
     ) -> np.ndarray:
         """The beam's statistics of every segment against its best reference, all pairs of one
         reference at a time (corpus_alignment: compiled where built)."""
-        table = self._words_table()
-        encoded_hypotheses = table.encode(hypotheses)
-        if self._encoded_references is None or self._encoded_references[0] is not reference_words:
-            self._encoded_references = (reference_words, [table.encode(r) for r in reference_words])
         per_reference = np.stack(
             [
                 pair_statistics(
@@ -193,12 +190,12 @@ class METEOR(Metric):
                     prepared,
                     self.matchers(),
                     self.configuration.modules,
-                    table,
+                    self._words_table(),
                     corpus_matchers=self._corpus_matchers(),
-                    encoded=(encoded_hypotheses, encoded_reference),
+                    encoded=encoded,
                 )
-                for prepared, encoded_reference in zip(
-                    reference_words, self._encoded_references[1], strict=True
+                for prepared, encoded in zip(
+                    reference_words, self._encodings(hypotheses, reference_words), strict=True
                 )
             ]
         ).reshape(len(reference_words), len(hypotheses), len(self.stat_names))
@@ -207,6 +204,20 @@ class METEOR(Metric):
         # the best-scoring reference of each segment, the first on ties (best_reference_row)
         best = np.argmax(self.score_from_totals(per_reference), axis=0)
         return per_reference[best, np.arange(len(hypotheses))]
+
+    def _encodings(
+        self, hypotheses: list[list[str]], reference_words: Sequence[Sequence[list[str]]]
+    ) -> list[tuple[EncodedLines, EncodedLines] | None]:
+        """Per reference, (the hypotheses, that reference) as the compiled loops read them: the
+        hypotheses encoded once for all references, each reference once per test set. None
+        without the compiled loops, whose per-pair fallback reads the words."""
+        if compiled_module() is None:
+            return [None] * len(reference_words)
+        table = self._words_table()
+        hypotheses_encoded = table.encode(hypotheses)
+        if self._encoded_references is None or self._encoded_references[0] is not reference_words:
+            self._encoded_references = (reference_words, [table.encode(r) for r in reference_words])
+        return [(hypotheses_encoded, reference) for reference in self._encoded_references[1]]
 
     def _words_table(self) -> WordTable:
         """The table of every word seen so far (its keys, stem and function flag), made once."""
