@@ -25,6 +25,7 @@ from pages.ui import (
     deferred,
     escape_markdown,
     friendly_errors,
+    import_ahead,
     scores_of,
     session_options,
     session_test_set,
@@ -122,3 +123,4 @@ def report_download(test_set: TestSet, scores: Scores) -> None:
 
 
 st.navigation([st.Page(home, title="Home", default=True), *map(st.Page, PAGES)]).run()
+import_ahead()  # after the page is drawn, once per server process

@@ -4,5 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh dashboard
-bash scripts/byte_compile.sh
+# The server writes the bytecode of what it imports, so that the next start reads it instead of
+# compiling again, also where the machine sets PYTHONDONTWRITEBYTECODE (see scripts/test.sh).
+unset PYTHONDONTWRITEBYTECODE
 exec .venv/bin/streamlit run app.py --server.address=127.0.0.1 --browser.gatherUsageStats=false "$@"

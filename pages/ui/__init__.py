@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import threading
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -39,7 +40,7 @@ from mteval_core.settings.languages import (
 )
 from mteval_core.settings.limits import MAX_RESAMPLES
 from mteval_core.settings.options import Options
-from mteval_core.text import require_tokenizer
+from mteval_core.text import import_stemmers, require_tokenizer
 from pages.ui.cache import CACHE_BYTES, CACHE_ENTRIES, CacheKey, ContentCache, estimate_bytes
 from pages.ui.markdown_escape import escape_markdown
 from pages.ui.sample import current_test_set
@@ -58,6 +59,7 @@ __all__ = [
     "escape_markdown",
     "estimate_bytes",
     "friendly_errors",
+    "import_ahead",
     "remember_choice",
     "resample_choices",
     "scores_of",
@@ -78,6 +80,24 @@ RESAMPLES_HELP = (  # said beside every resamples widget
     "same limit."
 )
 log = logging.getLogger("mteval.dashboard")
+_imports_ahead = threading.Lock()  # held for good once the imports ahead have started
+
+
+def import_ahead() -> None:
+    """Once per server process, after a page is drawn: import in a background thread what only
+    some views need and takes seconds to import, NLTK's stemmers (1-2 s, most of it scipy.stats),
+    which the Correlation page's stemmed columns and every stemmed option use. The first user to
+    open those views then does not wait for the import; until it is done, the page that needs it
+    waits for it (``import_stemmers`` imports in one thread at a time)."""
+    if _imports_ahead.acquire(blocking=False):
+        threading.Thread(target=_import_quietly, name="mteval-import-ahead", daemon=True).start()
+
+
+def _import_quietly() -> None:
+    try:
+        import_stemmers()
+    except Exception:  # the page that needs the stemmers imports them again and says what failed
+        log.warning("importing NLTK's stemmers ahead failed", exc_info=True)
 
 
 def session_test_set() -> TestSet:

@@ -3,6 +3,7 @@ the estimated memory of its entries."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, fields, replace
 from types import SimpleNamespace
 
@@ -144,3 +145,32 @@ def test_every_part_that_changes_a_number_changes_the_key(monkeypatch):
     session["external"] = {"comet-key": object()}
     keys["external metrics"] = ui.cache_key("scores", "bleu", 1000)
     assert [part for part, changed in keys.items() if changed == base] == []
+
+
+def test_the_stemmers_are_imported_ahead_once_per_server_process(monkeypatch):
+    """After each page, ``import_ahead`` (app.py); only its first call starts an import."""
+    started = []
+
+    class RecordedThread:
+        def __init__(self, target, name, daemon):
+            self.target = target
+            started.append((name, daemon))
+
+        def start(self):
+            self.target()
+
+    monkeypatch.setattr(ui, "_imports_ahead", ui.threading.Lock())
+    monkeypatch.setattr(ui.threading, "Thread", RecordedThread)
+    for _ in range(3):
+        ui.import_ahead()
+    assert started == [("mteval-import-ahead", True)]
+    assert "nltk.stem" in sys.modules
+
+
+def test_a_failed_import_ahead_is_logged_and_leaves_the_page_to_report_it(monkeypatch, caplog):
+    def broken():
+        raise ImportError("no module named nltk")
+
+    monkeypatch.setattr(ui, "import_stemmers", broken)
+    ui._import_quietly()
+    assert "importing NLTK's stemmers ahead failed" in caplog.text

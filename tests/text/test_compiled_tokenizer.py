@@ -157,3 +157,16 @@ def test_empty_input():
         systems=[TextColumn("sys", ("", "a"), "sys")],
     )
     assert EncodedCorpus(corpus_test, Options()).systems["sys"].offsets.tolist() == [0, 0, 1]
+
+
+def test_stems_are_remembered_across_vocabularies():
+    """Every Vocabulary of a process (every system, page and upload) shares its stemmer's memory:
+    a word is stemmed once, and what it gives does not change."""
+    stem = text.stemmer("porter")
+    stem.cache_clear()
+    first, second = Vocabulary(stem), Vocabulary(stem)
+    first.encode([["running", "runs"], ["running"]])
+    second.encode([["runs", "ran"]])
+    assert stem.cache_info().misses == 3 and stem.cache_info().hits == 1
+    assert [first.words[i] for i in first.encode([["running", "runs"]]).ids] == ["run", "run"]
+    assert stem.cache_info().maxsize == text.STEM_MEMORY
