@@ -122,3 +122,27 @@ def test_paired_bootstrap_reproduces_sacrebleu_and_moses(wmt17):
         ours = p[baseline, scores.systems.index(system)]
         assert ours == (SACREBLEU_COUNTS[system] + 1) / (resamples + 1), system
         assert abs(ours - moses) < 1e-2, system
+
+
+def test_columns_shared_by_metrics_are_summed_once_with_the_same_numbers():
+    """chrF++'s character counts are chrF's, P's and R's statistics are one set, BLEU's length is
+    its unigram total: the bootstrap sums each distinct whole-number column once, and every
+    metric's resampled scores are those it gets resampled alone, to the bit."""
+    from mteval_core.stats.bootstrap import BootstrapOptions
+    from mteval_core.stats.significance import _DistinctColumns, bootstrap_scores
+    from tests.helpers import load_sample
+
+    test_set = load_sample().test_set
+    names = ["bleu", "precision", "recall", "chrf", "chrf++", "nist", "ter"]
+    together = score_test_set(test_set, names, Options())
+    options = BootstrapOptions(n_resamples=300)
+    samples = bootstrap_scores(together, options).samples
+    for name in names:
+        alone = bootstrap_scores(score_test_set(test_set, [name], Options()), options).samples
+        assert np.array_equal(samples[name], alone[name], equal_nan=True), name
+
+    columns = _DistinctColumns()
+    first = columns.add(np.array([[1, 2, 1], [3, 4, 3]], dtype=np.int32))
+    second = columns.add(np.array([[2.0, 5.0], [4.0, 6.0]]))  # int32 and float64 alike
+    assert first.tolist() == [0, 1, 0] and second.tolist() == [1, 2]
+    assert columns.matrix().tolist() == [[1.0, 2.0, 5.0], [3.0, 4.0, 6.0]]
