@@ -11,7 +11,15 @@ from hypothesis.extra.numpy import arrays
 
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.settings.options import Options
-from mteval_core.stats.significance import holm, paired_p_values, smallest_reachable_p
+from mteval_core.stats.bootstrap import BootstrapOptions
+from mteval_core.stats.significance import (
+    _DistinctColumns,
+    bootstrap_scores,
+    holm,
+    paired_p_values,
+    smallest_reachable_p,
+)
+from tests.helpers import load_sample
 
 
 def test_a_tie_with_the_observed_difference_counts_against_significance():
@@ -128,10 +136,6 @@ def test_columns_shared_by_metrics_are_summed_once_with_the_same_numbers():
     """chrF++'s character counts are chrF's, P's and R's statistics are one set, BLEU's length is
     its unigram total: the bootstrap sums each distinct whole-number column once, and every
     metric's resampled scores are those it gets resampled alone, to the bit."""
-    from mteval_core.stats.bootstrap import BootstrapOptions
-    from mteval_core.stats.significance import _DistinctColumns, bootstrap_scores
-    from tests.helpers import load_sample
-
     test_set = load_sample().test_set
     names = ["bleu", "precision", "recall", "chrf", "chrf++", "nist", "ter"]
     together = score_test_set(test_set, names, Options())
