@@ -32,6 +32,7 @@ from tests.e2e.harness import (
     main_text,
     new_page,
     open_page,
+    press_and_wait,
     shot,
     upload,
     wait_for_figure,
@@ -223,8 +224,8 @@ def test_sgml_and_json_lines_uploads_are_read(page, server, tmp_path):
         encoding="utf-8",
     )
     open_page(page, server, "Data", "Use this test set")
-    upload(page, {"references": [references], "systems": [tested, long_format]})
-    page.wait_for_selector("text=Loaded.")
+    upload(page, {"references": [references], "systems": [tested, long_format]}, submit=False)
+    press_and_wait(page, server, "Use this test set", "Loaded.")
     page.wait_for_selector("text=neural-large, phrase-based, word-by-word")
     assert page.get_by_text("ref-A, ref-B").count() == 1
     page.get_by_role("link", name="Scores").first.click()
@@ -257,8 +258,9 @@ def test_judgments_as_wmt_ships_them_and_an_external_metric(page, server, tmp_pa
             "systems": sorted((SAMPLE / "sys").iterdir()),
             "human": [human],
         },
+        submit=False,
     )
-    page.wait_for_selector("text=Loaded.")
+    press_and_wait(page, server, "Use this test set", "Loaded.")
     page.wait_for_selector("text=ref-B")  # the note names the rows set aside
     wait_until_idle(page)  # a file chosen while the page is still drawn can be lost
     upload(page, {"metric_scores": [comet]}, submit=False)
@@ -301,8 +303,7 @@ def test_ted_upload_gives_a_scatter_with_13_points(page, server, ted_folder_and_
         submit=False,
     )
     start = time.perf_counter()
-    page.get_by_role("button", name="Use this test set").click()
-    page.wait_for_selector("text=Loaded.")
+    press_and_wait(page, server, "Use this test set", "Loaded.")
     page.get_by_role("link", name="Correlation").first.click()
     scatter = wait_for_figure(page, "BLEU against MQM")
     TIMINGS["upload to scatter, TED en-de, 13 systems x 529 segments, 7 metrics (s)"] = round(

@@ -29,6 +29,7 @@ from tests.e2e.harness import (  # noqa: E402  (after the skips)
     open_options,
     open_page,
     payload,
+    press_and_wait,
     record,
     shot,
     upload,
@@ -60,8 +61,9 @@ def session(ende, browser, server):
             "systems": [payload(p.name, p.read_bytes()) for p in sorted((ende / "sys").iterdir())],
             "source": [payload("src.en", (ende / "src.en").read_bytes())],
         },
+        submit=False,
     )
-    page.wait_for_selector("text=Loaded.")
+    press_and_wait(page, server.url, "Use this test set", "Loaded.")
     wait_until_idle(page)
     go_to(page, "Home")  # the scores of every system, as a user meets them first
     yield page

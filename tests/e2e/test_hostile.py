@@ -27,6 +27,7 @@ from tests.e2e.harness import (  # noqa: E402  (after the skips)
     new_page,
     open_page,
     payload,
+    press_and_wait,
     shot,
     upload,
     wait_until_idle,
@@ -133,8 +134,8 @@ def session(browser, server):
     """One user's session with the hostile test set loaded."""
     watched = Watched(new_page(browser))
     open_page(watched.page, server.url, "Data", "Use this test set")
-    upload(watched.page, hostile_uploads())
-    watched.page.wait_for_selector("text=Loaded.")
+    upload(watched.page, hostile_uploads(), submit=False)
+    press_and_wait(watched.page, server.url, "Use this test set", "Loaded.")
     wait_until_idle(watched.page)
     yield watched
     watched.page.close()

@@ -27,6 +27,7 @@ from tests.e2e.harness import (  # noqa: E402  (after the skips)
     new_page,
     open_page,
     payload,
+    press_and_wait,
     shot,
     upload,
     wait_for_figure,
@@ -85,8 +86,9 @@ def test_an_mtme_archive_and_an_mqm_file_give_the_pair_and_its_correlation(
                 "mqm": [payload("mqm_generalMT2023_ende.tsv", mqm)],
                 "archive": [payload("wmt21.news-en-de.zip", data, "application/zip")],
             },
+            submit=False,
         )
-        page.wait_for_selector("text=Loaded.")
+        press_and_wait(page, server.url, "Use this test set", "Loaded.")
         wait_until_idle(page)
         assert_no_error(page)
         text = page.inner_text("[data-testid=stMain]").replace("\u2060", "")

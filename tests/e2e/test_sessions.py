@@ -23,8 +23,10 @@ from tests.e2e.harness import (  # noqa: E402  (after the skips)
     new_user,
     open_page,
     payload,
+    press_and_wait,
     shot,
     upload,
+    wait_for_text,
     wait_until_idle,
 )
 
@@ -62,8 +64,8 @@ def test_a_repeated_word_upload_leaves_the_server_and_another_session_working(br
     other, attacker = new_user(browser), new_user(browser)
     try:
         open_page(other, server.url, "Data", "Use this test set")
-        upload(other, small_test_set("bystander"))
-        other.wait_for_selector("text=Loaded.")
+        upload(other, small_test_set("bystander"), submit=False)
+        press_and_wait(other, server.url, "Use this test set", "Loaded.")
         open_page(attacker, server.url, "Data", "Use this test set")
         upload(
             attacker,
@@ -71,8 +73,9 @@ def test_a_repeated_word_upload_leaves_the_server_and_another_session_working(br
                 "references": [payload("repeated-ref.txt", REPEATED)],
                 "systems": [payload("repeated-sys.txt", REPEATED)],
             },
+            submit=False,
         )
-        attacker.wait_for_selector("text=Loaded.")
+        press_and_wait(attacker, server.url, "Use this test set", "Loaded.")
         for link in TEXT_PAGES:
             go_to(attacker, link)
             assert server.alive(), f"the server died on the {link} page"
@@ -106,7 +109,7 @@ def test_sessions_at_once_each_see_only_their_own_upload(browser, server):
         for page in users:
             page.get_by_role("button", name="Use this test set").click()
         for k, page in enumerate(users):
-            page.wait_for_selector("text=Loaded.")
+            wait_for_text(page, server.url, "Loaded.")
             assert systems_shown(page) == f"team{k}-alpha, team{k}-beta"
         for page in users:  # scorings at once, for the scores at a glance
             page.locator("[data-testid=stSidebarNav]").get_by_role("link", name="Home").click()

@@ -31,6 +31,7 @@ from tests.e2e.harness import (  # noqa: E402  (after the skips)
     new_page,
     open_page,
     payload,
+    press_and_wait,
     record,
     shot,
     upload,
@@ -69,8 +70,7 @@ def load(page, url: str, uploads: dict[str, list[dict]], name: str) -> float:
     open_page(page, url, "Data", "Use this test set")
     upload(page, uploads, submit=False)
     start = time.perf_counter()
-    page.get_by_role("button", name="Use this test set").click()
-    page.wait_for_selector("text=Loaded.")
+    press_and_wait(page, url, "Use this test set", "Loaded.")
     wait_until_idle(page)
     seconds = round(time.perf_counter() - start, 2)
     record(TIMINGS, {f"{name}: upload to 'Loaded.' (s)": seconds})
