@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Build what users install (an sdist, a wheel with the compiled GTM loops, and one built without a
 # C compiler), install each wheel into a fresh virtual environment outside the checkout, and score
-# the sample with BLEU, GTM, chrF and TER: this proves the installed artifacts work, not just the
-# source tree, and that the compiled modules (GTM's loops, the tokenizer, chrF, TER) and their
-# Python fallbacks agree. METEOR's compiled beam search is checked to be built (or not) as the
+# the sample with BLEU, NIST, F1, GTM, chrF and TER: this proves the installed artifacts work, not
+# just the source tree, and that the compiled modules (GTM's loops, the tokenizer, the n-gram
+# matches, chrF, TER) and their Python fallbacks agree. METEOR's compiled beam search is checked to be built (or not) as the
 # wheel says; scoring with it needs the jar's data, which these environments do not have (its
 # fallback's equality is tests/metrics/test_meteor_compiled.py's).
 set -euo pipefail
@@ -19,6 +19,7 @@ grep -q "mteval_core/_cython_shared.c" "$work/sdist.txt"  # a source install nee
 grep -q "mteval_core/gtm/_loops.c" "$work/sdist.txt"
 grep -q "mteval_core/text/_scan.c" "$work/sdist.txt"
 grep -q "mteval_core/engine/_libm.c" "$work/sdist.txt"
+grep -q "mteval_core/engine/_ngram_matches.c" "$work/sdist.txt"
 grep -q "mteval_core/metrics/_chrf_counts.c" "$work/sdist.txt"
 grep -q "mteval_core/metrics/_ter_edits.c" "$work/sdist.txt"
 grep -q "mteval_core/metrics/meteor/_beam_loops.c" "$work/sdist.txt"
@@ -35,7 +36,7 @@ score_sample() {  # $1: a wheel; $2: "compiled" or "python" (which GTM loops it 
   (
     cd "$work"  # away from the checkout, so the installed package is the one imported
     "$venv/bin/mteval" score --refs "$OLDPWD/sample_data/ref/ref-A.en" \
-      --hyps "$OLDPWD"/sample_data/sys/*.en --metrics bleu,gtm,chrf,chrf++,ter --gtm-exponent 2 --format json \
+      --hyps "$OLDPWD"/sample_data/sys/*.en --metrics bleu,nist,f1,gtm,chrf,chrf++,ter --gtm-exponent 2 --format json \
       >"$work/$2.json" 2>"$work/$2.err"
     if "$venv/bin/python" -c "import mteval_core.gtm._loops" 2>/dev/null; then found=compiled
     else found=python; fi
@@ -43,6 +44,10 @@ score_sample() {  # $1: a wheel; $2: "compiled" or "python" (which GTM loops it 
     if "$venv/bin/python" -c "import mteval_core.text._scan" 2>/dev/null; then found=compiled
     else found=python; fi
     [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found tokenizer"; exit 1; }
+    if "$venv/bin/python" -c "import mteval_core.engine._ngram_matches" 2>/dev/null; then
+      found=compiled
+    else found=python; fi
+    [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found n-gram matches"; exit 1; }
     if "$venv/bin/python" -c "import mteval_core.metrics._chrf_counts" 2>/dev/null; then
       found=compiled
     else found=python; fi

@@ -13,6 +13,7 @@ prefix is not in the references cannot be in them either, so it gets id -1 and n
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -21,15 +22,24 @@ import numpy as np
 
 from mteval_core.engine import libm
 from mteval_core.engine.memory import return_freed_memory
+from mteval_core.engine.threads import map_on_cores, spans
 from mteval_core.engine.tokens import SystemStreams, TokenStream, Vocabulary, offsets_of
 from mteval_core.model.testset import TestSet
 from mteval_core.settings.options import Options
 from mteval_core.text import stemmer
 
+try:
+    from mteval_core.engine import _ngram_matches as compiled
+except ImportError:  # installed without a C compiler: numpy's pass (_block_matches)
+    compiled = None
+
 BARRIER = -1  # GTM's reference barrier in a token stream: real token ids are >= 0
 # A system's matches are computed this many tokens at a time (whole segments): the pass's
 # per-token arrays take about 80 bytes a token, so a block needs about 20 MB at most.
 MATCH_BLOCK_TOKENS = 1 << 18
+# The compiled matches take ranges of at least this many segments to a core (a thread costs
+# more than a few segments' work).
+COMPILED_SPAN_SEGMENTS = 256
 _KEY_BASE = np.int64(1 << 32)  # bigger than any token id: (prefix + 1) * base + token is unique
 
 
@@ -221,8 +231,11 @@ class EncodedCorpus:
         return self._cache[key]
 
     def _compute_matches(self, stream: TokenStream) -> _Matches:
-        """The system's matches a block of segments at a time: the per-token arrays of one pass
-        (n-gram keys, lookups, counts) then grow with the block, not with the test set."""
+        """The system's matches: compiled, ranges of segments on every core; else with numpy, a
+        block of segments at a time, so that the per-token arrays of one pass (n-gram keys,
+        lookups, counts) grow with the block, not with the test set."""
+        if compiled is not None:
+            return self._compiled_matches(stream)
         parts = [
             self._block_matches(stream.block(first, last), first)
             for first, last in stream.blocks(MATCH_BLOCK_TOKENS)
@@ -234,6 +247,40 @@ class EncodedCorpus:
             [np.concatenate([p.clipped[k] for p in parts]) for k in orders],
             [np.concatenate([p.information[k] for p in parts]) for k in orders],
             np.concatenate([p.unigrams_per_reference for p in parts], axis=1),
+        )
+
+    def _compiled_matches(self, stream: TokenStream) -> _Matches:
+        """``_block_matches``'s numbers from ``_ngram_matches.pyx``, segment by segment."""
+        index = self._compiled_index
+        shape = (self.max_order, self.n_segments)
+        clipped, information = np.zeros(shape), np.zeros(shape)
+        unigrams = np.zeros((self.n_references, self.n_segments))
+        ids, offsets = np.ascontiguousarray(stream.ids), np.ascontiguousarray(stream.offsets)
+
+        def fill(span: tuple[int, int]) -> None:
+            compiled.segment_matches(ids, offsets, *span, *index, clipped, information, unigrams)
+
+        map_on_cores(fill, spans(self.n_segments, fewest=COMPILED_SPAN_SEGMENTS))
+        return _Matches(list(clipped), list(information), unigrams)
+
+    @cached_property
+    def _compiled_index(self) -> tuple[list, int, list, list, list]:
+        """The reference index as ``_ngram_matches.segment_matches`` reads it: per order the
+        dictionary (a hash table, with its salt), the largest counts (ids, int32 counts,
+        offsets) and the NIST weights; each reference's unigram table."""
+        index = self._reference_index
+
+        def table(counts: _ReferenceCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            return counts.ids, counts.counts.astype(np.int32), counts.offsets
+
+        orders = range(self.max_order)
+        salt = secrets.randbits(64)
+        return (
+            [compiled.hash_table(index.dictionaries[k].astype(np.int64), salt) for k in orders],
+            salt,
+            [table(index.max_counts[k]) for k in orders],
+            [self.nist_weights(k + 1) for k in orders],
+            [table(counts) for counts in index.unigram_counts],
         )
 
     def _block_matches(self, stream: TokenStream, first: int) -> _Matches:
@@ -393,8 +440,9 @@ def _max_counts(references: Sequence[_SegmentCounts]) -> _SegmentCounts:
 
 
 def _per_segment(values: np.ndarray, segment: np.ndarray, n_segments: int) -> np.ndarray:
-    """Per segment, the sum of ``values`` (float64)."""
-    return np.bincount(segment, weights=values, minlength=n_segments)
+    """Per segment, the sum of ``values`` (float64, also where there are none: numpy's bincount
+    then gives int64 zeros)."""
+    return np.bincount(segment, weights=values, minlength=n_segments).astype(np.float64, copy=False)
 
 
 def _clip(

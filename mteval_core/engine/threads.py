@@ -1,9 +1,10 @@
 """Compiled loops run on every core the process may use, in threads.
 
-chrF's, TER's and METEOR's compiled loops release the interpreter lock while they work, so
-parts of one test set (blocks of segments, ranges of segment pairs) can run at once in threads
-of the same process: no copies of the data, no processes to start, and the same numbers,
-because each segment is computed on its own whichever thread takes it."""
+The n-gram matches' (BLEU, NIST, P/R/F), chrF's, TER's and METEOR's compiled loops release the
+interpreter lock while they work, so parts of one test set (blocks of segments, ranges of
+segment pairs) can run at once in threads of the same process: no copies of the data, no
+processes to start, and the same numbers, because each segment is computed on its own whichever
+thread takes it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Matches, the reference index and GTM's sizes are computed a block of segments at a time
-(ngrams.MATCH_BLOCK_TOKENS): any block size, down to one segment a block, gives every statistic
-to the bit. Systems are encoded when asked for, with ids that do not depend on the order."""
+"""Matches (numpy's pass, the fallback of the compiled one), the reference index and GTM's
+sizes are computed a block of segments at a time (ngrams.MATCH_BLOCK_TOKENS): any block size,
+down to one segment a block, gives every statistic to the bit. Systems are encoded when asked
+for, with ids that do not depend on the order."""
 
 from __future__ import annotations
 
@@ -26,6 +27,13 @@ def all_matches(test_set: TestSet) -> dict[str, list[np.ndarray]]:
             corpus.unigram_matches_per_reference(system),
         ]
     return result
+
+
+@pytest.fixture(autouse=True)
+def numpy_matches(monkeypatch):
+    """numpy's pass, whose blocks these tests are about (tests/metrics/test_ngram_matches.py
+    compares the compiled pass with it)."""
+    monkeypatch.setattr(ngrams, "compiled", None)
 
 
 @pytest.mark.parametrize("block_tokens", [1, 7, 100, 5_000])
