@@ -13,7 +13,7 @@ the n-gram ids (its keys are sorted); here a segment's n-gram ids are sorted and
 order too, one product and one addition at a time (compiled with -ffp-contract=off).
 """
 
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort
 
 import numpy as np
@@ -93,8 +93,10 @@ def hash_table(const int64_t[::1] keys, uint64_t salt) -> tuple:
 
 cdef struct Table:
     # One reference table of one order (ngrams._ReferenceCounts): segment s has the ids
-    # ids[offsets[s]:offsets[s + 1]] (sorted) with their counts.
+    # ids[offsets[s]:offsets[s + 1]] (sorted) with their counts, one byte each (small_counts)
+    # unless a segment repeats an n-gram 256 times (counts, int32; the other one is NULL).
     const int32_t* ids
+    const uint8_t* small_counts
     const int32_t* counts
     const int64_t* offsets
 
@@ -107,19 +109,28 @@ cdef inline int32_t _count_in(Table table, Py_ssize_t segment, int32_t gid,
     while cursor[0] < end and table.ids[cursor[0]] < gid:
         cursor[0] += 1
     if cursor[0] < end and table.ids[cursor[0]] == gid:
-        return table.counts[cursor[0]]
+        return table.small_counts[cursor[0]] if table.small_counts else table.counts[cursor[0]]
     return 0
 
 
 cdef Table _table(tuple arrays) except *:
-    """A (ids, counts, offsets) table as pointers; the caller keeps the arrays alive."""
+    """An (ids, counts, offsets) table as pointers (counts uint8 or int32); the caller keeps the
+    arrays alive."""
     cdef const int32_t[::1] id_view = arrays[0]
-    cdef const int32_t[::1] count_view = arrays[1]
     cdef const int64_t[::1] offset_view = arrays[2]
+    cdef const uint8_t[::1] small_view
+    cdef const int32_t[::1] count_view
     cdef Table table
     table.ids = &id_view[0] if id_view.shape[0] else NULL
-    table.counts = &count_view[0] if count_view.shape[0] else NULL
     table.offsets = &offset_view[0]
+    table.small_counts = NULL
+    table.counts = NULL
+    if arrays[1].dtype.itemsize == 1:
+        small_view = arrays[1]
+        table.small_counts = &small_view[0] if small_view.shape[0] else NULL
+    else:
+        count_view = arrays[1]
+        table.counts = &count_view[0] if count_view.shape[0] else NULL
     return table
 
 
@@ -145,7 +156,7 @@ def segment_matches(
     ``largest`` the
     (ids, counts, offsets) of the references' largest counts per segment, ``weights`` the NIST
     weight of each dictionary n-gram; ``unigram_tables`` the (ids, counts, offsets) of each
-    reference's own unigram counts. Counts are int32, ids int32, offsets int64."""
+    reference's own unigram counts. Ids are int32, counts uint8 or int32, offsets int64."""
     cdef Py_ssize_t max_order = len(dictionaries)
     cdef Py_ssize_t n_references = len(unigram_tables)
     cdef Py_ssize_t longest = 0, segment, k

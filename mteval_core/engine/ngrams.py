@@ -266,12 +266,12 @@ class EncodedCorpus:
     @cached_property
     def _compiled_index(self) -> tuple[list, int, list, list, list]:
         """The reference index as ``_ngram_matches.segment_matches`` reads it: per order the
-        dictionary (a hash table, with its salt), the largest counts (ids, int32 counts,
-        offsets) and the NIST weights; each reference's unigram table."""
+        dictionary (a hash table, with its salt), the largest counts (ids, counts, offsets) and
+        the NIST weights; each reference's unigram table."""
         index = self._reference_index
 
         def table(counts: _ReferenceCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            return counts.ids, counts.counts.astype(np.int32), counts.offsets
+            return counts.ids, counts.counts, counts.offsets  # the arrays themselves, no copy
 
         orders = range(self.max_order)
         salt = secrets.randbits(64)

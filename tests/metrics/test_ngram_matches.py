@@ -125,3 +125,16 @@ def test_hash_table_slots():
     assert all(keys[i] == k for k, i in zip(slot_keys, slot_ids, strict=True) if i >= 0)
     empty_keys, empty_ids = ngrams.compiled.hash_table(np.zeros(0, np.int64), 1)
     assert len(empty_keys) == 2 and (empty_ids == -1).all()
+
+
+def test_counts_past_one_byte(monkeypatch):
+    """A reference segment that repeats an n-gram 256 times or more keeps int32 counts."""
+    test_set = TestSet(
+        references=[TextColumn("r", (" ".join(["a"] * 300), "a b"), "r")],
+        systems=[TextColumn("s", (" ".join(["a"] * 400), "a a b"), "s")],
+    )
+    corpus = EncodedCorpus(test_set, Options())
+    assert corpus._reference_index.max_counts[0].counts.dtype == np.int32
+    assert corpus.clipped_matches("s", 1).tolist() == [300, 2]
+    assert corpus.clipped_matches("s", 2).tolist() == [299, 1]
+    assert_both_passes_agree(test_set, monkeypatch)
