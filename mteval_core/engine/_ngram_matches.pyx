@@ -153,10 +153,10 @@ def segment_matches(
 
     ``ids`` and ``offsets`` are the system's token stream (``TokenStream``); per order n (index
     n - 1): ``dictionaries`` the ``hash_table`` of the reference n-grams (hashed with ``salt``),
-    ``largest`` the
-    (ids, counts, offsets) of the references' largest counts per segment, ``weights`` the NIST
-    weight of each dictionary n-gram; ``unigram_tables`` the (ids, counts, offsets) of each
-    reference's own unigram counts. Ids are int32, counts uint8 or int32, offsets int64."""
+    ``largest`` the (ids, counts, offsets) of the references' largest counts per segment,
+    ``weights`` the NIST weight of each dictionary n-gram; ``unigram_tables`` the (ids, counts,
+    offsets) of each reference's own unigram counts. Ids are int32, counts uint8 or int32,
+    offsets int64."""
     cdef Py_ssize_t max_order = len(dictionaries)
     cdef Py_ssize_t n_references = len(unigram_tables)
     cdef Py_ssize_t longest = 0, segment, k
