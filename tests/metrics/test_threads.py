@@ -1,13 +1,14 @@
-"""chrF's, TER's and METEOR's compiled loops run parts of a test set in threads, one per core
-(engine/threads.py): the statistics are the same bytes whatever the number of cores, here one,
-two and five, with parts of any size (down to 2 segments or pairs here; 64 and 128 in use)."""
+"""The n-gram matches' (BLEU, NIST, P/R/F), chrF's, TER's and METEOR's compiled loops run parts of
+a test set in threads, one per core (engine/threads.py): the statistics are the same bytes
+whatever the number of cores, here one, two and five, with parts of any size (down to 2 segments
+or pairs here; 64 to 256 in use)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from mteval_core.engine import threads
+from mteval_core.engine import ngrams, threads
 from mteval_core.metrics import code_points
 from mteval_core.metrics.code_points import statistics_in_blocks
 from mteval_core.metrics.meteor import corpus_alignment
@@ -24,6 +25,7 @@ def cores(monkeypatch):
     """Sets the number of cores the loops see, and lets them split even tiny test sets."""
     monkeypatch.setattr(code_points, "PARALLEL_BLOCK", 1)
     monkeypatch.setattr(corpus_alignment, "PARALLEL_PAIRS", 1)
+    monkeypatch.setattr(ngrams, "COMPILED_SPAN_SEGMENTS", 1)
 
     def use(n: int) -> None:
         monkeypatch.setattr(threads.os, "sched_getaffinity", lambda _: set(range(n)), raising=False)
@@ -49,7 +51,9 @@ def small_wmt17(wmt17):
     return make_test_set(references, {s.name: s.segments[:11] for s in wmt17.systems[:3]})
 
 
-@pytest.mark.parametrize("metrics", [["chrf", "chrf++", "ter"], ["meteor"]], ids=str)
+@pytest.mark.parametrize(
+    "metrics", [["bleu", "nist", "f1"], ["chrf", "chrf++", "ter"], ["meteor"]], ids=str
+)
 def test_the_same_statistics_on_any_number_of_cores(small_wmt17, metrics, cores):
     if metrics == ["meteor"] and jar_path(None) is None:
         pytest.skip("pycocoevalcap (METEOR's data) is not installed")
