@@ -243,9 +243,10 @@ def press_and_wait(page, url: str, button: str, shown: str, first_ms: int = 30_0
 
     If it is not shown within ``first_ms`` while the page is idle with no error on it, the
     click is taken as lost and the button clicked once more, with a warning in the test report.
-    That has happened about once in fifty uploads under load (cause not found): counted and seen
-    instead of failing the test two minutes later. A run still under way, or an error shown, is
-    never clicked again."""
+    CI once waited in vain for an upload's "Loaded." (cause not found; a lost click is one
+    possibility, which the benchmark has also seen as "no rerun started"): a lost click is then
+    counted and seen instead of failing the test two minutes later, and anything else fails with
+    ``wait_for_text``'s report. A run still under way, or an error shown, is never clicked again."""
     target = page.get_by_role("button", name=button)
     target.click()
     try:
