@@ -1,10 +1,12 @@
-"""The test set as integer arrays, and clipped n-gram matches computed with numpy.
+"""The test set as integer arrays, and clipped n-gram matches.
 
 Every lexical metric needs the same few things per segment: token counts, n-gram matches clipped
 by the references (BLEU, NIST), unigram matches against each reference on its own (precision,
 recall, Fmean) and NIST's information weights. :class:`EncodedCorpus` turns the references
 into token ids once and each system when it is scored (``mteval_core.engine.tokens``), and computes
-those arrays without a Python loop over segments.
+those arrays without a Python loop over segments: the reference index with numpy, each system's
+matches in compiled code (``_ngram_matches.pyx``, segment by segment on every core), or with
+numpy where nothing was compiled (the same bits).
 
 How n-grams get ids: the n-grams that occur in the references form a dictionary per order. An
 n-gram is keyed by (id of its (n-1)-gram prefix, id of its last token); a hypothesis n-gram whose
