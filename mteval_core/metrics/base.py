@@ -48,6 +48,13 @@ class Metric(ABC):
     def statistics(self, corpus: EncodedCorpus, system: str) -> np.ndarray:
         """(n_segments, n_stats) sufficient statistics of one system."""
 
+    def forget_test_set(self) -> None:  # noqa: B027 (most metrics keep nothing: nothing to drop)
+        """Drop what was kept while one test set was scored (metrics that compute every system
+        at once keep the test set, its statistics and prepared references until the last system
+        is asked for). The scorer calls this when every system's statistics are out: a Scores
+        keeps its metrics for their formulas, and a cached one would otherwise keep the text and
+        those tables alive too (25 MB on WMT21 en-de with chrF, TER and METEOR)."""
+
     @abstractmethod
     def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
         """Scores from summed statistics; ``totals`` is (..., n_stats), the result (...)."""

@@ -85,6 +85,9 @@ class RawTextMetric(Metric):
         super().__init__(options)
         self._statistics_for: tuple[TestSet, dict[str, np.ndarray]] | None = None
 
+    def forget_test_set(self) -> None:
+        self._statistics_for = None
+
     @abstractmethod
     def scorer(self) -> SacrebleuMetric:
         """The sacreBLEU metric object that matches this metric and its options."""

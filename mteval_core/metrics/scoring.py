@@ -200,6 +200,8 @@ def _builtin_statistics(
                 computed[kind].flags.writeable = False
             statistics[metric.name][system] = computed[kind]
         corpus.release(system)
+    for metric in metrics:
+        metric.forget_test_set()
     return statistics
 
 

@@ -120,6 +120,12 @@ class METEOR(Metric):
     def statistics(self, corpus: EncodedCorpus, system: str) -> np.ndarray:
         return self.text_statistics(corpus.test_set, system)
 
+    def forget_test_set(self) -> None:
+        """The word table stays: like the stems a process remembers, it serves every test set."""
+        self._statistics_for = None
+        self._prepared_references = None
+        self._encoded_references = None
+
     def text_statistics(self, test_set: TestSet, system: str) -> np.ndarray:
         """(n_segments, n_stats) statistics of one system, from the raw text."""
         if self._left_out_note is not None:  # said once, with the run's other notes
