@@ -8,6 +8,9 @@
 # fallback's equality is tests/metrics/test_meteor_compiled.py's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The compiled modules (setup.py's SOURCES), each with a Python fallback.
+COMPILED=(gtm._loops text._scan engine._libm engine._ngram_matches metrics._chrf_counts
+  metrics._ter_edits metrics.meteor._beam_loops)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 python3 -m venv "$work/builder"
@@ -16,13 +19,9 @@ python3 -m venv "$work/builder"
 sdist="$(ls "$work/dist"/*.tar.gz)"
 tar -tzf "$sdist" >"$work/sdist.txt"
 grep -q "mteval_core/_cython_shared.c" "$work/sdist.txt"  # a source install needs no Cython
-grep -q "mteval_core/gtm/_loops.c" "$work/sdist.txt"
-grep -q "mteval_core/text/_scan.c" "$work/sdist.txt"
-grep -q "mteval_core/engine/_libm.c" "$work/sdist.txt"
-grep -q "mteval_core/engine/_ngram_matches.c" "$work/sdist.txt"
-grep -q "mteval_core/metrics/_chrf_counts.c" "$work/sdist.txt"
-grep -q "mteval_core/metrics/_ter_edits.c" "$work/sdist.txt"
-grep -q "mteval_core/metrics/meteor/_beam_loops.c" "$work/sdist.txt"
+for module in "${COMPILED[@]}"; do
+  grep -q "mteval_core/${module//.//}.c" "$work/sdist.txt" || { echo "the sdist lacks $module's C"; exit 1; }
+done
 # Both wheels from the sdist, in pip's clean build folders: one compiled, one as on a machine
 # without a C compiler.
 "$work/builder/bin/python" -m pip wheel --quiet --no-deps -w "$work/dist" "$sdist" 2>/dev/null
@@ -38,28 +37,11 @@ score_sample() {  # $1: a wheel; $2: "compiled" or "python" (which GTM loops it 
     "$venv/bin/mteval" score --refs "$OLDPWD/sample_data/ref/ref-A.en" \
       --hyps "$OLDPWD"/sample_data/sys/*.en --metrics bleu,nist,f1,gtm,chrf,chrf++,ter --gtm-exponent 2 --format json \
       >"$work/$2.json" 2>"$work/$2.err"
-    if "$venv/bin/python" -c "import mteval_core.gtm._loops" 2>/dev/null; then found=compiled
-    else found=python; fi
-    [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found GTM loops"; exit 1; }
-    if "$venv/bin/python" -c "import mteval_core.text._scan" 2>/dev/null; then found=compiled
-    else found=python; fi
-    [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found tokenizer"; exit 1; }
-    if "$venv/bin/python" -c "import mteval_core.engine._ngram_matches" 2>/dev/null; then
-      found=compiled
-    else found=python; fi
-    [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found n-gram matches"; exit 1; }
-    if "$venv/bin/python" -c "import mteval_core.metrics._chrf_counts" 2>/dev/null; then
-      found=compiled
-    else found=python; fi
-    [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found chrF counts"; exit 1; }
-    if "$venv/bin/python" -c "import mteval_core.metrics._ter_edits" 2>/dev/null; then
-      found=compiled
-    else found=python; fi
-    [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found TER"; exit 1; }
-    if "$venv/bin/python" -c "import mteval_core.metrics.meteor._beam_loops" 2>/dev/null; then
-      found=compiled
-    else found=python; fi
-    [ "$found" = "$2" ] || { echo "the $2 wheel uses the $found METEOR beam search"; exit 1; }
+    for module in "${COMPILED[@]}"; do  # each built (or not) as the wheel says
+      if "$venv/bin/python" -c "import mteval_core.$module" 2>/dev/null; then found=compiled
+      else found=python; fi
+      [ "$found" = "$2" ] || { echo "the $2 wheel has the $found mteval_core.$module"; exit 1; }
+    done
     if [ "$2" = python ]; then grep -q "pure-Python" "$work/$2.err"; fi
     if "$venv/bin/python" -c "import streamlit" 2>/dev/null; then
       echo "the library installed Streamlit"; exit 1
