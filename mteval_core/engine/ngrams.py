@@ -19,6 +19,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -266,10 +267,8 @@ class EncodedCorpus:
         return _Matches(list(clipped), list(information), unigrams)
 
     @cached_property
-    def _compiled_index(self) -> tuple[list, int, list, list, list]:
-        """The reference index as ``_ngram_matches.segment_matches`` reads it: per order the
-        dictionary (a hash table, with its salt), the largest counts (ids, counts, offsets) and
-        the NIST weights; each reference's unigram table."""
+    def _compiled_index(self) -> _CompiledIndex:
+        """The reference index as ``_ngram_matches.segment_matches`` reads it."""
         index = self._reference_index
 
         def table(counts: _ReferenceCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -277,7 +276,7 @@ class EncodedCorpus:
 
         orders = range(self.max_order)
         salt = secrets.randbits(64)
-        return (
+        return _CompiledIndex(
             [compiled.hash_table(index.dictionaries[k].astype(np.int64), salt) for k in orders],
             salt,
             [table(index.max_counts[k]) for k in orders],
@@ -373,6 +372,16 @@ class _ReferenceIndex:
     max_counts: list[_ReferenceCounts]  # the one reference's own table where there is one
     totals: list[np.ndarray]  # the count of each dictionary n-gram over all references
     unigram_counts: list[_ReferenceCounts]  # one per reference
+
+
+class _CompiledIndex(NamedTuple):
+    """The arguments of ``_ngram_matches.segment_matches`` that describe the references."""
+
+    dictionaries: list[tuple[np.ndarray, np.ndarray]]  # per order: hash table slots (keys, ids)
+    salt: int  # of those hash tables, drawn per corpus
+    largest: list[tuple[np.ndarray, ...]]  # per order: the largest counts (ids, counts, offsets)
+    weights: list[np.ndarray]  # per order: NIST's weight of each dictionary n-gram
+    unigram_tables: list[tuple[np.ndarray, ...]]  # per reference: its unigram counts
 
 
 @dataclass(frozen=True, eq=False)

@@ -291,8 +291,6 @@ def _playwright_timeout() -> type[Exception]:
 def open_options(page, box):
     """The options of select box ``box``, its list opened by a click. A rerun that ends just
     then (a chart's selection reruns the page) can close the list again: then click again."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     options = page.locator("[role=option]")
     for _ in range(3):
         wait_until_idle(page)
@@ -300,7 +298,7 @@ def open_options(page, box):
         try:
             options.first.wait_for(timeout=10_000)
             return options
-        except PlaywrightTimeout:  # the list closed before it was drawn
+        except _playwright_timeout():  # the list closed before it was drawn
             page.keyboard.press("Escape")
     options.first.wait_for()  # a list that never opens fails here, with Playwright's message
     return options
