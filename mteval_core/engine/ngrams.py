@@ -182,7 +182,7 @@ class EncodedCorpus:
                 unique, inverse = np.unique(keys, return_inverse=True)
                 uniques.append(unique)
                 inverses.append(inverse.astype(np.int32))
-            dictionary = np.unique(np.concatenate(uniques))
+            dictionary = _distinct(np.concatenate(uniques))
             totals = np.zeros(len(dictionary), np.int64)
             counts: list[list[_SegmentCounts]] = [[] for _ in self.references]
             by_token = [np.full(len(ref.ids), -1, np.int32) for ref in self.references]
@@ -399,6 +399,15 @@ def _keys(stream: TokenStream, starts: np.ndarray, n: int, prefix: np.ndarray | 
     if prefix is None:
         return last
     return (prefix[starts] + 1) * _KEY_BASE + last
+
+
+def _distinct(keys: np.ndarray) -> np.ndarray:
+    """``np.unique(keys)``, by sorting: numpy 2's ``unique`` of integers hashes instead, which
+    took 80 ms for WMT21 en-de's 112,000 reference unigram keys where a sort takes 3 ms."""
+    keys = np.sort(keys)
+    new = np.ones(len(keys), bool)
+    new[1:] = keys[1:] != keys[:-1]
+    return keys[new]
 
 
 def _by_token(n_tokens: int, starts: np.ndarray, gid: np.ndarray) -> np.ndarray:

@@ -1,16 +1,17 @@
 """Compiled loops run on every core the process may use, in threads.
 
-The n-gram matches' (BLEU, NIST, P/R/F), chrF's, TER's and METEOR's compiled loops release the
-interpreter lock while they work, so parts of one test set (blocks of segments, ranges of
-segment pairs) can run at once in threads of the same process: no copies of the data, no
-processes to start, and the same numbers, because each segment is computed on its own whichever
-thread takes it."""
+The n-gram matches' (BLEU, NIST, P/R/F), GTM's greedy, chrF's, TER's and METEOR's compiled loops
+release the interpreter lock while they work, so parts of one test set (blocks of segments,
+ranges of segment pairs) can run at once in threads of the same process: no copies of the data,
+no processes to start, and the same numbers, because each segment is computed on its own
+whichever thread takes it."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from threading import Event
 from typing import TypeVar
 
 Item = TypeVar("Item")
@@ -34,11 +35,23 @@ def spans(n_items: int, fewest: int, most: int | None = None) -> list[tuple[int,
     return [(first, min(first + size, n_items)) for first in range(0, n_items, size)] or [(0, 0)]
 
 
-def map_on_cores(function: Callable[[Item], Result], items: Sequence[Item]) -> list[Result]:
+def map_on_cores(
+    function: Callable[[Item], Result], items: Sequence[Item], stop: Event | None = None
+) -> list[Result]:
     """``[function(item) for item in items]``, up to one thread per usable core at a time; an
-    error in any item is raised here. With one item or one core no thread is started."""
+    error in any item is raised here. With one item or one core no thread is started.
+
+    Ctrl-C reaches only the main thread, waiting here; before it is raised, the items not
+    started are dropped and ``stop`` is set, for a ``function`` whose items can take long to
+    look at it (GTM's greedy, where one segment can take seconds) and end early: the raise
+    waits for the threads' items to end."""
     workers = min(usable_cores(), len(items))
     if workers <= 1:
         return [function(item) for item in items]
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mteval-loops") as pool:
-        return list(pool.map(function, items))
+        try:
+            return list(pool.map(function, items))
+        except BaseException:
+            if stop is not None:
+                stop.set()
+            raise

@@ -396,12 +396,15 @@ def greedy_matching(
 def greedy_sizes(
     const i64[::1] candidates, const i64[::1] candidate_offsets, const i64[::1] rcats,
     const i64[::1] rcat_offsets, const double[::1] caps, double exponent, i64 max_hits,
-    i64 max_runs,
+    i64 max_runs, stop=None,
 ):
     """size = (sum of len ** e) ** (1 / e) of GTM 1.4's greedy for every segment, and a status
-    per segment (DONE, or why it was not computed: its size is then 0). Ctrl-C stops it."""
+    per segment (DONE, or why it was not computed: its size is then 0). Ctrl-C stops it; in a
+    worker thread, which never sees the signal, ``stop`` (a threading.Event) being set does,
+    and what it leaves is not to be read."""
     cdef Py_ssize_t s, n, m, x, first, start
     cdef int status
+    cdef bint stopped = False
     sizes = np.zeros(caps.shape[0])
     statuses = np.zeros(caps.shape[0], np.int8)
     cdef double[::1] out = sizes
@@ -416,6 +419,9 @@ def greedy_sizes(
             if s % 256 == 255 or <i64> m * x > 1_000_000:
                 with gil:
                     PyErr_CheckSignals()
+                    stopped = stop is not None and stop.is_set()
+                if stopped:
+                    break
             if m == 0 or x == 0:
                 continue
             total = _greedy(

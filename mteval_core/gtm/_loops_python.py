@@ -153,15 +153,18 @@ def greedy_matching(candidate, rcat, cap, exponent, max_hits, max_runs):
     return total, np.array(chosen, np.float64).reshape(-1, 3), status
 
 
-def greedy_sizes(
-    candidates, candidate_offsets, rcats, rcat_offsets, caps, exponent, max_hits, max_runs
-):
-    """As the compiled greedy_sizes: (sizes, status per segment)."""
+def greedy_sizes(  # noqa: PLR0913 (the compiled loop's arguments, one for one)
+    candidates, candidate_offsets, rcats, rcat_offsets, caps, exponent, max_hits, max_runs,
+    stop=None,
+):  # fmt: skip
+    """As the compiled greedy_sizes: (sizes, status per segment), until ``stop`` is set."""
     sizes = np.zeros(len(caps))
     statuses = np.zeros(len(caps), np.int8)
     c_all, r_all = candidates.tolist(), rcats.tolist()
     inverse = 1.0 / exponent
     for s in range(len(caps)):
+        if stop is not None and stop.is_set():
+            break
         c = c_all[candidate_offsets[s] : candidate_offsets[s + 1]]
         r = r_all[rcat_offsets[s] : rcat_offsets[s + 1]]
         total, _, status = _greedy(c, r, float(caps[s]), float(exponent), max_hits, max_runs)

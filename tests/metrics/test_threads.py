@@ -1,14 +1,18 @@
-"""The n-gram matches' (BLEU, NIST, P/R/F), chrF's, TER's and METEOR's compiled loops run parts of
-a test set in threads, one per core (engine/threads.py): the statistics are the same bytes
-whatever the number of cores, here one, two and five, with parts of any size (down to 2 segments
-or pairs here; 64 to 256 in use)."""
+"""The n-gram matches' (BLEU, NIST, P/R/F), GTM's greedy, chrF's, TER's and METEOR's compiled loops
+run parts of a test set in threads, one per core (engine/threads.py): the statistics are the same
+bytes whatever the number of cores, here one, two and five, with parts of any size (down to 2
+segments or pairs here; 64 to 256 in use)."""
 
 from __future__ import annotations
+
+import threading
+import time
 
 import numpy as np
 import pytest
 
 from mteval_core.engine import ngrams, threads
+from mteval_core.gtm import matching
 from mteval_core.metrics import code_points
 from mteval_core.metrics.code_points import statistics_in_blocks
 from mteval_core.metrics.meteor import corpus_alignment
@@ -26,6 +30,7 @@ def cores(monkeypatch):
     monkeypatch.setattr(code_points, "PARALLEL_BLOCK", 1)
     monkeypatch.setattr(corpus_alignment, "PARALLEL_PAIRS", 1)
     monkeypatch.setattr(ngrams, "COMPILED_SPAN_SEGMENTS", 1)
+    monkeypatch.setattr(matching, "PARALLEL_SEGMENTS", 1)
 
     def use(n: int) -> None:
         monkeypatch.setattr(threads.os, "sched_getaffinity", lambda _: set(range(n)), raising=False)
@@ -52,7 +57,9 @@ def small_wmt17(wmt17):
 
 
 @pytest.mark.parametrize(
-    "metrics", [["bleu", "nist", "f1"], ["chrf", "chrf++", "ter"], ["meteor"]], ids=str
+    "metrics",
+    [["bleu", "nist", "f1", "gtm"], ["chrf", "chrf++", "ter"], ["meteor"]],
+    ids=str,
 )
 def test_the_same_statistics_on_any_number_of_cores(small_wmt17, metrics, cores):
     if metrics == ["meteor"] and jar_path(None) is None:
@@ -95,3 +102,25 @@ def test_parts_of_at_least_the_fewest_items(cores):
     assert threads.spans(10, 64) == [(0, 10)]  # one part: no thread
     assert threads.spans(10_000, 64, 4_096) == [(0, 4096), (4096, 8192), (8192, 10_000)]
     assert threads.spans(0, 64) == [(0, 0)]
+
+
+def test_an_error_sets_the_stop_that_long_items_look_at(cores):
+    """What Ctrl-C does (an exception in the waiting main thread) an error does too: ``stop`` is
+    set, so an item still running (GTM's greedy on a huge segment) ends early."""
+    cores(2)
+    stop, two_started = threading.Event(), threading.Event()
+    saw_stop = []
+
+    def item(k: int) -> int:
+        if k == 1:
+            two_started.wait(timeout=30)
+            raise ValueError("one")
+        two_started.set()
+        saw_stop.append(stop.wait(timeout=30))
+        return k
+
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match="one"):
+        threads.map_on_cores(item, [1, 2], stop)
+    assert saw_stop == [True]
+    assert time.perf_counter() - started < 10
