@@ -26,6 +26,8 @@ from mteval_core.metrics.meteor.corpus_alignment import (
     EncodedLines,
     WordTable,
     compiled_module,
+    encoded_pair_statistics,
+    matched_from_keys,
     pair_statistics,
 )
 from mteval_core.metrics.meteor.java_strings import java_tokenize
@@ -160,7 +162,7 @@ class METEOR(Metric):
         if reference_words is None:
             reference_words = [[self.words(text) for text in r] for r in references]
         if self.options.meteor_alignment != "exact":
-            return self._beam_statistics([self.words(text) for text in hypotheses], reference_words)
+            return self._beam_statistics(hypotheses, reference_words)
         rows = []
         fallbacks = 0
         for index, hypothesis in enumerate(hypotheses):
@@ -185,26 +187,38 @@ class METEOR(Metric):
         return np.array(rows, dtype=np.float64).reshape(len(hypotheses), len(self.stat_names))
 
     def _beam_statistics(
-        self, hypotheses: list[list[str]], reference_words: Sequence[Sequence[list[str]]]
+        self, hypotheses: Sequence[str], reference_words: Sequence[Sequence[list[str]]]
     ) -> np.ndarray:
         """The beam's statistics of every segment against its best reference, all pairs of one
-        reference at a time (corpus_alignment: compiled where built)."""
-        per_reference = np.stack(
-            [
+        reference at a time (corpus_alignment: compiled where built). Where the compiled loops
+        match every module from the encoded lines, the hypotheses are encoded straight from
+        their text, without their words."""
+        modules = self.configuration.modules
+        encoded = None
+        if matched_from_keys(modules):
+            encoded = self._words_table().encode_lines([self._prepared(t) for t in hypotheses])
+        if encoded is not None:
+            references = self._encoded_references_of(reference_words)
+            rows = [encoded_pair_statistics(encoded, ref, modules) for ref in references]
+        else:
+            words = [self.words(text) for text in hypotheses]
+            rows = [
                 pair_statistics(
-                    hypotheses,
+                    words,
                     prepared,
                     self.matchers(),
-                    self.configuration.modules,
+                    modules,
                     self._words_table(),
                     corpus_matchers=self._corpus_matchers(),
-                    encoded=encoded,
+                    encoded=pair,
                 )
-                for prepared, encoded in zip(
-                    reference_words, self._encodings(hypotheses, reference_words), strict=True
+                for prepared, pair in zip(
+                    reference_words, self._encodings(words, reference_words), strict=True
                 )
             ]
-        ).reshape(len(reference_words), len(hypotheses), len(self.stat_names))
+        per_reference = np.stack(rows).reshape(
+            len(reference_words), len(hypotheses), len(self.stat_names)
+        )
         if len(reference_words) == 1:
             return per_reference[0]
         # the best-scoring reference of each segment, the first on ties (best_reference_row)
@@ -219,11 +233,18 @@ class METEOR(Metric):
         without the compiled loops, whose per-pair fallback reads the words."""
         if compiled_module() is None:
             return [None] * len(reference_words)
-        table = self._words_table()
-        hypotheses_encoded = table.encode(hypotheses)
+        hypotheses_encoded = self._words_table().encode(hypotheses)
+        references = self._encoded_references_of(reference_words)
+        return [(hypotheses_encoded, reference) for reference in references]
+
+    def _encoded_references_of(
+        self, reference_words: Sequence[Sequence[list[str]]]
+    ) -> list[EncodedLines]:
+        """Each reference encoded, once per test set."""
         if self._encoded_references is None or self._encoded_references[0] is not reference_words:
+            table = self._words_table()
             self._encoded_references = (reference_words, [table.encode(r) for r in reference_words])
-        return [(hypotheses_encoded, reference) for reference in self._encoded_references[1]]
+        return self._encoded_references[1]
 
     def _words_table(self) -> WordTable:
         """The table of every word seen so far (its keys, stem and function flag), made once."""
@@ -258,9 +279,13 @@ class METEOR(Metric):
 
     def words(self, text: str) -> list[str]:
         """The jar's preparation of a line: normalise, lowercase (Java's), split (Java's)."""
+        return java_tokenize(self._prepared(text))
+
+    def _prepared(self, text: str) -> str:
+        """A line normalised and lowercased as the options ask, before Java's split."""
         if self._prepare is None:
             self._prepare = availability.line_preparer(self.configuration, self.options.meteor_data)
-        return java_tokenize(self._prepare(text))
+        return self._prepare(text)
 
     def matchers(self) -> list[Matcher]:
         if self._matchers is None:
