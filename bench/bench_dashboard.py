@@ -392,12 +392,26 @@ def upload_files(page, data: DataSet, args, navigate: bool = True) -> None:
 def add_metrics(page, labels: list[str], args) -> None:
     """On the Data page, add each of ``labels`` in the Metrics expander (untimed), then check
     the caption that lists what every page computes."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.get_by_text("Metrics", exact=True).first.click()  # open the expander
+    box = widget(page, "stMultiSelect", "Metrics every page computes")
     for label in labels:
-        box = widget(page, "stMultiSelect", "Metrics every page computes")
-        box.locator("input").click()
-        option = page.get_by_role("option", name=label, exact=True)
-        act(page, option.click, None, args)
+        chip = box.locator(f'[data-tag][aria-label="{label}"]')  # the box's chip of it
+        for attempt in range(3):
+            try:  # a click while the list redraws after the last choice can be lost: again
+                box.locator("input").click()
+                page.get_by_role("option", name=label, exact=True).click(timeout=10_000)
+                chip.wait_for(timeout=10_000)
+                break
+            except PlaywrightTimeout:
+                page.keyboard.press("Escape")
+                if attempt == 2:
+                    raise StepError(f"the Metrics box did not take {label!r}") from None
+        page.keyboard.press("Escape")  # close the list, so that it covers nothing below it
+        # the rerun that takes it is over once the caption lists it
+        caption = re.compile(r"^Every page computes .*" + re.escape(label))
+        page.get_by_text(caption).wait_for(timeout=30_000)
     listed = page.get_by_text(re.compile(r"^Every page computes ")).inner_text()
     missing = [label for label in labels if label not in listed]
     if missing:
