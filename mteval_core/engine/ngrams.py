@@ -403,7 +403,8 @@ def _keys(stream: TokenStream, starts: np.ndarray, n: int, prefix: np.ndarray | 
 
 def _distinct(keys: np.ndarray) -> np.ndarray:
     """``np.unique(keys)``, by sorting: numpy 2's ``unique`` of integers hashes instead, which
-    took 80 ms for WMT21 en-de's 112,000 reference unigram keys where a sort takes 3 ms."""
+    took 77 ms for 112,500 int64 keys where a sort takes 3 ms (numpy 2.4; on WMT21 en-de its five
+    calls here took 0.12 s)."""
     keys = np.sort(keys)
     new = np.ones(len(keys), bool)
     new[1:] = keys[1:] != keys[:-1]
