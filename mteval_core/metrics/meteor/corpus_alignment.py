@@ -34,6 +34,10 @@ from mteval_core.text import token_ids, token_table
 _SPLIT_ONLY = Options(tokenize="none")
 _KEPT_BY_JAVA = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
 
+# The modules the compiled loops match on the words' keys themselves (the others' matches are
+# found in Python and handed to them).
+KEY_MODULES = ("exact", "stem")
+
 # The fewest segment pairs a thread aligns (below it, starting a thread costs more than it saves).
 PARALLEL_PAIRS = 128
 
@@ -222,53 +226,41 @@ def pair_statistics(
         ]
         width = 4 + 4 * len(modules) + 1
         return np.array(rows, dtype=np.float64).reshape(len(rows), width)
-    kinds = [
-        compiled_loops.EXACT
-        if m == "exact"
-        else compiled_loops.STEM
-        if m == "stem"
-        else compiled_loops.GIVEN
-        for m in modules
-    ]
-    given_modules = [k for k, kind in enumerate(kinds) if kind == compiled_loops.GIVEN]
-    given_offsets, given = _given_matches(
-        hypotheses, references, matchers, given_modules, corpus_matchers or {}
-    )
+    given_modules = [k for k, m in enumerate(modules) if m not in KEY_MODULES]
+    given = _given_matches(hypotheses, references, matchers, given_modules, corpus_matchers or {})
     hyp, ref = encoded or (words.encode(hypotheses), words.encode(references))
-    weights = np.asarray(search_weights(modules), dtype=np.float64)
-    kinds_array = np.asarray(kinds, dtype=np.int32)
-    return _compiled_on_cores(hyp, ref, kinds_array, (given_offsets, given), weights, beam_size)
+    return _compiled_on_cores(hyp, ref, modules, given, beam_size)
 
 
 def matched_from_keys(modules: Sequence[str]) -> bool:
     """Whether the compiled loops find every module's matches from the encoded lines alone
     (exact and stem do; synonyms and paraphrases need the words), so that
     ``encoded_pair_statistics`` needs no line's words."""
-    return compiled_loops is not None and all(m in ("exact", "stem") for m in modules)
+    return compiled_loops is not None and all(m in KEY_MODULES for m in modules)
 
 
 def encoded_pair_statistics(
     hyp: EncodedLines, ref: EncodedLines, modules: Sequence[str], beam_size: int = BEAM_SIZE
 ) -> np.ndarray:
     """``pair_statistics`` of lines already encoded, where ``matched_from_keys(modules)``."""
-    kinds = [compiled_loops.EXACT if m == "exact" else compiled_loops.STEM for m in modules]
     no_given = (np.zeros(len(hyp.offsets), np.int64), np.zeros((0, 5), np.int32))
-    weights = np.asarray(search_weights(modules), dtype=np.float64)
-    kinds_array = np.asarray(kinds, dtype=np.int32)
-    return _compiled_on_cores(hyp, ref, kinds_array, no_given, weights, beam_size)
+    return _compiled_on_cores(hyp, ref, modules, no_given, beam_size)
 
 
 def _compiled_on_cores(
     hyp: EncodedLines,
     ref: EncodedLines,
-    kinds: np.ndarray,
+    modules: Sequence[str],
     given_matches: tuple[np.ndarray, np.ndarray],
-    weights: np.ndarray,
     beam_size: int,
 ) -> np.ndarray:
     """The compiled loops' rows, a range of pairs per core, each in a thread (the loops release
-    the interpreter lock): a pair's row does not depend on its range."""
+    the interpreter lock): a pair's row does not depend on its range. The loops match the
+    ``KEY_MODULES`` themselves and take the other modules' matches from ``given_matches``."""
     given_offsets, given = given_matches
+    kind = {"exact": compiled_loops.EXACT, "stem": compiled_loops.STEM}
+    kinds = np.asarray([kind.get(m, compiled_loops.GIVEN) for m in modules], dtype=np.int32)
+    weights = np.asarray(search_weights(modules), dtype=np.float64)
 
     def pairs_from(span: tuple[int, int]) -> np.ndarray:  # the offsets of pairs first..last
         first, last = span
