@@ -227,11 +227,17 @@ def greedy_sizes(
 
     def span_sizes(span: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         first, last = span  # the whole id arrays: the offsets of [first, last) point into them
-        offsets = candidate_offsets[first : last + 1], rcat_offsets[first : last + 1]
         return loops.greedy_sizes(
-            candidates, offsets[0], rcats, offsets[1], caps[first:last],
-            exponent, GTM_MAX_HITS, GTM_MAX_RUNS, stop,
-        )  # fmt: skip
+            candidates,
+            candidate_offsets[first : last + 1],
+            rcats,
+            rcat_offsets[first : last + 1],
+            caps[first:last],
+            exponent,
+            GTM_MAX_HITS,
+            GTM_MAX_RUNS,
+            stop,
+        )
 
     parts = map_on_cores(span_sizes, spans(len(caps), fewest=PARALLEL_SEGMENTS), stop)
     sizes = np.concatenate([part[0] for part in parts])
