@@ -27,7 +27,11 @@ from mteval_core.io.decoding import decode, read_bytes
 from mteval_core.io.delimited import Table, read_table
 from mteval_core.io.human_judgments import read_human
 from mteval_core.io.plain import byte_order_mark_note, read_plain, system_name_from_path
-from mteval_core.io.system_names import distinguishing_names, file_name_aliases
+from mteval_core.io.system_names import (
+    distinguishing_names,
+    file_name_aliases,
+    refuse_undecodable_name,
+)
 from mteval_core.model.testset import HumanScores, TestSet, TextColumn
 
 LAYOUT_HINT = (
@@ -70,6 +74,8 @@ def _read_text_folder(root: Path, folder: str, notes: list[str]) -> list[TextCol
     if not directory.is_dir():
         raise InputError(f"there is no {folder}/ folder", origin=str(root), hint=LAYOUT_HINT)
     entries = sorted(entry for entry in directory.iterdir() if not entry.name.startswith("."))
+    for entry in entries:
+        refuse_undecodable_name(entry.name, str(directory))
     notes.extend(
         f"{folder}/{entry.name}/: subfolder not read" for entry in entries if entry.is_dir()
     )
@@ -183,6 +189,8 @@ def _read_human_folder(
     aliases = file_name_aliases(test_set.systems)
     parts = []
     files = [entry for entry in directory.iterdir() if entry.is_file()]
+    for file in files:
+        refuse_undecodable_name(file.name, str(directory))
     for file in sorted(file for file in files if not file.name.startswith(".")):
         label = f"human/{file.name}"
         if file.suffix.lower() not in HUMAN_SUFFIXES:

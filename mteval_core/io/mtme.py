@@ -40,6 +40,7 @@ from mteval_core.io.decoding import decode, read_bytes, split_lines
 from mteval_core.io.human_judgments import keep_known_systems
 from mteval_core.io.metric_scores import read_metric_scores, read_score_lines
 from mteval_core.io.plain import read_plain
+from mteval_core.io.system_names import refuse_undecodable_name
 from mteval_core.metrics.external import METRIC_NAME, ExternalMetric
 from mteval_core.model.testset import HumanScores, TestSet, TextColumn
 
@@ -118,11 +119,14 @@ class DiskTree:
         directory = self.root / folder
         if not directory.is_dir():
             return []
-        return sorted(
+        names = sorted(
             entry.name
             for entry in directory.iterdir()
             if entry.is_file() and not entry.name.startswith(".")
         )
+        for name in names:
+            refuse_undecodable_name(name, str(directory))
+        return names
 
     def read(self, path: str) -> bytes:
         return read_bytes(self.root / path)

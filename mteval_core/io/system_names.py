@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mteval_core.errors import listed_names
+from mteval_core.errors import InputError, listed_names
 from mteval_core.io.plain import system_name_from_path as full_name
 from mteval_core.model.testset import TextColumn
 
@@ -93,3 +93,22 @@ def file_name_aliases(columns: Sequence[TextColumn]) -> dict[str, str]:
         if per_origin[column.origin] == 1 and full and full != column.name and full not in taken:
             aliases[full] = column.name
     return aliases
+
+
+# ------------------------------------------------------------------------ names that are not text
+def refuse_undecodable_name(name: str, origin: str, what: str = "file") -> None:
+    """Refuse a file name that is not UTF-8. Python hands such a name over (from a folder, or
+    a tar's member) with each byte it could not decode as a lone surrogate, which no system
+    name, table, page or download can hold: it would fail later, far from its cause."""
+    undecodable = [char for char in name if "\udc80" <= char <= "\udcff"]
+    if not undecodable:
+        return
+    raw = name.encode("utf-8", "surrogateescape")
+    shown = raw if len(raw) <= 80 else raw[:80] + b"..."
+    raise InputError(
+        f"the {what} name {shown!r} is not UTF-8 (byte 0x{ord(undecodable[0]) - 0xDC00:02X} "
+        "is not UTF-8 text there)",
+        origin=origin,
+        hint="It was named where file names are in another encoding (Latin-1, say): rename it "
+        "with a UTF-8 name, or leave it out.",
+    )

@@ -30,7 +30,12 @@ from mteval_core.io.mtme import (
 )
 from mteval_core.metrics.external import ExternalMetric
 from mteval_core.model.testset import HumanScores, TestSet
-from mteval_core.settings.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
+from mteval_core.settings.limits import (
+    MAX_ARCHIVE_PAIRS,
+    MAX_UPLOAD_MB,
+    MAX_UPLOAD_SEGMENTS,
+    MAX_UPLOAD_TEXTS,
+)
 
 Upload = tuple[str, bytes]  # file name, content
 
@@ -253,6 +258,17 @@ def archive_pairs(archive: Upload) -> list[ArchivePair]:
     folders; refused by name when the archive holds none (or is not one, or is unsafe)."""
     name = archive[0]
     tree = _archive_tree(archive)
+    found = [
+        (folder, lp) for folder in tree.test_set_folders() for lp in language_pairs(tree.at(folder))
+    ]
+    if len(found) > MAX_ARCHIVE_PAIRS:
+        raise InputError(
+            f"the archive holds {len(found):,} language pairs of test sets; the dashboard lists "
+            f"up to {MAX_ARCHIVE_PAIRS:,} to choose from",
+            origin=name,
+            hint="Put the test sets you want to look at in the archive (one test set's folder, "
+            "or one language pair's files). " + MTME_COMMAND_HINT,
+        )
     pairs = [
         ArchivePair(
             folder,
@@ -261,8 +277,7 @@ def archive_pairs(archive: Upload) -> list[ArchivePair]:
             tuple(references := reference_names(tree.at(folder), lp)),
             standard_reference(_test_set_name(folder, name), lp, references) if references else "",
         )
-        for folder in tree.test_set_folders()
-        for lp in language_pairs(tree.at(folder))
+        for folder, lp in found
     ]
     if not pairs:
         folders = tree.test_set_folders()
@@ -316,7 +331,7 @@ def test_set_from_archive(
         check_size=check_size,
         how_to_choose=DATA_PAGE_CHOICES,
     )
-    notes = list(read.notes)
+    notes = [*tree.notes, *read.notes]
     test_set = read.test_set
     if human is not None:
         test_set = _with_uploaded_human(test_set, human, human_lower_is_better, notes)

@@ -29,6 +29,21 @@ MAX_UPLOAD_TEXTS = 200_000  # segments x (systems + references) in one uploaded 
 MAX_ARCHIVE_UNPACKED_MB = 4 * MAX_UPLOAD_MB  # all members together
 MAX_ARCHIVE_RATIO = 100  # unpacked bytes per archive byte, above MAX_UPLOAD_MB unpacked
 MAX_ARCHIVE_MEMBERS = 10_000  # files and folders; a whole WMT test set has about 3,000
+# A member's path: mt-metrics-eval's longest (mt-metrics-eval-v2/wmt23/metric-scores/en-de/
+# NAME-REF.seg.score) is about 100 characters and 5 deep. Both are checked on each name before it
+# is split or its folders are listed, so the tree of an archive costs at most members x depth
+# folders; a 682-byte .tar.gz whose one member was 100,000 folders deep took the server to its
+# memory cap before these bounds.
+MAX_ARCHIVE_PATH_CHARS = 400  # characters of one member's path
+MAX_ARCHIVE_DEPTH = 16  # folders in one member's path
+# A tar member's name may come in an extended header (pax, GNU long name) that tar reads whole
+# before the member: such headers are refused above this size, and above this many before one
+# member (tar writes one or two; a chain of them would make Python's tarfile recurse).
+MAX_ARCHIVE_HEADER_KB = 64
+MAX_ARCHIVE_EXTENDED_HEADERS = 8
+# The Data page lists every (test set, language pair) of an archive for the user to choose one;
+# all of mt-metrics-eval's data (WMT19-WMT25) has about 200.
+MAX_ARCHIVE_PAIRS = 1_000
 
 # -------------------------------------------------------------------------------------- resampling
 MAX_RESAMPLES = 20_000  # bootstrap resamples, command line and dashboard

@@ -4,6 +4,7 @@ rebuilt in mt-metrics-eval's layout they print the numbers the same data gives i
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,14 @@ def test_usage_errors(capsys, argv, message) -> None:
     code = main(["score", *argv])
     err = capsys.readouterr().err
     assert code == 2 and message in err
+
+
+def test_a_system_file_name_that_is_not_utf8_is_one_clear_message(capsys, tmp_path) -> None:
+    """issue 42: it was "mteval: internal error: UnicodeEncodeError ..."."""
+    tiny(tmp_path)
+    (tmp_path / "wmt22/system-outputs/de-en" / os.fsdecode(b"caf\xe9.txt")).write_text("x\n")
+    code = main(["score", "--mtme", str(tmp_path), "--test-set", "wmt22", "--lp", "de-en"])
+    err = capsys.readouterr().err
+    assert code == 2 and "internal error" not in err
+    assert f"mteval: error: {tmp_path}/wmt22/system-outputs/de-en: the file name" in err
+    assert "b'caf\\xe9.txt' is not UTF-8" in err

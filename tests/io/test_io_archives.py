@@ -5,7 +5,10 @@ one message that names the archive and the member."""
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import io
+import lzma
 import tarfile
 import zipfile
 from pathlib import Path
@@ -17,7 +20,12 @@ from mteval_core.io.archives import open_archive, unpacked_bound
 from mteval_core.io.mtme import read_mtme
 from mteval_core.io.uploads import archive_pairs, test_set_from_archive
 from mteval_core.settings.limits import (
+    MAX_ARCHIVE_DEPTH,
+    MAX_ARCHIVE_EXTENDED_HEADERS,
+    MAX_ARCHIVE_HEADER_KB,
     MAX_ARCHIVE_MEMBERS,
+    MAX_ARCHIVE_PAIRS,
+    MAX_ARCHIVE_PATH_CHARS,
     MAX_ARCHIVE_RATIO,
     MAX_ARCHIVE_UNPACKED_MB,
     MAX_UPLOAD_MB,
@@ -232,3 +240,188 @@ def test_metric_scores_are_keyed_by_the_archive_and_the_reference(tmp_path) -> N
     assert loaded.name == "BLEU-refA" and loaded.system_score("s1") == 2.0
     assert test_set_from_archive(archive, None).external.keys() == {key}
     assert test_set_from_archive(archive, None, "refB").external == {}  # another reference
+
+
+# ------------------------------------------------------------------ issue 42: hostile archives
+def deep_tgz(depth: int) -> bytes:
+    """One member ``depth`` folders deep, its name in a pax header (682 bytes at 100,000)."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", format=tarfile.PAX_FORMAT) as archive:
+        info = tarfile.TarInfo("a/" * depth + "x.txt")
+        info.size = 1
+        archive.addfile(info, io.BytesIO(b"x"))
+    return buffer.getvalue()
+
+
+def many_sets(sets: int, pairs: int, systems: int = 1) -> dict[str, bytes]:
+    """``sets`` test set folders of ``pairs`` language pairs each, one line per file."""
+    members = {}
+    for s in range(sets):
+        for p in range(pairs):
+            lp = f"l{p}-en"
+            members[f"set{s}/sources/{lp}.txt"] = b"a\n"
+            members[f"set{s}/references/{lp}.refA.txt"] = b"a\n"
+            for k in range(systems):
+                members[f"set{s}/system-outputs/{lp}/sys{k}.txt"] = b"a\n"
+    return members
+
+
+def test_a_member_100000_folders_deep_is_refused_at_once_in_bounded_memory() -> None:
+    """It took the server to its memory cap (every parent of the path, again for each view)."""
+    import time
+    import tracemalloc
+
+    data = deep_tgz(100_000)
+    assert len(data) < 1_000
+    tracemalloc.start()
+    started = time.perf_counter()
+    try:
+        error = refused(data, "deep.tgz")
+        seconds = time.perf_counter() - started
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert "extended header" in error.problem and "200,018 bytes" in error.problem
+    assert f"up to {MAX_ARCHIVE_HEADER_KB} KB" in error.problem
+    assert seconds < 5 and peak < 5 * MB  # measured: under 10 ms and about 1 MB
+
+
+@pytest.mark.parametrize("kind", ["zip", "tar.gz"])
+def test_depth_and_path_length_are_bounded_by_name(kind) -> None:
+    make = zip_of if kind == "zip" else tgz_of
+    deep = "a/" * (MAX_ARCHIVE_DEPTH + 1) + "x.txt"
+    error = refused(make({deep: b"x"}), f"deep.{kind}")
+    assert f"is {MAX_ARCHIVE_DEPTH + 1} folders deep" in error.problem
+    assert f"up to {MAX_ARCHIVE_DEPTH} folders" in error.problem
+    long = "d/" + "n" * MAX_ARCHIVE_PATH_CHARS
+    error = refused(make({long: b"x"}), f"long.{kind}")
+    assert f"path of {MAX_ARCHIVE_PATH_CHARS + 2:,} characters" in error.problem
+    assert "characters)" in error.problem  # the name is shown cut short, with its length
+    just = "a/" * MAX_ARCHIVE_DEPTH + "x.txt"
+    assert open_archive(make({just: b"x"}), f"ok.{kind}").files("a/" * MAX_ARCHIVE_DEPTH) == [
+        "x.txt"
+    ]
+
+
+def test_a_chain_of_extended_headers_is_refused_before_tarfile_recurses() -> None:
+    """tarfile reads each pax header before a member by calling itself once more: a long chain
+    would end in a RecursionError (an internal error) without this bound."""
+    blocks = []
+    for _ in range(2_000):
+        payload = b"13 comment=x\n"
+        header = tarfile.TarInfo("././@PaxHeader")
+        header.type, header.size = tarfile.XHDTYPE, len(payload)
+        blocks.append(header.tobuf(format=tarfile.USTAR_FORMAT))
+        blocks.append(payload.ljust(512, b"\0"))
+    member = tarfile.TarInfo("x.txt")
+    member.size = 1
+    blocks += [member.tobuf(format=tarfile.USTAR_FORMAT), b"x".ljust(512, b"\0"), b"\0" * 1024]
+    error = refused(gzip.compress(b"".join(blocks)), "chain.tgz")
+    assert f"more than {MAX_ARCHIVE_EXTENDED_HEADERS} extended headers" in error.problem
+
+
+def test_many_test_sets_are_listed_in_linear_time_or_refused_by_the_pairs_limit() -> None:
+    """100 sets x 20 pairs took 163-417 s to list (each view of the archive listed every
+    folder again); now the listing is made once, and more pairs than the Data page lists are
+    refused by name."""
+    import time
+
+    assert 100 * 20 > MAX_ARCHIVE_PAIRS >= 50 * 20
+    for kind, make in (("zip", zip_of), ("tgz", tgz_of)):
+        started = time.perf_counter()
+        with pytest.raises(InputError) as caught:
+            archive_pairs((f"many.{kind}", make(many_sets(100, 20, systems=3))))
+        assert time.perf_counter() - started < 5  # measured: 0.3-0.5 s
+        assert "holds 2,000 language pairs" in caught.value.problem
+        assert f"up to {MAX_ARCHIVE_PAIRS:,}" in caught.value.problem
+        started = time.perf_counter()
+        pairs = archive_pairs((f"half.{kind}", make(many_sets(50, 20, systems=3))))
+        assert time.perf_counter() - started < 5  # measured: 0.2-0.3 s
+        assert len(pairs) == 1_000 and pairs[0].references == ("refA",)
+
+
+def test_a_tar_member_whose_name_is_not_utf8_is_refused_by_name() -> None:
+    """A tar made where file names are Latin-1: its name reached the readers with a lone
+    surrogate and ended in an internal error."""
+    for layout in (tarfile.GNU_FORMAT, tarfile.PAX_FORMAT):
+        buffer = io.BytesIO()
+        with tarfile.open(
+            fileobj=buffer, mode="w:gz", format=layout, errors="surrogateescape"
+        ) as archive:
+            info = tarfile.TarInfo("wmt22/system-outputs/de-en/caf\udce9.txt")
+            info.size = 2
+            archive.addfile(info, io.BytesIO(b"x\n"))
+        error = refused(buffer.getvalue(), "latin1.tgz")
+        assert "b'wmt22/system-outputs/de-en/caf\\xe9.txt' is not UTF-8" in error.problem
+        assert "byte 0xE9" in error.problem and "rename it" in (error.hint or "")
+
+
+def test_zip_names_not_marked_utf8_are_read_as_utf8_else_as_code_page_437() -> None:
+    """zip on Linux and macOS writes UTF-8 names without the flag that says so; a name that is
+    not UTF-8 is read as the format's default, code page 437, with a note."""
+    plain = zip_of({"wmt/sources/cafX-en.txt": b"x\n"})
+    as_utf8 = plain.replace(b"cafX", b"ca\xc3\xa9")
+    tree = open_archive(as_utf8, "utf8.zip")
+    assert tree.files("wmt/sources") == ["caé-en.txt"] and tree.notes == ()
+    latin1 = plain.replace(b"cafX", b"caf\xe9")
+    tree = open_archive(latin1, "latin1.zip")
+    assert tree.files("wmt/sources") == ["cafΘ-en.txt"]  # 0xE9 in code page 437
+    assert any("not UTF-8" in note and "code page 437" in note for note in tree.notes)
+
+
+@pytest.mark.parametrize("kind", ["zip", "tar.gz"])
+def test_a_member_that_occurs_twice_is_read_as_unpacking_leaves_it_with_a_note(kind) -> None:
+    buffer = io.BytesIO()
+    if kind == "zip":
+        with (
+            pytest.warns(UserWarning, match="Duplicate name"),
+            zipfile.ZipFile(buffer, "w") as archive,
+        ):
+            archive.writestr("w/a.txt", b"first\n")
+            archive.writestr("w/a.txt", b"last\n")
+    else:
+        with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+            for text in (b"first\n", b"last\n"):
+                info = tarfile.TarInfo("w/a.txt")
+                info.size = len(text)
+                archive.addfile(info, io.BytesIO(text))
+    tree = open_archive(buffer.getvalue(), f"twice.{kind}")
+    assert tree.read("w/a.txt") == b"last\n"
+    (note,) = tree.notes
+    assert "w/a.txt (2 times)" in note and "last copy" in note and f"twice.{kind}" in note
+
+
+@pytest.mark.parametrize("adjusted", [False, True], ids=["prepended", "zip -A"])
+def test_a_self_extracting_zip_is_read_with_a_note(tmp_path, adjusted) -> None:
+    """zipfile reads a zip with a program before it (as unzip does); it was refused as "not an
+    archive". ``zip -A`` rewrites the offsets to count from the file's first byte."""
+    tiny(tmp_path)
+    stub = b"MZ" + b"\0" * 998  # a Windows program's first bytes, 1,000 of them
+    if adjusted:
+        buffer = io.BytesIO(stub)
+        buffer.seek(len(stub))
+        with zipfile.ZipFile(buffer, "a", zipfile.ZIP_DEFLATED) as archive:
+            for path in sorted(p for p in tmp_path.rglob("*") if p.is_file()):
+                archive.write(path, path.relative_to(tmp_path).as_posix())
+        data = buffer.getvalue()
+    else:
+        data = stub + archive_of(tmp_path)
+    (pair,) = archive_pairs(("setup.exe", data))
+    read = test_set_from_archive(("setup.exe", data), pair)
+    assert read.test_set.content_hash == read_mtme(tmp_path, "wmt22", "de-en").test_set.content_hash
+    assert any("starts after 1,000 bytes of other data" in note for note in read.notes)
+
+
+@pytest.mark.parametrize(
+    ("data", "kind"),
+    [
+        (lzma.compress(b"x" * 100), "an xz file (.xz, .tar.xz)"),
+        (bz2.compress(b"x" * 100), "a bzip2 file (.bz2, .tar.bz2)"),
+        (b"7z\xbc\xaf\x27\x1c" + b"\0" * 30, "a 7-Zip archive (.7z)"),
+        (b"MZ" + b"\0" * 100, "a Windows program (.exe) with no zip archive inside"),
+    ],
+    ids=["xz", "bzip2", "7z", "exe"],
+)
+def test_another_kind_of_file_is_refused_as_what_it_is(data, kind) -> None:
+    error = refused(data, "upload.bin")
+    assert error.problem == f"this is {kind}, not a .zip, .tar.gz or .tar archive"

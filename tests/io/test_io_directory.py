@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,17 @@ def test_sample_data_loads() -> None:
     assert test_set.documents is not None
     assert test_set.human is not None and len(test_set.human) > 0
     assert result.notes == []
+
+
+@pytest.mark.parametrize("folder", ["sys", "ref", "human"])
+def test_a_file_name_that_is_not_utf8_is_refused_by_name(
+    tmp_path: Path, write_tree, folder: str
+) -> None:
+    """A file named where names are Latin-1 reached the readers with a lone surrogate in its
+    name (an internal error when the name was printed or hashed)."""
+    root = write_tree(tmp_path / "set", FOLDER)
+    (root / folder).joinpath(os.fsdecode(b"caf\xe9.en")).write_text("a\nb\nc\n")
+    with pytest.raises(InputError) as caught:
+        read_directory(root)
+    assert caught.value.origin == str(root / folder)
+    assert caught.value.problem.startswith("the file name b'caf\\xe9.en' is not UTF-8")

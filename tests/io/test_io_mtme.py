@@ -4,6 +4,7 @@ names the file."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -150,3 +151,16 @@ def test_standard_references() -> None:
     assert standard_reference("wmt21.news", "en-ru", ["refA", "refB"]) == "refA"
     assert standard_reference("wmt20", "de-en", ["ref", "refb"]) == "ref"
     assert standard_reference("mine", "x-y", ["r2", "r1"]) == "r1"
+
+
+@pytest.mark.parametrize(
+    "folder", ["system-outputs/de-en", "references", "human-scores", "metric-scores/de-en"]
+)
+def test_a_file_name_that_is_not_utf8_is_refused_by_name(tmp_path, folder) -> None:
+    """issue 42: a system file named in Latin-1 ended in an internal error (UnicodeEncodeError)."""
+    tiny(tmp_path)
+    (tmp_path / "wmt22" / folder / os.fsdecode(b"caf\xe9.txt")).write_text("x\nq\nq\n")
+    with pytest.raises(InputError) as caught:
+        read_mtme(tmp_path, "wmt22", "de-en")
+    assert caught.value.origin == str(tmp_path / "wmt22" / folder)
+    assert "the file name b'caf\\xe9.txt' is not UTF-8 (byte 0xE9" in caught.value.problem
