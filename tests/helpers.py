@@ -119,6 +119,99 @@ def write_metric(root: Path, name: str, scores: dict[str, np.ndarray]) -> None:
     path.write_text("".join(lines), encoding="utf-8")
 
 
+WMT23_ZHEN_SYSTEMS = 15  # MT systems of WMT23 zh-en in the shared copy (no human outputs)
+
+
+def mtme_wmt23_zhen(root: Path) -> Path:
+    """wmt23 zh-en in mt-metrics-eval's layout under ``root``, from ../shared/data: the source,
+    refA and the 15 systems of wmt23-general-task, made-up documents of 10 segments; MQM of the
+    10 systems rated in wmt23-zhen-mqm (Google's side-by-side file, placed by our reader, as
+    points with the sign that makes higher better) at segment and system level; and BLEU-refA
+    and chrF-refA as mt-metrics-eval ships them: .sys.score the organisers' official corpus
+    scores (scores/automatic-scores.tsv), .seg.score sentence scores, computed here with our
+    BLEU and chrF (sentence BLEU and sentence chrF, as in its seg files)."""
+    from mteval_core.io.mtme import read_mtme
+
+    folder = root / "wmt23"
+    for sub in ("sources", "references", "system-outputs/zh-en", "human-scores", "documents"):
+        (folder / sub).mkdir(parents=True)
+    (folder / "metric-scores/zh-en").mkdir(parents=True)
+    official = _wmt23_zhen_texts(folder)
+    n = len((folder / "sources/zh-en.txt").read_text(encoding="utf-8").splitlines())
+    docs = "".join(f"news doc{i // N_DOC}\n" for i in range(n))  # made up, as for WMT21
+    (folder / "documents/zh-en.docs").write_text(docs, encoding="utf-8")
+    test_set = read_mtme(root, "wmt23", "zh-en").test_set
+    assert len(test_set.system_names) == WMT23_ZHEN_SYSTEMS
+    _wmt23_zhen_mqm(folder, test_set)
+    _wmt23_zhen_metrics(folder, test_set, official)
+    return root
+
+
+def _wmt23_zhen_texts(folder: Path) -> dict[str, dict[str, str]]:
+    """The texts of zh-en written in the layout; the official bleu-refA and chrf-refA of each
+    system, as the file writes them."""
+    official: dict[str, dict[str, str]] = {"bleu-refA": {}, "chrf-refA": {}}
+    txt = shared_dataset("wmt23-general-task") / "wmt23-general-txt.tar.xz"
+    with tarfile.open(txt) as archive:
+        for member in archive.getmembers():
+            name = member.name.rsplit("/", 1)[-1]
+            if member.name == "scores/automatic-scores.tsv":
+                rows = archive.extractfile(member).read().decode("utf-8").splitlines()[1:]
+                for row in (r.split("\t") for r in rows if r.startswith("zh-en\t")):
+                    if row[4] in official:
+                        official[row[4]][row[1]] = row[5]
+            elif name.startswith("generaltest2023.zh-en."):
+                data = archive.extractfile(member).read()
+                part = name.split(".")
+                if part[2] == "src":
+                    (folder / "sources/zh-en.txt").write_bytes(data)
+                elif part[2] == "ref":
+                    (folder / f"references/zh-en.{part[3]}.txt").write_bytes(data)
+                else:
+                    system = ".".join(part[3:-1])
+                    (folder / f"system-outputs/zh-en/{system}.txt").write_bytes(data)
+    return official
+
+
+def _wmt23_zhen_mqm(folder: Path, test_set: TestSet) -> None:
+    from mteval_core.io.human_judgments import read_human_for
+
+    mqm = shared_dataset("wmt23-zhen-mqm")
+    with tarfile.open(next(mqm.glob("*.tsv.tar.gz"))) as archive:
+        member = archive.getmembers()[0]
+        data = archive.extractfile(member).read()
+    # the header's 11th column is a comment ('# Documentation: URL') that no row fills
+    header, rest = data.split(b"\n", 1)
+    header = b"\t".join(cell for cell in header.split(b"\t") if not cell.startswith(b"#"))
+    rows = read_human_for(test_set, header + b"\n" + rest, member.name).scores.segment_rows
+    sign = 1.0 if rows["score"].min() < 0 else -1.0  # mt-metrics-eval: higher is better
+    seg_lines, sys_lines = [], []
+    for system, rated in rows.groupby("system", sort=True):
+        by_segment = dict(zip(rated["segment"], sign * rated["score"], strict=True))
+        segments = range(1, 1 + test_set.n_segments)
+        seg_lines += [f"{system}\t{by_segment.get(i, 'None')}\n" for i in segments]
+        sys_lines.append(f"{system}\t{float(np.mean(list(by_segment.values())))!r}\n")
+    (folder / "human-scores/zh-en.mqm.seg.score").write_text("".join(seg_lines), encoding="utf-8")
+    (folder / "human-scores/zh-en.mqm.sys.score").write_text("".join(sys_lines), encoding="utf-8")
+
+
+def _wmt23_zhen_metrics(
+    folder: Path, test_set: TestSet, official: dict[str, dict[str, str]]
+) -> None:
+    from mteval_core.metrics.scoring import score_test_set
+    from mteval_core.settings.options import Options
+
+    segments = score_test_set(test_set, ["bleu", "chrf"], Options()).segments()
+    for metric, ours in (("BLEU", "bleu"), ("chrF", "chrf")):
+        scores = official[f"{ours}-refA"]
+        path = folder / f"metric-scores/zh-en/{metric}-refA"
+        systems = test_set.system_names
+        sys_lines = [f"{s}\t{scores[s]}\n" for s in systems]
+        seg_lines = [f"{s}\t{value!r}\n" for s in systems for value in segments[s][ours].tolist()]
+        path.with_suffix(".sys.score").write_text("".join(sys_lines), encoding="utf-8")
+        path.with_suffix(".seg.score").write_text("".join(seg_lines), encoding="utf-8")
+
+
 def tiny(root: Path, *, seg_score: str | None = None, docs: str | None = None) -> Path:
     """A small wmt22 de-en folder under ``root``: 3 segments, references refA and refB (refB
     also a human output), systems s1 and s2, documents and MQM segment scores."""

@@ -40,15 +40,17 @@ from mteval_core.io.system_names import file_name_aliases
 from mteval_core.metrics.external import ExternalMetric, check_metric_name
 from mteval_core.model.testset import TestSet
 
+# how read_score_lines splits a line, for every hint that describes one
+SCORE_LINE = "the system, a tab and the score (or a space, in a line without a tab)"
 LAYOUT_HINT = (
     "Give a CSV or TSV with a header (system, segment_id, score for segment scores; system, "
     "score for system scores), or mt-metrics-eval's NAME-REF.seg.score / NAME-REF.sys.score "
-    "with one 'system<TAB>score' line per score."
+    f"with one line per score: {SCORE_LINE}."
 )
 SCORE_HINT = "Every score must be a finite number, e.g. 0.8125."
 SEGMENT_FILE_HINT = (
-    "A .seg.score file has one 'system<TAB>score' line per segment for every system, in the "
-    "test set's segment order."
+    "A .seg.score file has one line per segment for every system, in the test set's segment "
+    f"order: {SCORE_LINE}."
 )
 DIRECTIONS = {"higher": True, "lower": False}
 
@@ -248,8 +250,8 @@ def read_score_lines(
             continue
         if not records and not meant_as_number(fields[1]):  # a header, but without 'system'
             raise InputError(
-                "the first line is neither a header with a 'system' column nor a "
-                "'system<TAB>score' line",
+                "the first line is neither a header with a 'system' column nor a line of a "
+                "system and its score",
                 origin=origin,
                 line=number,
                 hint=LAYOUT_HINT,
@@ -313,7 +315,7 @@ def _segment_lines(
         position = seen.get(system, 0) + 1
         if position > n_segments:
             raise InputError(
-                f"system {system!r} has {counts[system]:,} scores, but the test set has "
+                f"system {system!r} has {_scores(counts[system])}, but the test set has "
                 f"{n_segments:,} segments (this is its score number {position:,})",
                 origin=origin,
                 line=line,
@@ -325,7 +327,7 @@ def _segment_lines(
         if count < n_segments:
             last = max(score.line for score in scores if score.system == system)
             raise InputError(
-                f"system {system!r} has {count:,} scores, but the test set has "
+                f"system {system!r} has {_scores(count)}, but the test set has "
                 f"{n_segments:,} segments (this is its last score)",
                 origin=origin,
                 line=last,
@@ -387,6 +389,11 @@ def _metric(
             "no score (null, or an empty cell) in segment and document tables"
         )
     return ExternalMetric(name, statistics=statistics, notes=notes, **common)
+
+
+def _scores(count: int) -> str:
+    """'1 score' / '2,000 scores'."""
+    return f"{count:,} score" if count == 1 else f"{count:,} scores"
 
 
 def _systems(names: Sequence[str]) -> str:

@@ -47,7 +47,8 @@ from mteval_core.model.testset import HumanScores, TestSet, TextColumn
 LAYOUT_HINT = (
     "An mt-metrics-eval folder holds TESTSET/sources/LP.txt, TESTSET/references/LP.REF.txt, "
     "TESTSET/system-outputs/LP/SYSTEM.txt, and optionally documents/LP.docs, "
-    "human-scores/LP.NAME.seg.score (or .sys.score) and metric-scores/LP/METRIC-REF.seg.score."
+    "human-scores/LP.NAME.seg.score (or .sys.score) and metric-scores/LP/METRIC-REF.seg.score "
+    "(and .sys.score)."
 )
 # mt-metrics-eval's standard reference where it is not refA (its meta_info.py); a test set's
 # default first, then its language pairs.
@@ -432,13 +433,53 @@ def _criterion(judgments: HumanScores | None) -> str | None:
     return criteria[0] if criteria else None
 
 
-def _read_metrics(  # long: the checks of one file name, then of its systems
+def _read_metrics(
     tree: FileTree, lp: str, reference: str, test_set: TestSet, notes: list[str]
 ) -> list[ExternalMetric]:
-    """One metric per METRIC-REF that uses ``reference`` or none: its segment file, else its
-    system file. Scores of systems the test set leaves out are set aside with one note."""
+    """One metric per METRIC-REF that uses ``reference`` or none, as mt-metrics-eval's EvalSet
+    reads them: its system scores from ``METRIC-REF.sys.score`` where there is one (else the
+    means of its segment scores), its segment scores from ``METRIC-REF.seg.score`` where there
+    is one. Scores of systems the test set leaves out are set aside with one note; a file that
+    lacks a system of the test set is left out with another."""
     folder = f"metric-scores/{lp}"
-    chosen: dict[str, tuple[str, str]] = {}  # METRIC-REF -> (file, level)
+    found = _metric_files(tree, folder, lp, reference, notes)
+    metrics, set_aside, incomplete = [], set(), []
+    for name, levels in sorted(found.items()):
+        read: dict[str, ExternalMetric] = {}
+        metric_name = _metric_name(name, notes)
+        for level, file in sorted(levels.items()):
+            origin = tree.origin(f"{folder}/{file}")
+            kept, outside, missing = _lines_of_known_systems(
+                tree.read(f"{folder}/{file}"), origin, test_set
+            )
+            if missing:
+                incomplete.append(f"{file} (no scores for {listed_names(missing, 3)})")
+                continue
+            set_aside.update(outside)
+            read[level] = read_metric_scores(
+                kept, origin, test_set, name=metric_name, higher_is_better=True
+            )
+        if read:
+            metrics.append(_one_metric(read))
+    _note_metric_levels(metrics, notes)
+    if set_aside:
+        notes.append(
+            f"metric scores of {listed_names(sorted(set_aside))}, which are not systems here, "
+            "were set aside"
+        )
+    if incomplete:
+        notes.append(
+            f"metric files that do not score every system were not read: {listed_names(incomplete)}"
+        )
+    return metrics
+
+
+def _metric_files(
+    tree: FileTree, folder: str, lp: str, reference: str, notes: list[str]
+) -> dict[str, dict[str, str]]:
+    """METRIC-REF -> level ('seg', 'sys') -> file, for the metrics that use ``reference`` or
+    none; notes for the files of other references and those that cannot be read."""
+    found: dict[str, dict[str, str]] = {}
     other_references, unreadable = [], []
     for file, name, level in _score_files(tree, folder, ""):
         metric, dash, used = name.rpartition("-")
@@ -448,8 +489,7 @@ def _read_metrics(  # long: the checks of one file name, then of its systems
         if used not in ("src", reference) and not (used == "all" and _one_reference(tree, lp)):
             other_references.append(name)
             continue
-        if name not in chosen or level == "seg":
-            chosen[name] = (file, level)
+        found.setdefault(name, {})[level] = file
     if other_references:
         kinds = len(set(other_references))
         notes.append(
@@ -461,41 +501,63 @@ def _read_metrics(  # long: the checks of one file name, then of its systems
             f"metric score files not read (document or domain level, or no -REF): "
             f"{listed_names(unreadable)}"
         )
-    metrics, set_aside, incomplete = [], set(), []
+    return found
+
+
+def _lines_of_known_systems(
+    data: bytes, origin: str, test_set: TestSet
+) -> tuple[bytes, set[str], list[str]]:
+    """The file with the lines of systems the test set lacks blanked (not removed, so that
+    line numbers stay the file's), those systems, and the test set's systems it lacks. Lines
+    are split as the reader splits them (:func:`read_score_lines`), so a message about a
+    system names what the reader would read."""
+    text = decode(data, origin)
+    lines = split_lines(text)
+    records = read_score_lines(text, origin, test_set.n_segments)
     known = set(test_set.system_names)
-    for name, (file, _level) in sorted(chosen.items()):
-        path = f"{folder}/{file}"
-        origin = tree.origin(path)
-        lines = split_lines(decode(tree.read(path), origin))
-        in_file = {line.split()[0] for line in lines if line.strip()}
-        missing = sorted(known - in_file)
-        if missing:
-            incomplete.append(f"{name} (no scores for {listed_names(missing, 3)})")
-            continue
-        set_aside.update(in_file - known)
-        # lines of other systems are blanked, not removed, so that line numbers stay the file's
-        kept = "\n".join(
-            line if line.strip() and line.split()[0] in known else "" for line in lines
+    in_file = {record.system for record in records}
+    for record in records:
+        if record.system not in known:
+            lines[record.line - 1] = ""
+    missing = sorted(known - in_file)
+    return "\n".join(lines).encode("utf-8"), in_file - known, missing
+
+
+def _one_metric(read: dict[str, ExternalMetric]) -> ExternalMetric:
+    """The metric of one METRIC-REF: its segment file's scores, with the system file's system
+    scores where both were read."""
+    if len(read) == 1:
+        return next(iter(read.values()))
+    segments, systems = read["seg"], read["sys"]
+    return ExternalMetric(
+        segments.name,
+        higher_is_better=True,
+        origin=segments.origin,
+        n_segments=segments.n_segments,
+        statistics={s: segments.statistics_of(s) for s in segments.systems},
+        system_scores={s: systems.system_score(s) for s in segments.systems},
+        notes=(*segments.notes, *systems.notes),
+        system_origin=systems.origin,
+    )
+
+
+def _note_metric_levels(metrics: list[ExternalMetric], notes: list[str]) -> None:
+    """Say which file gave which scores, for the metrics that have both files."""
+    both = [metric for metric in metrics if metric.system_origin]
+    if not both:
+        return
+    differ = [metric.name for metric in both if metric.why_not_resampled]
+    notes.append(
+        f"system scores of {listed_names([m.name for m in both])} from their .sys.score files "
+        "and segment scores from their .seg.score files, as mt-metrics-eval reads them"
+        + (
+            f"; the system scores of {listed_names(differ)} are not the means of their segment "
+            "scores (corpus scores beside sentence scores), so their bootstrap intervals and "
+            "paired tests are undefined"
+            if differ
+            else ""
         )
-        metrics.append(
-            read_metric_scores(
-                kept.encode("utf-8"),
-                origin,
-                test_set,
-                name=_metric_name(name, notes),
-                higher_is_better=True,
-            )
-        )
-    if set_aside:
-        notes.append(
-            f"metric scores of {listed_names(sorted(set_aside))}, which are not systems here, "
-            "were set aside"
-        )
-    if incomplete:
-        notes.append(
-            f"metrics that do not score every system were not read: {listed_names(incomplete)}"
-        )
-    return metrics
+    )
 
 
 def _one_reference(tree: FileTree, lp: str) -> bool:

@@ -9,6 +9,13 @@ A segment the file does not score has no score (NaN in ``segment_scores``, null 
 in what the writers print), and neither has a document none of whose segments it scores; never 0,
 which would pass for a score.
 
+With both (mt-metrics-eval's ``METRIC.sys.score`` beside its ``METRIC.seg.score``, as it ships
+BLEU and chrF: corpus scores beside sentence scores), a system's score is the file's own system
+score, as mt-metrics-eval's GetCorrelations takes it, and its segments are the segment file's.
+Where the system scores are not the means of the segment scores, resampling segments would give
+intervals and paired tests of another number than the one shown, so those are undefined, with
+the reason (``why_not_resampled``); segment scores and segment-level statistics stay defined.
+
 With system scores only there is nothing per segment to resample or correlate. Such a metric keeps
 its system scores (``system_score``), has statistics with no columns, and refuses any score of
 statistics with an :class:`InputError` that says why (``why_no_segments``): a caller that needs
@@ -18,6 +25,7 @@ that does not ask first gets the reason as an error, never a made-up number.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 
@@ -38,10 +46,11 @@ class ExternalMetric(Metric):
     """Scores from a file, per segment or per system, under a name and a direction the user gave.
 
     ``statistics`` (system -> (n_segments, 2) array of (score sum, number of scores)) for segment
-    scores, or ``system_scores`` (system -> score) for system scores only: exactly one of them.
+    scores, ``system_scores`` (system -> score) for system scores, or both, the system scores then
+    read from ``system_origin`` (see the module docstring).
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 (keyword-only: what it is, where from, each level's scores)
         self,
         name: str,
         *,
@@ -52,11 +61,12 @@ class ExternalMetric(Metric):
         system_scores: Mapping[str, float] | None = None,
         label: str | None = None,
         notes: Sequence[str] = (),
+        system_origin: str | None = None,
     ) -> None:
         super().__init__(Options())
         check_metric_name(name, origin)
-        if (statistics is None) == (system_scores is None):
-            raise ValueError("give either segment statistics or system scores, not both")
+        if statistics is None and system_scores is None:
+            raise ValueError("give segment statistics, system scores or both")
         if not isinstance(higher_is_better, bool):
             raise ValueError(f"higher_is_better must be True or False, not {higher_is_better!r}")
         self.name = name
@@ -67,6 +77,8 @@ class ExternalMetric(Metric):
         self.notes = tuple(notes)
         direction = "higher" if higher_is_better else "lower"
         self.scale = f"as in {origin} ({direction} is better)"
+        self.system_origin = system_origin if statistics is not None else None
+        self._means_differ: list[str] = []  # systems whose own score is not their segments' mean
         if statistics is not None:
             self.stat_names = SEGMENT_STATISTICS
             self._statistics = {
@@ -77,6 +89,8 @@ class ExternalMetric(Metric):
                 system: float(self.score_from_totals(stats.sum(axis=0)))
                 for system, stats in self._statistics.items()
             }
+            if system_scores is not None:
+                self._take_system_scores(system_scores)
         else:
             assert system_scores is not None
             self.stat_names = ()
@@ -86,6 +100,18 @@ class ExternalMetric(Metric):
             self._system_scores = {
                 system: _finite(score, system) for system, score in system_scores.items()
             }
+
+    def _take_system_scores(self, system_scores: Mapping[str, float]) -> None:
+        """The file's system scores in place of the segments' means, for the same systems."""
+        if set(system_scores) != set(self._statistics):
+            raise ValueError("the system scores and the segment statistics name other systems")
+        own = {system: _finite(system_scores[system], system) for system in self._statistics}
+        self._means_differ = [
+            system
+            for system, score in own.items()
+            if not math.isclose(score, self._system_scores[system], rel_tol=1e-6, abs_tol=1e-9)
+        ]
+        self._system_scores = own
 
     # ------------------------------------------------------------------ what there is
     @property
@@ -106,6 +132,20 @@ class ExternalMetric(Metric):
         return (
             f"{self.name} has system-level scores only ({self.origin}): there are no segment "
             "scores to resample or correlate"
+        )
+
+    @property
+    def why_not_resampled(self) -> str | None:
+        """Why bootstrap intervals and paired tests are undefined for this metric (system scores
+        only, or system scores that are not the means of its segment scores), or None."""
+        if not self.segment_level:
+            return self.why_no_segments
+        if not self._means_differ:
+            return None
+        return (
+            f"{self.name}'s system scores are those of {self.system_origin}, not the means of "
+            f"its segment scores ({self.origin}; {_names(self._means_differ)} differ), so "
+            "resampling its segments cannot give their intervals"
         )
 
     def system_score(self, system: str) -> float:

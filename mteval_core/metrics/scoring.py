@@ -51,6 +51,17 @@ class Scores:
             if isinstance(m, ExternalMetric) and m.why_no_segments
         }
 
+    def not_resampled(self) -> dict[str, str]:
+        """metric name -> why bootstrap intervals and paired tests are undefined for it: the
+        metrics of :meth:`without_segments`, and external metrics whose system scores come from
+        their own file and are not the means of their segment scores (their segment scores and
+        segment-level correlations are defined)."""
+        return {
+            m.name: m.why_not_resampled
+            for m in self.metrics
+            if isinstance(m, ExternalMetric) and m.why_not_resampled
+        }
+
     def corpus(self) -> dict[str, dict[str, float]]:
         """system -> metric -> corpus score."""
         return {

@@ -276,7 +276,7 @@ def to_latex(scores: Scores, ci: Intervals | None = None) -> str:
     if ci:
         intervals += "".join(
             f" Intervals {UNDEFINED} for {latex_escape(labels[metric])}: {latex_escape(why)}."
-            for metric, why in scores.without_segments().items()
+            for metric, why in scores.not_resampled().items()
         )
     lines += [
         r"\bottomrule",

@@ -131,7 +131,7 @@ def approximate_randomization(
     # only a run that tests pairs pays for it
     from mteval_core.stats.system_clusters import cluster_systems
 
-    undefined = scores.without_segments()
+    undefined = scores.not_resampled()
     scores = with_segments_only(scores)
     rng = rng if rng is not None else np.random.default_rng(options.seed)
     unique: dict[int, np.ndarray] = {}  # metrics of one kind share their statistics

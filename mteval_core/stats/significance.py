@@ -203,7 +203,7 @@ def bootstrap_scores(
     metrics done after each one, so a caller can show a progress bar. Metrics with system scores
     only are left out, with their reason under ``undefined``.
     """
-    undefined = scores.without_segments()
+    undefined = scores.not_resampled()
     scores = with_segments_only(scores)
     if not scores.metrics:  # nothing to resample
         empty = {system: {} for system in scores.systems}
@@ -399,8 +399,10 @@ class _DistinctColumns:
 
 
 def with_segments_only(scores: Scores) -> Scores:
-    """``scores`` without the metrics that have system scores only (nothing to resample)."""
-    without = scores.without_segments()
+    """``scores`` without the metrics whose system scores are not the means of their segments:
+    system scores only (nothing to resample), or their own file's (see
+    ``Scores.not_resampled``)."""
+    without = scores.not_resampled()
     if not without:
         return scores
     kept = [metric for metric in scores.metrics if metric.name not in without]

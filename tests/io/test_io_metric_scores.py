@@ -197,7 +197,8 @@ def test_seg_score_with_the_wrong_number_of_lines_for_a_system(count: int) -> No
     error = error_for(data, "COMET-refA.seg.score")
     assert f"system 'B' has {count} scores, but the test set has 3 segments" in error.problem
     assert error.line == (5 if count == 2 else 7)
-    assert "one 'system<TAB>score' line per segment" in error.hint
+    assert "one line per segment for every system" in error.hint
+    assert "the system, a tab and the score (or a space, in a line without a tab)" in error.hint
 
 
 @pytest.mark.parametrize(

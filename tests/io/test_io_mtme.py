@@ -4,17 +4,30 @@ names the file."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from mteval_core.cli import main
 from mteval_core.errors import InputError
 from mteval_core.io.mtme import read_mtme, standard_reference
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.settings.options import Options
-from tests.helpers import N_DOC, mtme_from_shared, shared_dataset, tiny, write_metric
+from mteval_core.stats.significance import BootstrapOptions, bootstrap_scores
+from tests.helpers import (
+    N_DOC,
+    WMT23_ZHEN_SYSTEMS,
+    mtme_from_shared,
+    mtme_wmt23_zhen,
+    shared_dataset,
+    tiny,
+    write_metric,
+)
 
 
 @pytest.fixture(scope="module")
@@ -164,3 +177,162 @@ def test_a_file_name_that_is_not_utf8_is_refused_by_name(tmp_path, folder) -> No
         read_mtme(tmp_path, "wmt22", "de-en")
     assert caught.value.origin == str(tmp_path / "wmt22" / folder)
     assert "the file name b'caf\\xe9.txt' is not UTF-8 (byte 0xE9" in caught.value.problem
+
+
+# ------------------------------------------- issue 42: system scores from METRIC-REF.sys.score
+def score_file(path: Path) -> dict[str, list[float]]:
+    """system -> its numbers in an mt-metrics-eval score file, in order ('None' left out)."""
+    scores: dict[str, list[float]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        system, value = line.split("\t")
+        if value != "None":
+            scores.setdefault(system, []).append(float(value))
+    return scores
+
+
+@pytest.fixture(scope="module")
+def wmt23(tmp_path_factory) -> Path:
+    return mtme_wmt23_zhen(tmp_path_factory.mktemp("wmt23"))
+
+
+def test_system_scores_come_from_the_sys_file_on_wmt23_zhen(wmt23) -> None:
+    """The folder ships BLEU-refA and chrF-refA at both levels (the organisers' official corpus
+    scores, and sentence scores): the system scores were the means of the sentence scores."""
+    read = read_mtme(wmt23, "wmt23", "zh-en")
+    metrics = {metric.name: metric for metric in read.external}
+    assert sorted(metrics) == ["BLEU-refA", "chrF-refA"]
+    folder = wmt23 / "wmt23/metric-scores/zh-en"
+    for name, metric in metrics.items():
+        official = score_file(folder / f"{name}.sys.score")
+        sentences = score_file(folder / f"{name}.seg.score")
+        assert len(official) == WMT23_ZHEN_SYSTEMS
+        for system in read.test_set.system_names:
+            assert metric.system_score(system) == official[system][0]
+            np.testing.assert_array_equal(metric.statistics_of(system)[:, 0], sentences[system])
+        assert metric.system_origin == str(folder / f"{name}.sys.score")
+        assert "not the means of its segment scores" in (metric.why_not_resampled or "")
+    note = next(note for note in read.notes if ".sys.score files" in note)
+    assert note == (
+        "system scores of BLEU-refA, chrF-refA from their .sys.score files and segment scores "
+        "from their .seg.score files, as mt-metrics-eval reads them; the system scores of "
+        "BLEU-refA, chrF-refA are not the means of their segment scores (corpus scores beside "
+        "sentence scores), so their bootstrap intervals and paired tests are undefined"
+    )
+
+
+# mt-metrics-eval 68a481a's GetCorrelations(evs, 'sys', {'refA'}, set(), include_human=False,
+# include_outliers=True, gold_name='mqm') on the folder mtme_wmt23_zhen builds, run beside the
+# tests (its code is not ours): Pearson, Spearman, Kendall over the 10 rated systems
+MTME_SYSTEM_CORRELATIONS = {
+    "BLEU-refA": (0.7807337618386611, 0.7696969696969697, 0.6888888888888888),
+    "chrF-refA": (0.8454483112239759, 0.7939393939393938, 0.6444444444444444),
+}
+
+
+def test_system_level_correlations_are_mt_metrics_evals_on_wmt23_zhen(wmt23) -> None:
+    """All 6 differed (by up to 0.089) while the system scores were the sentence means."""
+    from scipy import stats
+
+    human = {
+        s: v[0] for s, v in score_file(wmt23 / "wmt23/human-scores/zh-en.mqm.sys.score").items()
+    }
+    systems = sorted(human)
+    assert len(systems) == 10
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(
+            [
+                "correlate",
+                "--mtme",
+                str(wmt23),
+                "--test-set",
+                "wmt23",
+                "--lp",
+                "zh-en",
+                "--level",
+                "system",
+                "--format",
+                "json",
+            ]
+        )
+    assert code == 0
+    ours = json.loads(out.getvalue())
+    folder = wmt23 / "wmt23/metric-scores/zh-en"
+    for name, theirs in MTME_SYSTEM_CORRELATIONS.items():
+        official = score_file(folder / f"{name}.sys.score")
+        x, y = [official[s][0] for s in systems], [human[s] for s in systems]
+        expected = (stats.pearsonr(x, y)[0], stats.spearmanr(x, y)[0], stats.kendalltau(x, y)[0])
+        got = (ours[name]["pearson"], ours[name]["spearman"], ours[name]["kendall"])
+        assert got == pytest.approx(expected, abs=1e-12)
+        assert got == pytest.approx(theirs, abs=1e-12)
+        means = score_file(folder / f"{name}.seg.score")
+        before = stats.kendalltau([np.mean(means[s]) for s in systems], y)[0]
+        assert abs(before - got[2]) > 0.08  # the finding: 0.089 for both metrics
+
+
+def test_a_metric_whose_system_scores_are_not_its_segment_means_is_not_resampled(wmt23) -> None:
+    read = read_mtme(wmt23, "wmt23", "zh-en")
+    scores = score_test_set(read.test_set, ["chrf"], Options(), external=read.external)
+    assert set(scores.not_resampled()) == {"BLEU-refA", "chrF-refA"}
+    assert scores.without_segments() == {}  # their segment scores stay defined
+    resampled = bootstrap_scores(scores, BootstrapOptions(n_resamples=20, seed=1))
+    assert set(resampled.undefined) == {"BLEU-refA", "chrF-refA"}
+    assert set(resampled.ci[read.test_set.system_names[0]]) == {"chrf"}
+    assert "resampling its segments cannot give their intervals" in resampled.undefined["BLEU-refA"]
+
+
+def test_system_scores_that_are_the_segment_means_are_resampled(tmp_path) -> None:
+    """COMET-style files: the .sys.score is the mean of the .seg.score (to the digits given)."""
+    tiny(tmp_path)
+    folder = tmp_path / "wmt22/metric-scores/de-en"
+    (folder / "COMET-refA.seg.score").write_text(
+        "s1\t0.5\ns1\t0.25\ns1\t0.75\ns2\t0\ns2\t0.5\ns2\t0.1\n"
+    )
+    (folder / "COMET-refA.sys.score").write_text("s1\t0.5\ns2\t0.2\nrefB\t0.9\n")
+    read = read_mtme(tmp_path, "wmt22", "de-en")
+    (metric,) = read.external
+    assert metric.system_score("s2") == 0.2 and metric.why_not_resampled is None
+    (note,) = [note for note in read.notes if note.startswith("system scores of COMET-refA")]
+    assert note.endswith("as mt-metrics-eval reads them")  # resampled: nothing is undefined
+    (folder / "COMET-refA.sys.score").write_text("s1\t0.5\n")  # s2 missing: segments only
+    read = read_mtme(tmp_path, "wmt22", "de-en")
+    (metric,) = read.external
+    assert metric.system_origin is None and metric.system_score("s2") == pytest.approx(0.2)
+    assert any("COMET-refA.sys.score (no scores for s2)" in note for note in read.notes)
+
+
+def test_metric_lines_are_split_as_the_reader_splits_them(tmp_path) -> None:
+    """issue 42: the systems of a metric file were found by splitting at any whitespace while
+    the reader splits at tabs, so a system named with a space was 'not scored' by a file that
+    scores it, and the note pointed at the wrong thing."""
+    tiny(tmp_path)
+    outputs = tmp_path / "wmt22/system-outputs/de-en"
+    (outputs / "s2.txt").rename(outputs / "Online A.txt")
+    metric = tmp_path / "wmt22/metric-scores/de-en/BLEU-refA.seg.score"
+    metric.write_text("s1\t1\ns1\t2\ns1\t3\nOnline A\t4\nOnline A\t5\nOnline A\t6\n")
+    read = read_mtme(tmp_path, "wmt22", "de-en")
+    (bleu,) = read.external
+    assert bleu.system_score("Online A") == 5.0
+    assert not any("do not score every system" in note for note in read.notes)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem", "line"),
+    [
+        ("s1 1 2\ns1\t1\n", "expected two values, a system and a score, but found 3", 1),
+        ("s1\t1\ns1\t1\ns2\t1\ns2\t1\ns2\t1\n", "system 's1' has 2 scores, but the test", 2),
+        ("s1\t1\ns2\t1\ns2\t1\ns2\t1\n", "system 's1' has 1 score, but the test set has 3", 1),
+        ("system score\ns1\t1\n", "neither a header with a 'system' column nor a line of", 1),
+    ],
+    ids=["three-values", "short-block", "one-score", "header"],
+)
+def test_a_malformed_metric_file_says_how_lines_are_read(tmp_path, text, problem, line) -> None:
+    tiny(tmp_path)
+    (tmp_path / "wmt22/metric-scores/de-en/BLEU-refA.seg.score").write_text(text)
+    with pytest.raises(InputError) as caught:
+        read_mtme(tmp_path, "wmt22", "de-en")
+    assert problem in caught.value.problem and caught.value.line == line
+    assert caught.value.origin.endswith("wmt22/metric-scores/de-en/BLEU-refA.seg.score")
+    assert "the system, a tab and the score (or a space, in a line without a tab)" in (
+        caught.value.hint or ""
+    )

@@ -359,8 +359,10 @@ def test_the_statistics_cannot_be_changed() -> None:
 
 def test_constructor_checks() -> None:
     good = {"higher_is_better": True, "origin": "x", "n_segments": 2}
-    with pytest.raises(ValueError, match="not both"):
+    with pytest.raises(ValueError, match="system scores or both"):
         ExternalMetric("m", **good)
+    with pytest.raises(ValueError, match="name other systems"):
+        ExternalMetric("m", statistics={"a": np.ones((2, 2))}, system_scores={"b": 1.0}, **good)
     with pytest.raises(ValueError, match="shape"):
         ExternalMetric("m", statistics={"a": np.ones((3, 2))}, **good)
     with pytest.raises(ValueError, match="finite"):
