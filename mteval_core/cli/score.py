@@ -588,6 +588,7 @@ def load_command_line_test_set(
     from mteval_core.io.alignment import align_by_ids
     from mteval_core.io.decoding import LoneCarriageReturn
     from mteval_core.io.detect import name_systems_after_files
+    from mteval_core.io.system_names import name_notes
 
     reads: dict[str, list[ColumnsRead]] = {"ref": [], "sys": []}
     for role, args in (("ref", ref_args), ("sys", hyp_args)):
@@ -615,12 +616,15 @@ def load_command_line_test_set(
         except LoneCarriageReturn as error:
             raise error.offering(CARRIAGE_RETURNS_OFFER) from None
     aligned = align_by_ids(reads["ref"], reads["sys"], source)
-    return TestSet(
+    test_set = TestSet(
         references=aligned.references,
         systems=aligned.systems,
         source=aligned.source,
         documents=aligned.documents,
     )
+    for note in name_notes(test_set):  # names that look alike, or hold invisible characters
+        print(f"mteval: note: {note}", file=sys.stderr)
+    return test_set
 
 
 def _split_name(arg: str) -> tuple[str | None, str]:

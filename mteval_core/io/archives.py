@@ -133,6 +133,12 @@ class ArchiveTree:
         """The same archive seen from one of its folders (``''``: the whole archive)."""
         return ArchiveTree(self.name, self._sizes, self._reader, folder, self.notes, self._listing)
 
+    def with_note(self, note: str) -> ArchiveTree:
+        """The same archive, with ``note`` first among its notes."""
+        return ArchiveTree(
+            self.name, self._sizes, self._reader, self.prefix, (note, *self.notes), self._listing
+        )
+
     def _full(self, path: str) -> str:
         return "/".join(part for part in (self.prefix, path.strip("/")) if part)
 
@@ -210,7 +216,7 @@ def open_archive(data: bytes, name: str) -> ArchiveTree:
             f"{name}: the zip archive starts after {start:,} bytes of other data (the program "
             "of a self-extracting archive, or data put before the zip); the zip is read"
         )
-        return ArchiveTree(tree.name, tree._sizes, tree._reader, notes=(note, *tree.notes))
+        return tree.with_note(note)
     kind = next((kind for magic, kind in _OTHER_KINDS if data.startswith(magic)), None)
     raise InputError(
         f"this is {kind}, not a .zip, .tar.gz or .tar archive"

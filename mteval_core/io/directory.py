@@ -30,6 +30,7 @@ from mteval_core.io.plain import byte_order_mark_note, read_plain, system_name_f
 from mteval_core.io.system_names import (
     distinguishing_names,
     file_name_aliases,
+    name_notes,
     refuse_undecodable_name,
 )
 from mteval_core.model.testset import HumanScores, TestSet, TextColumn
@@ -63,6 +64,7 @@ def read_directory(path: str | Path) -> DirectoryRead:
         documents=segment_ids.documents,
         name=root.name,
     )
+    notes.extend(name_notes(test_set))
     human = _read_human_folder(root, test_set, segment_ids.lines, notes)
     if human is not None:
         test_set = test_set.with_human(human)

@@ -40,7 +40,7 @@ from mteval_core.io.decoding import decode, read_bytes, split_lines
 from mteval_core.io.human_judgments import keep_known_systems
 from mteval_core.io.metric_scores import read_metric_scores, read_score_lines
 from mteval_core.io.plain import read_plain
-from mteval_core.io.system_names import refuse_undecodable_name
+from mteval_core.io.system_names import name_notes, refuse_undecodable_name
 from mteval_core.metrics.external import METRIC_NAME, ExternalMetric
 from mteval_core.model.testset import HumanScores, TestSet, TextColumn
 
@@ -253,6 +253,7 @@ def read_mtme_tree(  # long: one step per folder of the layout, in reading order
         documents=_read_documents(tree, lp, n_segments, notes),
         name=f"{test_set} {lp}",
     )
+    notes.extend(name_notes(texts))
     judgments = _read_human(tree, lp, texts, notes)
     if judgments is not None:
         texts = texts.with_human(judgments)

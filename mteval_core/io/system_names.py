@@ -19,11 +19,12 @@ gives every system's full name, and the readers of such files accept either
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from mteval_core.errors import InputError, listed_names
 from mteval_core.io.plain import system_name_from_path as full_name
-from mteval_core.model.testset import TextColumn
+from mteval_core.model.testset import TestSet, TextColumn
 
 EXAMPLES = 2  # how many renamed systems a note shows
 
@@ -112,3 +113,79 @@ def refuse_undecodable_name(name: str, origin: str, what: str = "file") -> None:
         hint="It was named where file names are in another encoding (Latin-1, say): rename it "
         "with a UTF-8 name, or leave it out.",
     )
+
+
+# --------------------------------------------------------------- names that look alike or hide
+# Letters of other scripts that look like a Latin letter in the fonts tables and figures use (a
+# subset of Unicode's confusables, UTS #39, for the letters a system's name is made of), and
+# capital I, which looks like small l in a sans-serif font. Fullwidth and other compatibility
+# forms are folded by NFKC first.
+LOOK_ALIKES = str.maketrans(
+    {
+        **dict(zip("АВЕКМНОРСТУХЅІЈҮ", "ABEKMHOPCTYXSIJY", strict=True)),  # Cyrillic capitals
+        **dict(zip("аеорсухѕіјһԁӏ", "aeopcyxsijhdl", strict=True)),  # Cyrillic small
+        **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX", strict=True)),  # Greek capitals
+        **dict(zip("οντ", "ovt", strict=True)),  # Greek small
+        "ı": "i",
+        "ɑ": "a",
+        "I": "l",
+    }
+)
+
+
+def name_notes(test_set: TestSet) -> list[str]:
+    """Notes on the test set's system and reference names that a reader cannot tell apart or
+    see whole: names that hold invisible or direction-changing characters (bidi controls,
+    zero-width characters: a table would show them reordered or not at all), and names that
+    differ only by characters that look alike (a Cyrillic О for a Latin O). Each note gives
+    the code points, and shows the names with those characters as \\u escapes."""
+    names = list(dict.fromkeys([*test_set.reference_names, *test_set.system_names]))
+    notes = []
+    hidden = [
+        f"{_visible(name)} ({_code_points(_hidden(name))})" for name in names if _hidden(name)
+    ]
+    if hidden:
+        notes.append(
+            "these names hold invisible or direction-changing characters, shown here as "
+            f"escapes: {listed_names(hidden)}; tables and figures show them as the characters "
+            "would, reordered or not at all"
+        )
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        groups.setdefault(_skeleton(name), []).append(name)
+    for alike in (group for group in groups.values() if len(group) > 1):
+        sets = [set(name) for name in alike]
+        differing = sorted(set.union(*sets) - set.intersection(*sets))
+        notes.append(
+            f"the names {listed_names([_visible(name) for name in alike])} look alike: they "
+            f"differ only by {_code_points(differing)}"
+        )
+    return notes
+
+
+def _is_hidden(char: str) -> bool:
+    """A format character (bidi controls, zero-width joiners and spaces, soft hyphen, byte
+    order mark) or a space other than U+0020."""
+    category = unicodedata.category(char)
+    return category == "Cf" or (category == "Zs" and char != " ")
+
+
+def _hidden(name: str) -> list[str]:
+    return sorted(set(filter(_is_hidden, name)))
+
+
+def _skeleton(name: str) -> str:
+    """What the name looks like: compatibility forms folded, hidden characters dropped, look-
+    alike letters as the Latin letter they look like."""
+    folded = unicodedata.normalize("NFKC", name)
+    return "".join(c for c in folded if not _is_hidden(c)).translate(LOOK_ALIKES)
+
+
+def _visible(name: str) -> str:
+    """The name quoted, with every character that is not printable ASCII as a \\u escape."""
+    shown = "".join(c if " " <= c <= "~" else f"\\u{ord(c):04x}" for c in name)
+    return f"'{shown}'"
+
+
+def _code_points(chars: Sequence[str]) -> str:
+    return ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')}" for c in chars)

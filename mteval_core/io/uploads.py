@@ -28,6 +28,7 @@ from mteval_core.io.mtme import (
     reference_names,
     standard_reference,
 )
+from mteval_core.io.system_names import name_notes
 from mteval_core.metrics.external import ExternalMetric
 from mteval_core.model.testset import HumanScores, TestSet
 from mteval_core.settings.limits import (
@@ -119,6 +120,8 @@ def test_set_from_uploads(  # long: every kind of upload, read and checked in on
         documents=aligned.documents or (id_map.documents if id_map else None),
         name="uploaded test set",
     )
+    if notes is not None:
+        notes.extend(name_notes(test_set))
     if human is None:
         return test_set
     name, data = human

@@ -328,16 +328,16 @@ def test_many_test_sets_are_listed_in_linear_time_or_refused_by_the_pairs_limit(
 
     assert 100 * 20 > MAX_ARCHIVE_PAIRS >= 50 * 20
     for kind, make in (("zip", zip_of), ("tgz", tgz_of)):
-        many, half = make(many_sets(100, 20, systems=3)), make(many_sets(50, 20, systems=3))
+        many, half = make(many_sets(100, 20)), make(many_sets(50, 20))  # 6,000 and 3,000 files
         started = time.perf_counter()
         with pytest.raises(InputError) as caught:
             archive_pairs((f"many.{kind}", many))
-        assert time.perf_counter() - started < 5  # measured: 0.3-0.5 s
+        assert time.perf_counter() - started < 5  # measured: zip 0.17 s, tgz 0.9 s
         assert "holds 2,000 language pairs" in caught.value.problem
         assert f"up to {MAX_ARCHIVE_PAIRS:,}" in caught.value.problem
         started = time.perf_counter()
         pairs = archive_pairs((f"half.{kind}", half))
-        assert time.perf_counter() - started < 5  # measured: 0.2-0.3 s
+        assert time.perf_counter() - started < 5  # measured: zip 0.09 s, tgz 0.45 s
         assert len(pairs) == 1_000 and pairs[0].references == ("refA",)
 
 

@@ -12,10 +12,12 @@ from mteval_core.io.metric_scores import read_metric_scores
 from mteval_core.io.system_names import (
     distinguishing_names,
     file_name_aliases,
+    name_notes,
     shortest_distinct,
 )
 from mteval_core.io.uploads import test_set_from_uploads
 from mteval_core.model.testset import TextColumn
+from tests.helpers import make_test_set
 
 WMT23 = [
     "wmt23/generaltest2023.en-ru.hyp.PROMT.ru",
@@ -133,3 +135,67 @@ def test_command_line_names_and_name_equals_path(tmp_path, capsys):
 def test_a_system_named_in_its_file_keeps_its_name():
     found = read_columns(b"a\n", "generaltest2023.en-ru.hyp.PROMT.ru", "sys", name="P")
     assert not found.named_after_file and found.columns[0].name == "P"
+
+
+# ------------------------------------------- issue 42: names that look alike, or hide characters
+def notes_for(*names: str) -> list[str]:
+    return name_notes(make_test_set(["a", "b"], {name: ["a", "b"] for name in names}))
+
+
+def test_names_that_differ_only_by_look_alike_letters_are_noted_with_code_points() -> None:
+    (note,) = notes_for("Online-A", "\u041enline-A", "UEdin")  # a Cyrillic capital O
+    assert note == (
+        "the names 'Online-A', '\\u041enline-A' look alike: they differ only by U+004F LATIN "
+        "CAPITAL LETTER O, U+041E CYRILLIC CAPITAL LETTER O"
+    )
+    (note,) = notes_for("sys-\uff21", "sys-A")  # fullwidth A, folded by NFKC
+    assert "U+FF21 FULLWIDTH LATIN CAPITAL LETTER A" in note
+    (note,) = notes_for("ref", "r\u0435f")  # a reference and a system with a Cyrillic e
+    assert "'r\\u0435f'" in note and "U+0435 CYRILLIC SMALL LETTER IE" in note
+
+
+def test_names_with_bidi_controls_or_zero_width_characters_are_noted() -> None:
+    notes = notes_for("evil\u202egpj.exe", "a\u200bb", "plain")
+    assert notes == [
+        "these names hold invisible or direction-changing characters, shown here as escapes: "
+        "'evil\\u202egpj.exe' (U+202E RIGHT-TO-LEFT OVERRIDE), 'a\\u200bb' (U+200B ZERO WIDTH "
+        "SPACE); tables and figures show them as the characters would, reordered or not at all"
+    ]
+    both = notes_for("sys1", "sys1\u2066")  # hidden, and alike once it is dropped
+    assert len(both) == 2 and "U+2066 LEFT-TO-RIGHT ISOLATE" in both[1]
+
+
+def test_real_wmt_system_names_raise_no_note() -> None:
+    """No false alarm on WMT's names (Latin, with digits, dots and case that differ)."""
+    names = [
+        "Online-A", "ONLINE-A", "ONLINE-B", "Online-B", "Lan-BridgeMT", "NLLB_MBR_BLEU",
+        "NLLB_Greedy", "GPT4-5shot", "HW-TSC", "IOL_Research", "ZengHuiMT", "Yishu", "UEdin",
+        "VolcTrans-AT", "VolcTrans-GLAT", "eTranslation", "nuclear_trans", "metricsystem1",
+        "refA", "refB", "Lan-BridgeMT.v2", "CUNI-DocTransformer", "CUNI-Transformer",
+    ]  # fmt: skip
+    assert notes_for(*names) == []
+
+
+def test_every_loader_notes_look_alike_names(tmp_path, capsys) -> None:
+    from mteval_core.io.mtme import read_mtme
+    from tests.helpers import tiny
+
+    tiny(tmp_path / "mtme")
+    outputs = tmp_path / "mtme/wmt22/system-outputs/de-en"
+    (outputs / "s2.txt").rename(outputs / "\u04551.txt")  # Cyrillic dze, like s
+    assert any(
+        "look alike" in note for note in read_mtme(tmp_path / "mtme", "wmt22", "de-en").notes
+    )
+    folder = tmp_path / "dir"
+    for path, text in {"ref/r.en": "a\n", "sys/s1.en": "a\n", "sys/\u04551.en": "b\n"}.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text)
+    assert any("look alike" in note for note in read_directory(folder).notes)
+    notes: list[str] = []
+    test_set_from_uploads(
+        [("r.en", b"a\n")], [("s1.en", b"a\n"), ("\u04551.en", b"b\n")], notes=notes
+    )
+    assert any("look alike" in note for note in notes)
+    hyps = [str(folder / "sys/s1.en"), str(folder / "sys/\u04551.en")]
+    assert main(["score", "--refs", str(folder / "ref/r.en"), "--hyps", *hyps]) == 0
+    assert "mteval: note: the names 's1', '\\u04551' look alike" in capsys.readouterr().err
