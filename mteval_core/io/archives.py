@@ -378,27 +378,28 @@ def _zip_file(data: bytes, name: str) -> tuple[zipfile.ZipFile, tuple[str, ...]]
     """The zip, its names read as UTF-8 where it does not mark them so (what zip writes on
     Linux and macOS, and unzip shows there), else as the format's own default, IBM code page
     437, with a note; a name marked as UTF-8 that is not is refused."""
-    for encoding in ("utf-8", None):
-        try:
-            return zipfile.ZipFile(io.BytesIO(data), metadata_encoding=encoding), (
-                ()
-                if encoding
-                else (
-                    f"{name}: the names of its members are not UTF-8; they are read as IBM "
-                    "code page 437, the zip format's default (names with accents may read "
-                    "otherwise than they were written)",
-                )
-            )
-        except UnicodeDecodeError as error:
-            if encoding is None:  # a name marked as UTF-8 that is not: nothing to fall back on
-                raise InputError(
-                    f"a member's name is marked as UTF-8 but is not UTF-8 ({error})",
-                    origin=name,
-                    hint="Rename the file to a UTF-8 name and make the archive again.",
-                ) from None
-        except (zipfile.BadZipFile, ValueError, OSError, EOFError) as error:
-            raise _damaged(name, error) from None
-    raise AssertionError("unreachable")  # the loop returns or raises
+    damaged = (zipfile.BadZipFile, ValueError, OSError, EOFError)
+    try:
+        return zipfile.ZipFile(io.BytesIO(data), metadata_encoding="utf-8"), ()
+    except UnicodeDecodeError:
+        pass  # a name that is not UTF-8: read every unmarked name as code page 437
+    except damaged as error:
+        raise _damaged(name, error) from None
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except UnicodeDecodeError as error:  # marked as UTF-8: nothing else to read it as
+        raise InputError(
+            f"a member's name is marked as UTF-8 but is not UTF-8 ({error})",
+            origin=name,
+            hint="Rename the file with a UTF-8 name and make the archive again.",
+        ) from None
+    except damaged as error:
+        raise _damaged(name, error) from None
+    note = (
+        f"{name}: the names of its members are not UTF-8; they are read as IBM code page 437, "
+        "the zip format's default (names with accents may read otherwise than they were written)"
+    )
+    return archive, (note,)
 
 
 def _open_zip(data: bytes, name: str) -> ArchiveTree:  # long: one check per kind of member

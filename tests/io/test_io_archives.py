@@ -368,6 +368,9 @@ def test_zip_names_not_marked_utf8_are_read_as_utf8_else_as_code_page_437() -> N
     tree = open_archive(latin1, "latin1.zip")
     assert tree.files("wmt/sources") == ["cafΘ-en.txt"]  # 0xE9 in code page 437
     assert any("not UTF-8" in note and "code page 437" in note for note in tree.notes)
+    marked = zip_of({"wmt/sources/ca\u00e9-en.txt": b"x\n"})  # zipfile marks it as UTF-8
+    error = refused(marked.replace(b"ca\xc3\xa9", b"ca\xff\xfe"), "marked.zip")
+    assert error.problem.startswith("a member's name is marked as UTF-8 but is not UTF-8")
 
 
 @pytest.mark.parametrize("kind", ["zip", "tar.gz"])
