@@ -17,10 +17,16 @@ from mteval_core.io.uploads import (
     test_set_from_archive,
     test_set_from_uploads,
 )
+from mteval_core.metrics.ter import UNSPACED_LANGUAGES, unspaced_note
 from mteval_core.model.testset import TestSet
 from mteval_core.report.frames import files_summary, mqm_overview, segment_preview
-from mteval_core.settings.languages import languages_of, stemming_advice
-from mteval_core.settings.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
+from mteval_core.settings.languages import NAMES, languages_of, stemming_advice
+from mteval_core.settings.limits import (
+    MAX_LOADED_SENTENCEPIECE_MODELS,
+    MAX_UPLOAD_MB,
+    MAX_UPLOAD_SEGMENTS,
+    MAX_UPLOAD_TEXTS,
+)
 from mteval_core.settings.options import (
     GTM_MATCHINGS,
     SNOWBALL_LANGUAGES,
@@ -28,9 +34,11 @@ from mteval_core.settings.options import (
     STEMMERS,
     TOKENIZERS,
     Options,
+    SentencePieceModel,
 )
-from mteval_core.text import require_tokenizer, stored_sentencepiece_model
+from mteval_core.text.sentencepiece_models import uploaded_model
 from pages.ui import (
+    TOKENIZER_CHOSEN,
     cache_key,
     cached,
     escape_markdown,
@@ -42,6 +50,7 @@ from pages.ui import (
     session_test_set,
     session_tokenizer,
     show_overview,
+    tokenizer_refusal,
 )
 from pages.ui.metric_choice import choose_metrics, keep_metric_choice
 
@@ -62,6 +71,65 @@ CARRIAGE_RETURN_OFFER = (  # said when a file is refused for one: the choice tha
     f"choose '{CARRIAGE_RETURN_CHOICES['split']}' or '{CARRIAGE_RETURN_CHOICES['space']}' under "
     "'Carriage returns without a line feed' above, then press 'Use this test set' again"
 )
+
+SPM_UPLOAD = "spm_upload"  # session state: (upload's file id, UploadedModel) of the model in use
+
+
+def sentencepiece_upload(current: Options) -> SentencePieceModel | None:
+    """The SentencePiece model: one uploaded now, checked (it loads) before anything keeps it
+    and then held in this session's memory, never on the server's disk; else the options'."""
+    model = st.file_uploader(
+        "SentencePiece model (.model; sacreBLEU downloads flores101's and flores200's, mteval "
+        "takes the file you have; the signature names it by its SHA-256)",
+        help="Read in memory and checked before it is kept; it stays in your session, never on "
+        f"the server's disk. The server keeps at most {MAX_LOADED_SENTENCEPIECE_MODELS} models "
+        "loaded for all its users at once and loads yours again from your upload when needed.",
+    )
+    if model is None:
+        return current.spm_model
+    kept = st.session_state.get(SPM_UPLOAD)
+    if kept is not None and kept[0] == model.file_id:  # this upload, checked on an earlier run
+        return kept[1].model
+    with friendly_errors(stop=False):  # a refused file: the options keep their model
+        check_upload_sizes([upload(model)])
+        uploaded = uploaded_model(model.name, model.getvalue())
+        st.session_state[SPM_UPLOAD] = (model.file_id, uploaded)
+        return uploaded.model
+    return current.spm_model
+
+
+def tercom_options(current: Options) -> dict[str, bool]:
+    """TER's options, as sacreBLEU names them (its Tercom tokenizer's)."""
+    columns = st.columns(4)
+    return {
+        "case_sensitive": columns[0].checkbox(
+            "Case-sensitive TER",
+            current.ter_case_sensitive,
+            help="TER is case-insensitive by default, as sacreBLEU's (case:lc in its "
+            "signature), so that it matches published TER numbers; tick this to count case "
+            "differences as edits.",
+        ),
+        "normalized": columns[1].checkbox(
+            "TER: normalized",
+            current.ter_normalized,
+            help="sacreBLEU's TER option normalized (norm:yes in TER's signature): punctuation "
+            "tokenized as Tercom's normaliser does; with Asian support, every CJK character a "
+            "word.",
+        ),
+        "no_punct": columns[2].checkbox(
+            "TER: no punctuation",
+            current.ter_no_punct,
+            help="sacreBLEU's no_punct (punct:no): punctuation removed; with Asian support, CJK "
+            "and fullwidth punctuation too.",
+        ),
+        "asian": columns[3].checkbox(
+            "TER: Asian support",
+            current.ter_asian_support,
+            help="sacreBLEU's asian_support (asian:yes): the CJK rules of normalized and no "
+            "punctuation; alone it changes no number, as in sacreBLEU. Chinese and Japanese "
+            "need it with normalized.",
+        ),
+    }
 
 
 st.title("Data")
@@ -229,17 +297,21 @@ st.subheader("Options for every page")
 current = session_options()
 left, middle, right = st.columns(3)
 languages = languages_of(test_set)
-offered, tokenizer_note, tokenizer_warning = session_tokenizer(languages)
+offer = session_tokenizer(languages)
 # Keyed, and its value set here rather than by an index: a widget whose index changes is a new
 # widget, which would drop the user's choice on the run after it (the stored options lag one run).
 # The key goes when another page runs, so it is set again from the options then.
-if not st.session_state.get("tokenizer_chosen") or "tokenizer" not in st.session_state:
-    st.session_state["tokenizer"] = offered
+if not offer.chosen or "tokenizer" not in st.session_state:
+    st.session_state["tokenizer"] = offer.name
 tokenize = left.selectbox(
     "Tokenizer",
     TOKENIZERS,
     key="tokenizer",
-    on_change=lambda: st.session_state.update(tokenizer_chosen=True),
+    on_change=lambda: st.session_state.update({TOKENIZER_CHOSEN: test_set.content_hash}),
+    help="BLEU, NIST, the unigram metrics and GTM read these tokens. A new test set starts on "
+    "its target language's default, as sacreBLEU's BLEU chooses it. none splits on whitespace "
+    "as sacreBLEU's none; gtm14 splits as GTM 1.4 and METEOR 1.5 (space, tab, line ends and form "
+    "feed only).",
 )
 stem = middle.selectbox("Stemming", STEMMERS, STEMMERS.index(current.stem))
 language = right.selectbox(
@@ -249,17 +321,11 @@ language = right.selectbox(
     on_change=lambda: st.session_state.update(stem_language_chosen=True),
 )
 st.caption(stemming_advice(languages))
-if tokenizer_note is not None:
-    shown = tokenizer_note[0].upper() + tokenizer_note[1:]
-    (st.warning if tokenizer_warning else st.caption)(escape_markdown(shown))
-spm_model = current.spm_model if tokenize in SPM_TOKENIZERS else None
-if tokenize in SPM_TOKENIZERS:
-    model = st.file_uploader(
-        "SentencePiece model (.model; sacreBLEU downloads flores101's and flores200's, mteval "
-        "takes the file you have)"
-    )
-    if model is not None:
-        spm_model = stored_sentencepiece_model(model.getvalue())
+if offer.note is not None:
+    st.caption(escape_markdown(f"{offer.note[0].upper()}{offer.note[1:]}."))
+spm_model = sentencepiece_upload(current) if tokenize in SPM_TOKENIZERS else None
+if tokenize not in SPM_TOKENIZERS:
+    st.session_state.pop(SPM_UPLOAD, None)  # its bytes are this session's memory
 left, middle, right = st.columns(3)
 lowercase = left.checkbox("Lowercase", current.lowercase)
 alpha = middle.number_input("Fmean alpha (weight of recall)", 0.0, 1.0, current.fmean_alpha, 0.05)
@@ -273,19 +339,21 @@ exponent = right.number_input(
     "unigram F1 (the two columns agree); Melamed et al. use 2. Scores, Correlation and the "
     "Bitext grid use it (the grid's own slider can override it there).",
 )
-left, right = st.columns(2)
-matching = left.radio(
+matching = st.radio(
     "GTM matching", GTM_MATCHINGS, GTM_MATCHINGS.index(current.gtm_matching), horizontal=True
 )
-ter_case_sensitive = right.checkbox(
-    "Case-sensitive TER",
-    current.ter_case_sensitive,
-    help="TER is case-insensitive by default, as sacreBLEU's (case:lc in its signature), so "
-    "that it matches published TER numbers; tick this to count case differences as edits.",
-)
+tercom = tercom_options(current)
+if languages.target in UNSPACED_LANGUAGES and not (tercom["normalized"] and tercom["asian"]):
+    st.caption(escape_markdown(unspaced_note(NAMES[languages.target])))
 metric_choice = choose_metrics(languages.target)
 keep_metric_choice(metric_choice)  # whatever the options below say
 try:
+    if tokenize in SPM_TOKENIZERS and spm_model is None:
+        raise InputError(
+            f"the {tokenize} tokenizer needs its SentencePiece model",
+            hint="Upload its .model file above. Until then every page keeps the options of the "
+            "signature below.",
+        )
     options = Options(
         tokenize=tokenize,
         lowercase=lowercase,
@@ -294,16 +362,23 @@ try:
         fmean_alpha=alpha,
         gtm_exponent=exponent,
         gtm_matching=matching,
-        ter_case_sensitive=ter_case_sensitive,
+        ter_case_sensitive=tercom["case_sensitive"],
+        ter_normalized=tercom["normalized"],
+        ter_no_punct=tercom["no_punct"],
+        ter_asian_support=tercom["asian"],
         spm_model=spm_model,
         meteor_language=metric_choice.meteor_language,
         meteor_modules=metric_choice.meteor_modules,
     )
-    require_tokenizer(options)  # a missing MeCab is said here, not on every page
+    # stored also when its tokenizer cannot run here: then every page refuses, none uses
+    # another tokenizer in its place
     st.session_state["options"] = options
 except InputError as error:
     st.error(escape_markdown(error))
     options = current
+else:
+    if (refusal := tokenizer_refusal(options, languages, offer)) is not None:
+        st.error(escape_markdown(refusal))
 st.caption(f"Preprocessing signature: `{options.preprocessing_signature()}`")
 
 st.subheader("Metric scores computed elsewhere")

@@ -3,7 +3,17 @@
 # the sample data at http://127.0.0.1:8501. Extra arguments go to `streamlit run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install.sh dashboard
+# Japanese and Korean output are tokenized with MeCab by default (sacreBLEU's ja-mecab, ko-mecab):
+# the extras ja and ko (MeCab's wheels and two pure-Python dictionaries, a 46 MB download) come
+# along, so that the dashboard's defaults run; where they cannot be installed, one line says so.
+log="$(mktemp -t mteval-mecab.XXXXXX)"
+if bash scripts/install.sh dashboard ja ko 2>"$log"; then
+  rm -f "$log"
+else
+  echo "app.sh: MeCab (extras ja, ko) could not be installed ($log says why): the dashboard" \
+    "then asks for another tokenizer for Japanese and Korean output (char, as WMT)" >&2
+  bash scripts/install.sh dashboard
+fi
 # The server writes the bytecode of what it imports, so that the next start reads it instead of
 # compiling again, also where the machine sets PYTHONDONTWRITEBYTECODE (see scripts/test.sh).
 unset PYTHONDONTWRITEBYTECODE

@@ -33,6 +33,40 @@ def shared_dataset(name: str) -> Path:
     return path
 
 
+@cache
+def wmt23_pair(pair: str) -> dict[str, tuple[str, ...]]:
+    """One language pair of the WMT23 general task as released (wmt23-general-txt.tar.xz, read
+    in memory): "refA" and every system by name ("ONLINE-B"), each its segments. Its README
+    says what reproduces the official BLEU (char for Japanese, zh for Chinese, refA)."""
+    archive = shared_dataset("wmt23-general-task") / "wmt23-general-txt.tar.xz"
+    texts: dict[str, tuple[str, ...]] = {}
+    with tarfile.open(archive) as tar:
+        for member in tar:
+            name = Path(member.name).name
+            if not member.isfile() or not name.startswith(f"generaltest2023.{pair}."):
+                continue
+            kind, _, rest = name.removeprefix(f"generaltest2023.{pair}.").partition(".")
+            label = rest.rsplit(".", 1)[0]  # "ref.refA.ja" -> "refA", "hyp.ONLINE-B.ja" -> ...
+            if kind in ("ref", "hyp"):
+                data = tar.extractfile(member).read().decode("utf-8")
+                texts[label] = tuple(data.split("\n")[:-1])
+    return texts
+
+
+@cache
+def wmt23_official_bleu(pair: str) -> dict[str, float]:
+    """The organisers' BLEU against refA ("bleu-refA" of scores/automatic-scores.tsv) by system."""
+    archive = shared_dataset("wmt23-general-task") / "wmt23-general-txt.tar.xz"
+    with tarfile.open(archive) as tar:
+        table = tar.extractfile("scores/automatic-scores.tsv").read().decode("utf-8")
+    rows = csv.DictReader(io.StringIO(table), delimiter="\t")
+    return {
+        row["system"]: float(row["score"])
+        for row in rows
+        if row["pair"] == pair and row["metric"] == "bleu-refA"
+    }
+
+
 def read_lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split("\n")[:-1]
 

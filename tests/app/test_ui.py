@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import pages.ui as ui
-from mteval_core.settings.options import Options
+from mteval_core.settings.options import Options, SentencePieceModel
 from pages.ui import CacheKey, ContentCache
 
 
@@ -94,7 +94,11 @@ OTHER_OPTIONS = {
     "gtm_exponent": 2.0,
     "gtm_matching": "exact",
     "ter_case_sensitive": True,
-    "spm_model": "flores200.model",  # read by the SentencePiece tokenizers only, still keyed
+    "ter_normalized": True,
+    "ter_no_punct": True,
+    "ter_asian_support": True,
+    # against another model (only the SentencePiece tokenizers take one): its bytes' digest
+    "spm_model": SentencePieceModel.of_bytes("flores200.model", b"one model"),
     "meteor_language": "de",
     "meteor_task": "adq",
     "meteor_modules": ("exact",),
@@ -104,6 +108,11 @@ OTHER_OPTIONS = {
     "meteor_data": "/data/meteor-1.5.jar",
     "meteor_alignment": "exact",
 }
+
+
+SPM_START = Options(
+    tokenize="spm", spm_model=SentencePieceModel.of_bytes("renamed.model", b"another model")
+)
 
 
 def test_every_part_that_changes_a_number_changes_the_key(monkeypatch):
@@ -128,11 +137,13 @@ def test_every_part_that_changes_a_number_changes_the_key(monkeypatch):
     }
     assert sorted(OTHER_OPTIONS) == sorted(f.name for f in fields(Options))
     for name, value in OTHER_OPTIONS.items():
-        keys[f"options given: {name}"] = ui.cache_key(
-            "scores", "bleu", 1000, options=replace(Options(), **{name: value})
-        )
-        session["options"] = replace(Options(), **{name: value})
-        keys[f"session options: {name}"] = ui.cache_key("scores", "bleu", 1000)
+        start = SPM_START if name == "spm_model" else Options()
+        unchanged = ui.cache_key("scores", "bleu", 1000, options=start)
+        given = ui.cache_key("scores", "bleu", 1000, options=replace(start, **{name: value}))
+        keys[f"options given: {name}"] = base if given == unchanged else given
+        session["options"] = replace(start, **{name: value})
+        changed = ui.cache_key("scores", "bleu", 1000)
+        keys[f"session options: {name}"] = base if changed == unchanged else changed
     session["options"] = Options()
     session["content"] = "sha-2"
     keys["session test set"] = ui.cache_key("scores", "bleu", 1000)

@@ -89,7 +89,7 @@ def check(tmp_path: Path, references: list[list[str]], hypothesis: list[str]) ->
     expected, expected_segments = run_meteor(tmp_path, references, hypothesis)
     metrics = ["precision", "recall", "f1", "fmean"]
     ours = score_test_set(
-        make_test_set(references, {"s": hypothesis}), metrics, Options(tokenize="none")
+        make_test_set(references, {"s": hypothesis}), metrics, Options(tokenize="gtm14")
     )
     corpus = ours.corpus()["s"]
     for metric in metrics:

@@ -57,7 +57,9 @@ def test_intl_equals_sacrebleu_on_random_strings(line):
 
 @settings(max_examples=400, deadline=None)
 @given(
-    st.lists(TEXTS, max_size=4), st.sampled_from(["13a", "mteval", "intl", "none"]), st.booleans()
+    st.lists(TEXTS, max_size=4),
+    st.sampled_from(["13a", "mteval", "intl", "none", "gtm14"]),
+    st.booleans(),
 )
 def test_every_scheme_equals_the_python_reference(lines, name, lowercase):
     options = Options(tokenize=name, lowercase=lowercase)

@@ -29,8 +29,9 @@ from mteval_core.settings.languages import (
     languages_in_names,
     resolve_tokenizer,
 )
-from mteval_core.settings.options import TOKENIZERS, Options, signature
+from mteval_core.settings.options import TOKENIZERS, Options, SentencePieceModel, signature
 from mteval_core.text.character_classes import ZH_RANGES
+from mteval_core.text.sentencepiece_models import model_file
 from tests.helpers import SHARED_DATA, read_lines
 
 SACRE_ZH = TokenizerZh()
@@ -212,9 +213,12 @@ def test_shard_paths_give_the_pair():
     assert languages_in_names(["corpus/"]) == Languages()
 
 
+A_MODEL = SentencePieceModel.of_bytes("m.model", b"model bytes")
+
+
 def test_every_tokenizer_is_in_the_signature():
     for name in TOKENIZERS:
-        model = "m.model" if name in ("flores101", "flores200", "spm") else None
+        model = A_MODEL if name in ("flores101", "flores200", "spm") else None
         label = "flores101" if name == "spm" else name  # as sacreBLEU signs it
         assert f"|tok:{label}|" in signature(Options(tokenize=name, spm_model=model), 1)
 
@@ -231,10 +235,13 @@ def test_every_tokenizer_is_in_the_signature():
 def test_a_missing_package_names_its_extra(name, module, extra, monkeypatch):
     monkeypatch.setitem(sys.modules, module, None)  # import fails
     with pytest.raises(InputError) as error:
-        text.require_tokenizer(Options(tokenize=name, spm_model="m.model"))
+        text.require_tokenizer(
+            Options(tokenize=name, spm_model=A_MODEL if extra == "spm" else None)
+        )
     message = str(error.value)
     assert f'pip install "mteval[{extra}]"' in message and "\n" not in message
     assert "choose another tokenizer" in message
+    assert "--" not in message and "Data page" not in message  # each phrases its own hint
 
 
 def test_japanese_by_default_without_mecab_is_one_line(tmp_path, capsys, monkeypatch):
@@ -244,7 +251,7 @@ def test_japanese_by_default_without_mecab_is_one_line(tmp_path, capsys, monkeyp
     assert main(["score", "--refs", ref, "--hyps", hyp]) == 2
     _, err = capsys.readouterr()
     assert err.count("\n") == 1 and "Japanese" in err and 'pip install "mteval[ja]"' in err
-    assert "--tokenize" in err
+    assert "--tokenize" in err and "char" in err and "WMT" in err
     assert main(["score", "--refs", ref, "--hyps", hyp, "--tokenize", "char"]) == 0
 
 
@@ -317,37 +324,25 @@ def test_spm_tokens_equal_sacrebleus_with_the_same_model(name, spm_model, monkey
     lines = ["The cat sat on the mat.", "我们今天去北京。", "  spaced\tout  ", "", "😀 ñ"]
     lines += chinese_lines()[:200] if any(p.is_file() for p in CHINESE_FILES) else []
     expected = [sacre(oracle, line) for line in lines]
-    options = Options(tokenize=name, spm_model=str(spm_model))
+    options = Options(tokenize=name, spm_model=model_file(str(spm_model)))
     assert python_path(lines, options, monkeypatch) == expected
     if text._scan is not None:
         assert compiled_path(lines, options) == expected
 
 
 def test_spm_needs_a_model_file(tmp_path):
-    with pytest.raises(InputError, match="--spm-model"):
+    with pytest.raises(InputError, match="needs its SentencePiece model file"):
         Options(tokenize="flores200")
-    pytest.importorskip("sentencepiece")
-    with pytest.raises(InputError, match="no SentencePiece model"):
-        text.require_tokenizer(Options(tokenize="spm", spm_model=str(tmp_path / "absent.model")))
+    with pytest.raises(InputError, match="is for the flores101, flores200 and spm tokenizers"):
+        Options(tokenize="13a", spm_model=A_MODEL)
+    with pytest.raises(InputError, match=r"--tokenize flores200 needs .* --spm-model PATH"):
+        main_error(["score", "--refs", "r", "--hyps", "h", "--tokenize", "flores200"])
     with pytest.raises(InputError, match="--spm-model works with"):
         main_error(["score", "--refs", "r", "--hyps", "h", "--spm-model", "m.model"])
-
-
-def test_an_uploaded_model_is_kept_by_its_content(spm_model, tmp_path):
-    """The Data page keeps an uploaded model in a file named by its hash: the same bytes give
-    the same path (and cache keys), and a model replaced at a path is read again."""
-    data = spm_model.read_bytes()
-    path = text.stored_sentencepiece_model(data)
-    assert text.stored_sentencepiece_model(data) == path
-    assert Path(path).read_bytes() == data
-    assert text.stored_sentencepiece_model(data + b"\0") != path
-    copy = tmp_path / "replaced.model"
-    copy.write_bytes(data)
-    first = text._sentencepiece_model(str(copy))
-    assert text._sentencepiece_model(str(copy)) is first
-    copy.write_bytes(b"not a model")
-    with pytest.raises(InputError, match="is not a SentencePiece model"):
-        text._sentencepiece_model(str(copy))
+    absent = str(tmp_path / "absent.model")
+    with pytest.raises(InputError, match="cannot read the SentencePiece model") as error:
+        main_error(["score", "--refs", "r", "--hyps", "h", "--tokenize=spm", "--spm-model", absent])
+    assert error.value.origin == absent
 
 
 def main_error(arguments: list[str]) -> None:
@@ -377,7 +372,7 @@ def test_shards_use_the_language_default_and_equal_sacrebleu(tmp_path, capsys):
     assert "tok:zh" in result["signature"] and "Chinese" in err
 
 
-def test_data_page_offers_the_language_default(monkeypatch):
+def test_data_page_offers_the_language_default():
     pytest.importorskip("streamlit")
     from streamlit.testing.v1 import AppTest
 
@@ -393,25 +388,15 @@ def test_data_page_offers_the_language_default(monkeypatch):
     assert not app.exception, [e.message for e in app.exception]
     assert app.selectbox[0].value == "zh" and app.session_state["options"].tokenize == "zh"
     assert any("Chinese" in c.value and "tokenized with zh" in c.value for c in app.caption)
+    assert not app.error
     assert "tok:zh" in app.caption[-1].value
     app.selectbox[0].set_value("char").run()  # the user's choice stays
     assert app.session_state["options"].tokenize == "char"
     app.selectbox[0].set_value("flores200").run()  # asks for the model; the options stay
-    assert "SentencePiece model" in app.error[0].value.replace("\\", "")
+    error = app.error[0].value.replace("\\", "")
+    assert "SentencePiece model" in error and "Upload its .model file above" in error
+    assert "--" not in error  # the page's own words, no command-line flag
     assert app.session_state["options"].tokenize == "char"
-
-    monkeypatch.setitem(sys.modules, "MeCab", None)
-    japanese = test_set_from_uploads(
-        [("ref.ja", "私は東京に住んでいます。\n".encode())],
-        [("mt.ja", "私は東京に住む。\n".encode())],
-    )
-    app = AppTest.from_file(str(root / "pages/0_Data.py"), default_timeout=60)
-    app.session_state["test_set"] = japanese
-    app.run()
-    assert not app.exception, [e.message for e in app.exception]
-    assert app.session_state["options"].tokenize == "13a"
-    warning = app.warning[0].value.replace("\\", "")  # unescaped markdown
-    assert 'pip install "mteval[ja]"' in warning and "Japanese" in warning
 
 
 def test_wmt_xml_declares_the_target_language(tmp_path, capsys):

@@ -29,9 +29,9 @@ from mteval_core.metrics.meteor.stage import Stage
 from mteval_core.settings.options import Options
 from mteval_core.text import token_ids, token_table
 
-# The compiled tokenizer's split only (tokenize "none"), for WordTable.encode_lines; and the
+# The compiled tokenizer's split only (tokenize "gtm14"), for WordTable.encode_lines; and the
 # characters where that split and Java's StringTokenizer can differ (encode_lines says why).
-_SPLIT_ONLY = Options(tokenize="none")
+_SPLIT_ONLY = Options(tokenize="gtm14")
 _KEPT_BY_JAVA = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
 
 # The modules the compiled loops match on the words' keys themselves (the others' matches are
