@@ -133,6 +133,11 @@ class ArchiveTree:
         return sorted("" if folder == "." else folder for folder in found)
 
     @property
+    def file_paths(self) -> list[str]:
+        """Every file of the whole archive, by its path there, sorted."""
+        return sorted(self._sizes)
+
+    @property
     def unpacked_bytes(self) -> int:
         return sum(self._sizes.values())
 
