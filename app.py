@@ -19,6 +19,7 @@ from mteval_core.report.evaluation_report import (
 from mteval_core.report.frames import files_summary, scores_frame, segment_preview
 from mteval_core.stats.approximate_randomization import RandomizationOptions
 from mteval_core.stats.bootstrap import BootstrapOptions
+from mteval_core.stats.meta import criterion_choices
 from pages.ui import (
     cache_key,
     cached,
@@ -32,6 +33,7 @@ from pages.ui import (
     show_overview,
 )
 from pages.ui.sample import load_sample
+from pages.ui.upload_state import archive_criterion, show_refused_upload
 
 PAGES = {  # file -> what it is for, as the home page lists it
     "pages/0_Data.py": "**Data**: upload your own test set, choose the options",
@@ -57,6 +59,7 @@ SAMPLE_CAPTION = (
 def home() -> None:
     """The home page: what each page does, the current test set and its scores at a glance."""
     st.set_page_config(page_title="mteval", layout="wide")
+    show_refused_upload()  # as every page does, while the last upload is refused
     loaded = load_sample()
     test_set = session_test_set()  # an upload from the Data page, or the sample
     st.title("mteval")
@@ -98,20 +101,29 @@ def home() -> None:
 
 def report_download(test_set: TestSet, scores: Scores) -> None:
     """The evaluation as one HTML page that opens offline, as `mteval report` writes it; made
-    on the click, once for every session with this content and options."""
+    on the click, once for every session with this content and options. Its correlations are
+    under the criterion chosen here when the judgments have several (every mt-metrics-eval set
+    since WMT22): made on the click, a report that needs one would fail where nobody sees it."""
     randomization = RandomizationOptions(REPORT_TRIALS)
     bootstrap = BootstrapOptions(REPORT_RESAMPLES)
     options = session_options()
+    criterion = report_criterion(test_set)
 
     def build() -> str:
         report = evaluation_report(
-            test_set, scores, options.preprocessing_signature(), randomization, None, bootstrap
+            test_set,
+            scores,
+            options.preprocessing_signature(),
+            randomization,
+            None,
+            bootstrap,
+            criterion=criterion,
         )
         return evaluation_html(report)
 
     st.download_button(
         "Download the report (HTML)",
-        deferred(cache_key("evaluation report", randomization, bootstrap), build),
+        deferred(cache_key("evaluation report", randomization, bootstrap, criterion), build),
         file_name="mteval-report.html",
         mime="text/html",
         on_click="ignore",
@@ -119,6 +131,24 @@ def report_download(test_set: TestSet, scores: Scores) -> None:
         f"{REPORT_TRIALS:,} trials), correlations with the human scores when there are some, "
         "the comparison of the two best systems and the signatures: one file that opens "
         "offline, as `mteval report` writes it.",
+    )
+
+
+def report_criterion(test_set: TestSet) -> str | None:
+    """The human criterion of the report: the only one, or the one chosen here among several,
+    starting at the archive's standard one (else the default, else the first); None without
+    judgments."""
+    if test_set.human is None or not len(test_set.human):
+        return None
+    choices = cached(cache_key("criteria"), lambda _: tuple(criterion_choices(test_set.human)))
+    if len(choices) == 1:
+        return choices[0]
+    standard = archive_criterion()
+    return st.selectbox(
+        "Human criterion of the report",
+        choices,
+        index=choices.index(standard) if standard in choices else 0,
+        help="The judgments have several criteria; the report's correlations use this one.",
     )
 
 

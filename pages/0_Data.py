@@ -12,8 +12,8 @@ from mteval_core.io.uploads import (
     ArchivePair,
     TextChoices,
     archive_pairs,
-    check_upload_sizes,
     read_uploaded_metric,
+    single_file,
     test_set_from_archive,
     test_set_from_uploads,
 )
@@ -53,6 +53,13 @@ from pages.ui import (
     tokenizer_refusal,
 )
 from pages.ui.metric_choice import choose_metrics, keep_metric_choice
+from pages.ui.upload_state import (
+    ARCHIVE_CRITERION,
+    forget_upload,
+    show_refused_upload,
+    upload_outcome,
+    upload_was_refused,
+)
 
 st.set_page_config(page_title="mteval: data", layout="wide")
 
@@ -189,7 +196,7 @@ with st.form("upload"):
     source = st.file_uploader("Source (optional)")
     human = st.file_uploader(
         "Human judgments (optional): system, segment_id, score[, rater, criterion], or "
-        "Google's MQM error TSV"
+        "Google's MQM error TSV (also as the .tar.gz of one TSV that Google ships)"
     )
     lower_is_better = st.checkbox("These human scores count errors (lower is better): negate them")
     segment_ids = st.file_uploader(
@@ -198,9 +205,9 @@ with st.form("upload"):
     )
     mqm = st.file_uploader(
         "MQM error annotations (optional): Google's TSV, 2020-2024 layouts (system, doc, "
-        "seg_id or docSegId, rater, category, severity); the Loss page then ranks systems under "
-        "your own error weights, and without other human judgments its MQM scores are the "
-        "Correlation page's"
+        "seg_id or docSegId, rater, category, severity), or the .tar.gz of one TSV that Google "
+        "ships; the Loss page then ranks systems under your own error weights, and without "
+        "other human judgments its MQM scores are the Correlation page's"
     )
     archive = st.file_uploader(
         "mt-metrics-eval archive (optional, in place of references, systems and source): a .zip "
@@ -232,14 +239,16 @@ with st.form("upload"):
     submitted = st.form_submit_button("Use this test set")
 
 
-def uploaded_test_set(notes: list[str]) -> TestSet:
-    """The test set of the form's files; a refused lone CR names the form's choice."""
+def uploaded_test_set(notes: list[str], judgments: tuple[str, bytes] | None) -> TestSet:
+    """The test set of the form's files, with ``judgments`` (the human judgments, else the MQM
+    annotations, whose scores are judgments when there are no others); a refused lone CR names
+    the form's choice."""
     try:
         return test_set_from_uploads(
             [upload(f) for f in references or []],
             [upload(f) for f in systems or []],
             upload(source),
-            upload(human) or upload(mqm),  # MQM scores are judgments when there are no others
+            judgments,
             lower_is_better,
             upload(segment_ids),
             notes=notes,
@@ -252,39 +261,47 @@ def uploaded_test_set(notes: list[str]) -> TestSet:
 if submitted:
     # which reading a file got, judgments set aside: shown also when the files do not fit
     notes: list[str] = []
-    with friendly_errors(stop=False):  # on a problem the previous test set stays loaded
-        external = {}
+    sent = [*(references or []), *(systems or []), source, human, segment_ids, mqm, archive]
+    # on a problem the previous test set stays loaded, and every page says so (upload_outcome)
+    with friendly_errors(stop=False), upload_outcome([file.name for file in sent if file]):
+        external, criterion = {}, None
+        judgments = single_file(upload(human)) or single_file(upload(mqm))  # .tar.gz of one TSV
         if archive:  # the archive's texts, judgments and metric scores, with the files' judgments
             given = [*(references or []), *(systems or []), source, segment_ids]
             read = test_set_from_archive(
                 upload(archive),
                 pair,
                 reference,
-                upload(human) or upload(mqm),
+                judgments,
                 lower_is_better,
                 text_files=[file.name for file in given if file],
             )
-            test_set, external = read.test_set, read.external
+            test_set, external, criterion = read.test_set, read.external, read.criterion
             notes.extend(read.notes)
         else:
-            test_set = uploaded_test_set(notes)
+            test_set = uploaded_test_set(notes, judgments)
         annotations = None
         if mqm:
-            check_upload_sizes([upload(mqm)])
-            annotations = read_mqm(mqm.getvalue(), mqm.name)
+            mqm_name, mqm_data = single_file(upload(mqm))
+            annotations = read_mqm(mqm_data, mqm_name)
         st.session_state["test_set"] = test_set
         st.session_state["mqm"] = annotations
         st.session_state["external_metrics"] = external  # those read for the previous set go
+        st.session_state[ARCHIVE_CRITERION] = criterion
         st.success(
             "Loaded. Every page now shows this test set, read from "
             f"{escape_markdown(files_summary(test_set))}."
         )
     for note in notes:
         st.info(escape_markdown(note))
-if "test_set" in st.session_state and st.button("Go back to the sample test set"):
-    del st.session_state["test_set"]
+if ("test_set" in st.session_state or upload_was_refused()) and st.button(
+    "Go back to the sample test set"
+):
+    st.session_state.pop("test_set", None)
     st.session_state.pop("mqm", None)
     st.session_state.pop("external_metrics", None)
+    forget_upload()
+show_refused_upload()  # here, below the form: other pages say it at their top (app.py)
 
 test_set = session_test_set()
 st.subheader(f"Current test set: {escape_markdown(test_set.name)}")

@@ -52,6 +52,7 @@ from pages.ui.compare import (
     remember_clicked_pair,
 )
 from pages.ui.table_display import chosen_columns
+from pages.ui.upload_state import show_refused_upload
 
 # 20,000 (MAX_RESAMPLES): enough for Holm over 999 pairs (45 systems). 20 systems x 2,000
 # segments, seven metrics: about 10 s of CPU and 0.8 GB at the peak.
@@ -61,6 +62,7 @@ TESTS = ("paired bootstrap", "approximate randomization")
 RESAMPLES_KEY = "scores_resamples"  # the slider's state, and the user's choice per test set
 
 st.set_page_config(page_title="mteval: scores", layout="wide")
+show_refused_upload()  # while the last upload is refused
 
 
 test_set = session_test_set()

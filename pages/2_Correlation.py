@@ -38,8 +38,10 @@ from pages.ui import (
 )
 from pages.ui.segment_level import show_segment_level
 from pages.ui.table_display import chosen_columns, static_table
+from pages.ui.upload_state import show_refused_upload
 
 st.set_page_config(page_title="mteval: correlation", layout="wide")
+show_refused_upload()  # while the last upload is refused
 
 test_set = session_test_set()
 options = session_options()

@@ -42,8 +42,10 @@ from pages.ui.bitext import (
     side_by_side_with_meteor,
 )
 from pages.ui.meteor_alignment import VIEWS, choose_search, choose_view, show_meteor_systems
+from pages.ui.upload_state import show_refused_upload
 
 st.set_page_config(page_title="mteval: bitext grid", layout="wide")
+show_refused_upload()  # while the last upload is refused
 test_set = session_test_set()
 st.title("Bitext grid")
 preselect_from_url(test_set.system_names, test_set.n_segments)

@@ -26,8 +26,10 @@ from pages.ui.loss import (
     show_weight_map,
     weight_sliders,
 )
+from pages.ui.upload_state import show_refused_upload
 
 st.set_page_config(page_title="mteval: loss", layout="wide")
+show_refused_upload()  # while the last upload is refused
 
 
 def analysis_of(name: str, data: bytes) -> LossAnalysis:
@@ -116,7 +118,12 @@ def show_mqm(annotations: MqmAnnotations | None) -> None:
         "error takes the punctuation weight, not Minor's); points are summed per rater, averaged "
         "over a segment's raters and then over each system's rated segments. The sliders start "
         "at Google's weights"
-        + (", with Critical as heavy as a non-translation" if "Critical" in start else "")
+        + (
+            ", with Critical at 0 as mt-metrics-eval weighs it (Google's weights have no "
+            "Critical), so that this ranking starts as the MQM judgments'"
+            if "Critical" in start
+            else ""
+        )
         + " and are in the address bar too."
     )
     with friendly_errors():

@@ -33,8 +33,10 @@ from pages.ui.compare import (
     select_clicked_ngram,
     show_sentences,
 )
+from pages.ui.upload_state import show_refused_upload
 
 st.set_page_config(page_title="mteval: compare", layout="wide")
+show_refused_upload()  # while the last upload is refused
 test_set = session_test_set()
 st.title("Compare two systems")
 if len(test_set.systems) < 2:

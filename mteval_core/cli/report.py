@@ -1,8 +1,8 @@
 """`mteval report`: the evaluation in one self-contained HTML page that opens offline.
 
     mteval report --refs REF [REF ...] --hyps SYS [SYS ...] [--source SRC] [--human FILE]
-                  [--metrics LIST] [--tokenize T] [--pair A B] [--paired-ar N]
-                  [--bootstrap N] [--seed S] > report.html
+                  [--segment-ids FILE] [--criterion NAME] [--metrics LIST] [--tokenize T]
+                  [--pair A B] [--paired-ar N] [--bootstrap N] [--seed S] > report.html
 
 Scores, significance clusters (paired approximate randomization, Holm), correlations with the
 --human judgments, compare-mt's analyses of one pair (default: the two best under the first
@@ -20,13 +20,15 @@ from mteval_core.cli.arguments import (
     resample_count,
     seed,
 )
+from mteval_core.errors import InputError
 from mteval_core.metrics import DEFAULT_METRICS, REGISTRY
+from mteval_core.model.testset import TestSet
 from mteval_core.report.evaluation_report import REPORT_RESAMPLES, REPORT_TRIALS
 from mteval_core.settings.options import TOKENIZERS
 from mteval_core.stats.bootstrap import DEFAULT_SEED
 
 
-def add_command(commands: argparse._SubParsersAction) -> None:
+def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call per option
     report = commands.add_parser(
         "report",
         help="the evaluation as one self-contained HTML page",
@@ -41,6 +43,18 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "--human", metavar="FILE", help="human judgments, as `mteval score --human` reads them"
     )
     report.add_argument("--human-lower-is-better", action="store_true")
+    report.add_argument(
+        "--segment-ids",
+        metavar="FILE",
+        help="the data set's own segment ids (segment_ids.tsv: line, segment_id[, doc]), used "
+        "by the --human file, as `mteval score --segment-ids` reads them",
+    )
+    report.add_argument(
+        "--criterion",
+        metavar="NAME",
+        help="which human criterion the correlations use, or a sum such as adequacy+fluency "
+        "(default: that sum when both exist, else the only criterion)",
+    )
     report.add_argument(
         "--metrics",
         default=",".join(DEFAULT_METRICS),
@@ -83,7 +97,6 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> str:
     from mteval_core.cli.score import load_command_line_test_set, resolved_options
-    from mteval_core.errors import InputError
     from mteval_core.metrics import parse_metric_list
     from mteval_core.metrics.scoring import score_test_set
     from mteval_core.report.evaluation_html import evaluation_html
@@ -103,12 +116,20 @@ def run(args: argparse.Namespace) -> str:
                 f"--pair {' '.join(args.pair)}: give two different systems of --hyps",
                 hint=f"The systems are: {', '.join(test_set.system_names)}.",
             )
+    for option, given in (("--criterion", args.criterion), ("--segment-ids", args.segment_ids)):
+        if given and not args.human:
+            raise InputError(
+                f"{option} needs --human: it is about the human judgments",
+                hint=f"Give the judgments with --human FILE, or leave out {option}.",
+            )
+    if args.human:  # read before the scoring, so that a bad file or criterion is said at once
+        from mteval_core.cli.score import with_human, with_segment_ids
+
+        test_set, segment_ids = with_segment_ids(args.segment_ids, test_set)
+        test_set = with_human(args, test_set, segment_ids)
+        check_criterion(test_set, args.criterion)
     options = resolved_options(args, Options(), languages_of(test_set))
     scores = score_test_set(test_set, parse_metric_list(args.metrics), options)
-    if args.human:
-        from mteval_core.cli.score import with_human
-
-        test_set = with_human(args, test_set)
     report = evaluation_report(
         test_set,
         scores,
@@ -116,5 +137,31 @@ def run(args: argparse.Namespace) -> str:
         RandomizationOptions(args.paired_ar, args.seed) if args.paired_ar else None,
         tuple(args.pair) if args.pair else None,
         BootstrapOptions(args.bootstrap, args.seed) if args.bootstrap else None,
+        criterion=args.criterion,
     )
     return evaluation_html(report)
+
+
+def check_criterion(test_set: TestSet, criterion: str | None) -> None:
+    """Before any scoring: --criterion names one of the judgments' criteria (or a sum of
+    them), or the judgments have a default one; else the choices, in this command's terms."""
+    from mteval_core.model.judgment_matrices import default_criterion
+    from mteval_core.stats.meta import criterion_choices
+
+    human = test_set.human
+    if human is None or not len(human):
+        return
+    choices = criterion_choices(human)
+    if criterion is None:
+        try:
+            default_criterion(human)
+        except InputError as several:
+            raise InputError(
+                several.problem, hint=f"Choose one with --criterion NAME: {', '.join(choices)}."
+            ) from None
+        return
+    if not set(criterion.split("+")) <= set(human.criteria):
+        raise InputError(
+            f"--criterion {criterion}: the human judgments have no criterion {criterion!r}",
+            hint=f"Choose among: {', '.join(choices)} (or a sum of them, such as a+b).",
+        )

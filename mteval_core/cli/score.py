@@ -198,7 +198,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         "--segment-ids",
         metavar="FILE",
         help="the data set's own segment ids (segment_ids.tsv: line, segment_id[, doc]; one row "
-        "per line of the text files), used by --human and --metric-scores files",
+        "per line of the text files), used by --human and --metric-scores files; its doc "
+        "column gives plain-text files their documents (MQM rows are placed by doc)",
     )
     score.add_argument(
         "--criterion",
@@ -392,7 +393,7 @@ def run(args: argparse.Namespace) -> str:
         raise InputError("--human, --bootstrap and --paired-ar work with --format json or text")
     if args.segment_ids and not (args.human or args.metric_scores):
         raise InputError("--segment-ids works with --human or --metric-scores files")
-    segment_ids = read_segment_ids(args.segment_ids, test_set)
+    test_set, segment_ids = with_segment_ids(args.segment_ids, test_set)
     external = [*(mtme.external if mtme else ())]
     external += [read_external(spec, test_set, segment_ids) for spec in args.metric_scores]
     scores = score_test_set(test_set, metrics, options, external=external)
@@ -510,21 +511,28 @@ def _mtme_test_set(args: argparse.Namespace, mtme: MtmeRead) -> TestSet:
     return mtme.test_set
 
 
-def read_segment_ids(path: str | None, test_set: TestSet) -> dict[str, int] | None:
-    """--segment-ids FILE -> segment id -> 1-based line, checked against the test set's size."""
+def with_segment_ids(path: str | None, test_set: TestSet) -> tuple[TestSet, dict[str, int] | None]:
+    """--segment-ids FILE: the test set with the map's documents (its doc column, unless the
+    text files gave documents), and segment id -> 1-based line (None without a segment_id
+    column), checked against the test set's size. The documents place the 2022-2024 MQM
+    layout's rows by doc and docSegId, as the Data page's map does, instead of by source
+    text, which gives repeated sources each other's errors."""
     if path is None:
-        return None
+        return test_set, None
     from mteval_core.io import read_bytes
     from mteval_core.io.directory import parse_segment_ids
 
-    lines = parse_segment_ids(read_bytes(path), path, test_set.n_segments).lines
-    if lines is None:
+    read = parse_segment_ids(read_bytes(path), path, test_set.n_segments)
+    if read.lines is None and read.documents is None:
         raise InputError(
-            "there is no segment_id column",
+            "there is no segment_id column and no doc column",
             origin=path,
-            hint="A segment-id map has the columns line and segment_id, one row per line.",
+            hint="A segment-id map has the columns line, segment_id and doc (either may be "
+            "left out), one row per line.",
         )
-    return lines
+    if read.documents is not None and test_set.documents is None:
+        test_set = replace(test_set, documents=read.documents)
+    return test_set, read.lines
 
 
 def read_external(
@@ -559,6 +567,7 @@ def with_human(
     if not args.human:
         return test_set
     from mteval_core.io import read_bytes, read_human_for
+    from mteval_core.io.mqm_placement import COMMAND_LINE as MQM_PLACEMENT_FLAGS
 
     read = read_human_for(
         test_set,
@@ -566,6 +575,7 @@ def with_human(
         args.human,
         lower_is_better=args.human_lower_is_better,
         segment_ids=segment_ids,
+        how_to_give=MQM_PLACEMENT_FLAGS,
     )
     for note in read.notes:
         print(f"mteval: note: {note}", file=sys.stderr)

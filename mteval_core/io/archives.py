@@ -171,6 +171,11 @@ class ArchiveTree:
         return sorted(found)
 
     @property
+    def file_paths(self) -> list[str]:
+        """Every file of the whole archive, by its path there, sorted."""
+        return sorted(self._sizes)
+
+    @property
     def unpacked_bytes(self) -> int:
         return sum(self._sizes.values())
 

@@ -1,7 +1,9 @@
 """Human judgments from CSV or TSV, at segment level or at system level.
 
 A file with a segment column (segment, segment_id, seg_id or seg) holds segment scores; otherwise
-it holds one score per system, as in the WMT system-level tables. Scores come from the ``score``
+it holds one score per system, as in the WMT system-level tables. Google's per-segment MQM
+averages (``mqm_*.avg_seg_scores.tsv``, split by spaces) are read as released
+(:func:`google_averages_as_tsv`). Scores come from the ``score``
 column, or, without one, from every other column that holds numbers (one criterion per column,
 e.g. adequacy and fluency). Known bookkeeping columns (n_ratings, raw_score, ...) are ignored, and
 so are columns that hold no numbers at all, unless they hold numbers with decimal commas, which
@@ -24,6 +26,7 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -39,6 +42,9 @@ from mteval_core.io.numbers import (
 from mteval_core.io.system_names import file_name_aliases
 from mteval_core.model.testset import HumanScores, TestSet
 
+if TYPE_CHECKING:  # mqm_placement imports this module: only its type, for the signature
+    from mteval_core.io.mqm_placement import HowToGive
+
 IGNORED = {
     "raw_score",
     "n_ratings",
@@ -48,9 +54,13 @@ IGNORED = {
     "original_id",
     "doc",
     "doc_seg_id",
+    "doc_id",  # the 2020-2021 MQM layout's position in the document, never a score
+    "docsegid",
+    "globalsegid",
     "line",
 }
 SCORE_HINT = "Remove unrated rows, or give a number."
+GOOGLE_AVERAGES = ("system", "mqm_avg_score", "seg_id")  # the header of Google's MQM averages
 CRITERION_HINT = "Name the criterion of every score (e.g. MQM, DA, adequacy)."
 
 
@@ -71,14 +81,16 @@ def read_human_for(
     criterion: str | None = None,
     lower_is_better: bool = False,
     segment_ids: Mapping[str, int] | None = None,
+    how_to_give: HowToGive | None = None,
 ) -> HumanRead:
     """:func:`read_human` for one test set (its documents resolve ``docid::n`` segment ids),
     keeping the rows of its systems and references and setting the others aside with a note.
     A system may be named by its whole file name too (:mod:`mteval_core.io.system_names`).
     Google's MQM error annotations (mteval_core.io.mqm_tsv) become MQM scores placed on the test
-    set's lines (mteval_core.io.mqm_placement)."""
+    set's lines (mteval_core.io.mqm_placement); ``how_to_give`` words what would place a segment
+    that nothing places (by default, the Data page's files)."""
     if is_mqm_file(data):
-        from mteval_core.io.mqm_placement import mqm_human_for
+        from mteval_core.io.mqm_placement import HowToGive, mqm_human_for
         from mteval_core.io.mqm_tsv import read_mqm
 
         return mqm_human_for(
@@ -86,6 +98,7 @@ def read_human_for(
             read_mqm(data, origin),
             segment_ids=segment_ids,
             lower_is_better=lower_is_better,
+            how_to_give=how_to_give or HowToGive(),
         )
     scores = read_human(
         data,
@@ -167,7 +180,10 @@ def read_human(
     ``segment_ids`` maps a test set's own segment ids to 1-based line numbers (segment_ids.tsv);
     without it a numeric segment id is the line number itself.
     """
-    table = read_table(decode(data, origin), origin)
+    text = decode(data, origin)
+    if (averages := google_averages_as_tsv(text)) is not None:
+        text, criterion = averages, criterion or "MQM"
+    table = read_table(text, origin)
     if not len(table):
         raise InputError(
             "there are no scores, only a header", origin=origin, hint="Add one row per score."
@@ -219,6 +235,24 @@ def _human_scores(
     if by_segment:
         return HumanScores(segment_rows=frame)
     return HumanScores(system_rows=frame)
+
+
+def google_averages_as_tsv(text: str) -> str | None:
+    """Google's per-segment MQM averages (``mqm_*.avg_seg_scores.tsv`` in
+    google/wmt-mqm-human-evaluation, 2020-2022) as a TSV of system, score and seg_id; None for
+    any other file. Google writes them with a header ``system mqm_avg_score seg_id`` split by
+    spaces and rows split by spaces or a tab and a space, and ``None`` for a segment nobody
+    rated: that row becomes a blank line (no row; the other rows keep their lines), as
+    mt-metrics-eval leaves ``None`` unrated."""
+    lines = text.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None or lines[first].split() != list(GOOGLE_AVERAGES):
+        return None
+    rows = []
+    for line in lines[first + 1 :]:
+        fields = line.split()
+        rows.append("" if len(fields) == 3 and fields[1] == "None" else "\t".join(fields))
+    return "\n".join([*lines[:first], "system\tscore\tseg_id", *rows])
 
 
 def criterion_from_name(origin: str) -> str:

@@ -11,7 +11,13 @@ told apart by the header:
   in the later files, ``metadata`` (a JSON object: timestamps, rater notes). ``docSegId`` is the
   1-based position in ``doc``; ``globalSegId`` is an application's own id (in 2024 it counts a
   canary segment first), so segments are keyed by ``doc::docSegId``, as mt-metrics-eval's
-  ``converters/score_mqm.py --doc_id=docSegId`` keys them.
+  ``converters/score_mqm.py --doc_id=docSegId`` keys them. Files written by the Marot viewer
+  (generalMT2023's ``*.3ratingsPerSegment.tsv``) end the header with one more field, ``#
+  Documentation: <its address>``, that no row has: a header field that starts with ``#`` is a
+  comment, not a column (score_mqm.py's csv.DictReader leaves it empty in every row).
+
+The layout is the one whose own id columns the header has (``docSegId`` or ``globalSegId``: 2022-
+2024; else 2020-2021), and every message names that layout's columns.
 
 Fields are never quoted: a quote is a literal character (score_mqm.py reads with
 ``csv.QUOTE_NONE``; mteval_core.io.delimited splits TSV on tabs only). Error spans are marked
@@ -32,6 +38,8 @@ judgment of one system's segment (mteval_core.loss.annotations); weights are app
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from mteval_core.errors import InputError
@@ -39,8 +47,6 @@ from mteval_core.io.decoding import decode
 from mteval_core.io.delimited import Table, read_table
 from mteval_core.loss.annotations import ErrorType, MqmAnnotations, MqmSegment, Rating
 
-REQUIRED = ("system", "seg_id", "rater", "category", "severity")  # the 2020-2021 layout
-REQUIRED_LATER = ("system", "doc", "docsegid", "rater", "category", "severity")
 NO_ERROR = "No-error"
 ATTENTION_CHECK = "HOTW-test"
 NOT_ERRORS = (NO_ERROR, ATTENTION_CHECK)
@@ -56,50 +62,127 @@ SEVERITIES = (
 )
 LAYOUT_2020 = "2020-2021"
 LAYOUT_2022 = "2022-2024"
-LAYOUT_HINT = (
-    "Google's MQM TSV has the columns system, doc, doc_id, seg_id, rater, source, target, "
-    "category, severity (2020-2021), or system, doc, docSegId, globalSegId, rater, source, "
-    "target, category, severity, metadata (2022-2024)."
-)
 
-__all__ = ["MqmAnnotations", "is_mqm_header", "read_mqm"]
+
+@dataclass(frozen=True)
+class Layout:
+    """One of Google's headers: its columns as Google spells them, the ones a reading needs,
+    and the names of its two segment ids (the position in the document, the global id)."""
+
+    name: str
+    columns: tuple[str, ...]
+    required: tuple[str, ...]
+    position: str  # the segment's 1-based position in its document
+    global_id: str
+
+    @property
+    def hint(self) -> str:
+        return (
+            f"Google's MQM TSV of the {self.name} layout has the columns {', '.join(self.columns)}."
+        )
+
+
+LAYOUTS = {
+    LAYOUT_2020: Layout(
+        LAYOUT_2020,
+        ("system", "doc", "doc_id", "seg_id", "rater", "source", "target", "category",
+         "severity", "[comment]"),
+        ("system", "seg_id", "rater", "category", "severity"),
+        "doc_id",
+        "seg_id",
+    ),
+    LAYOUT_2022: Layout(
+        LAYOUT_2022,
+        ("system", "doc", "docSegId", "globalSegId", "rater", "source", "target", "category",
+         "severity", "[metadata]"),
+        ("system", "doc", "docSegId", "rater", "category", "severity"),
+        "docSegId",
+        "globalSegId",
+    ),
+}  # fmt: skip
+# what a reading of either layout needs, for messages that cannot know the layout yet
+REQUIRED = (
+    "system",
+    "seg_id (2020-2021) or doc and docSegId (2022-2024)",
+    "rater",
+    "category",
+    "severity",
+)
+ONLY_MQM = {"category", "severity", "docsegid", "globalsegid"}  # no score file has these
+COMMENT = "#"  # a header field that starts with it is a note, not a column (Marot's link)
+
+__all__ = ["LAYOUTS", "REQUIRED", "MqmAnnotations", "is_mqm_header", "read_mqm"]
 
 
 def is_mqm_header(header: list[str]) -> bool:
-    """Whether a table's header is one of Google's MQM layouts (errors, not scores)."""
+    """Whether a table's header is one of Google's MQM layouts (errors, not scores): a system
+    column beside a column that only error annotations have. A file whose severity or seg_id
+    column is misnamed is still one, and reading it names what is missing; read as scores, a
+    numeric column (doc_id) would have become the score."""
+    names = {name.strip().lower() for name in header}
+    return "system" in names and bool(names & ONLY_MQM)
+
+
+def layout_of(header: list[str]) -> Layout:
+    """The layout whose own segment ids the header names: 2022-2024 with docSegId or
+    globalSegId, else 2020-2021."""
     names = {name.lower() for name in header}
-    return {"system", "rater", "category", "severity"} <= names and bool(
-        names & {"seg_id", "docsegid"}
-    )
+    return LAYOUTS[LAYOUT_2022 if names & {"docsegid", "globalsegid"} else LAYOUT_2020]
 
 
 def read_mqm(data: bytes, origin: str) -> MqmAnnotations:
     """Read Google's MQM TSV; unknown severities and missing columns are errors, not zeros."""
-    table = read_table(decode(data, origin), origin)
+    text, comment = _without_header_comment(decode(data, origin))
+    table = read_table(text, origin)
     columns = {name.lower(): name for name in table.header}
-    layout = LAYOUT_2022 if "docsegid" in columns else LAYOUT_2020
-    required = REQUIRED_LATER if layout == LAYOUT_2022 else REQUIRED
-    missing = [columns.get(name, name) for name in required if name not in columns]
+    layout = layout_of(table.header)
+    missing = [name for name in layout.required if name.lower() not in columns]
     if missing:
         raise InputError(
             f"the MQM file has no column {', '.join(map(repr, missing))}",
             origin=origin,
             line=table.header_line,
-            hint=LAYOUT_HINT,
+            hint=layout.hint,
         )
     if not table.rows:
         raise InputError("there are no ratings, only a header", origin=origin)
-    return _Reader(table, columns, layout, origin).read()
+    return _Reader(table, columns, layout, origin, comment).read()
+
+
+def _without_header_comment(text: str) -> tuple[str, str | None]:
+    """The text without the header's trailing ``#`` fields, and those fields as written (None
+    when there are none). Only the header line is rebuilt; the rows are left as they are."""
+    start = 0
+    while (end := text.find("\n", start)) != -1 and not text[start:end].strip():
+        start = end + 1  # blank lines before the header
+    end = len(text) if end == -1 else end
+    fields = text[start:end].rstrip("\r").split("\t")
+    kept = len(fields)
+    while kept > 1 and fields[kept - 1].strip().startswith(COMMENT):
+        kept -= 1
+    if kept == len(fields):
+        return text, None
+    comment = "\t".join(fields[kept:]).strip()
+    return text[:start] + "\t".join(fields[:kept]) + text[end:], comment
 
 
 class _Reader:
     """One pass over the rows: ratings, error types, errors in file order, segments, notes."""
 
-    def __init__(self, table: Table, columns: dict[str, str], layout: str, origin: str) -> None:
+    def __init__(
+        self,
+        table: Table,
+        columns: dict[str, str],
+        layout: Layout,
+        origin: str,
+        comment: str | None,
+    ) -> None:
         self.table = table
         self.columns = columns
         self.layout = layout
+        self.later = layout.name == LAYOUT_2022
         self.origin = origin
+        self.comment = comment
         self.known = {severity.lower(): severity for severity in SEVERITIES}
         self.ratings: dict[Rating, int] = {}
         self.error_types: dict[ErrorType, int] = {}
@@ -112,9 +195,9 @@ class _Reader:
         return cells[column].strip() if column is not None else ""
 
     def read(self) -> MqmAnnotations:
-        key_columns = ("docsegid",) if self.layout == LAYOUT_2022 else ("seg_id",)
+        key_column = self.layout.position if self.later else self.layout.global_id
         for row in self.table.rows:
-            for name in ("system", *key_columns, "rater"):
+            for name in ("system", key_column.lower(), "rater"):
                 if not self.cell(row.cells, name):
                     column = self.columns[name]
                     raise InputError(
@@ -131,19 +214,16 @@ class _Reader:
             counts,
             np.array(self.found, dtype=np.int64).reshape(len(self.found), 2),
             tuple(self.segments.values()),
-            self.layout,
+            self.layout.name,
             self.notes(),
         )
 
     def add(self, line: int, cells: dict[str, str]) -> None:
         severity = self.severity(line, cells)
         doc = self.cell(cells, "doc")
-        if self.layout == LAYOUT_2022:
-            doc_seg_id = self.cell(cells, "docsegid")
-            key, seg_id = f"{doc}::{doc_seg_id}", self.cell(cells, "globalsegid")
-        else:
-            doc_seg_id = self.cell(cells, "doc_id")
-            key = seg_id = self.cell(cells, "seg_id")
+        doc_seg_id = self.cell(cells, self.layout.position.lower())
+        seg_id = self.cell(cells, self.layout.global_id.lower())
+        key = f"{doc}::{doc_seg_id}" if self.later else seg_id
         if key not in self.segments:
             source = self.cell(cells, "source")
             self.segments[key] = MqmSegment(key, line, doc, doc_seg_id, seg_id, source)
@@ -160,7 +240,7 @@ class _Reader:
     def severity(self, line: int, cells: dict[str, str]) -> str:
         """The severity as SEVERITIES spell it; '' (no error marked) only in the later layout."""
         written = self.cell(cells, "severity")
-        if not written and self.layout == LAYOUT_2022:
+        if not written and self.later:
             return ""
         if not written:
             raise InputError(
@@ -183,7 +263,12 @@ class _Reader:
 
     def notes(self) -> tuple[str, ...]:
         n_checks, n_empty = self.not_errors[ATTENTION_CHECK], self.not_errors[""]
-        notes = [f"{self.origin}: read as Google's MQM TSV, {self.layout} layout"]
+        notes = [f"{self.origin}: read as Google's MQM TSV, {self.layout.name} layout"]
+        if self.comment is not None:
+            notes.append(
+                f"{self.origin}: the header's last field, {self.comment!r}, is a note (Google's "
+                "Marot viewer writes its documentation link there), not a column"
+            )
         if n_checks:
             notes.append(
                 f"{self.origin}: {n_checks:,} HOTW-test rows (attention checks) count as ratings "

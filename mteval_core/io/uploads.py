@@ -387,3 +387,26 @@ def _with_uploaded_human(
             "out and use the archive's scores.",
         )
     return test_set.with_human(HumanScores.concat([test_set.human, read.scores]))
+
+
+def single_file(upload: Upload | None) -> Upload | None:
+    """An uploaded file, or the one file of an uploaded .zip, .tar.gz or .tar, named ``FILE in
+    ARCHIVE``: Google ships some MQM ratings as a .tar.gz of one TSV, and so they read as
+    released. The archive is read within the dashboard's limits (:func:`open_archive`); an
+    archive of several files is refused, since which one is meant would be a guess."""
+    if upload is None:
+        return None
+    name, data = upload
+    check_upload_sizes([upload])
+    if not name.lower().endswith(ARCHIVE_SUFFIXES):
+        return upload
+    tree = open_archive(data, name)
+    files = tree.file_paths
+    if len(files) != 1:
+        raise InputError(
+            f"the archive holds {len(files):,} files; a judgments file may come as an archive "
+            "of one file",
+            origin=name,
+            hint="Upload the one file you mean (unpacked), or an archive that holds only it.",
+        )
+    return tree.origin(files[0]), tree.read(files[0])

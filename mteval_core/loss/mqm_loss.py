@@ -26,8 +26,12 @@ GOOGLE_WEIGHTS: dict[str, float] = {
     "Major/Non-translation!": 25.0,
     "Minor/Fluency/Punctuation": 0.1,
 }
-CRITICAL_WEIGHT = GOOGLE_WEIGHTS["Major/Non-translation!"]
-ZERO_SEVERITIES = ("Source issue", "Non-translation!")  # as severities: no weight key matches
+# Severities with no key in GOOGLE_WEIGHTS: mt-metrics-eval's score_mqm.py weighs them 0. Google's
+# scheme has no Critical severity (google/wmt-mqm-human-evaluation's README: Major, Minor and
+# Neutral, and the Non-translation category), so a Critical error, where a file has one, weighs 0
+# in the MQM judgments; the Loss page's weights start there too, so that its first ranking is
+# the Correlation page's, and its slider is what counts them.
+UNWEIGHTED_SEVERITIES = ("Critical", "Source issue", "Non-translation!")
 
 
 def weight_key(error_type: ErrorType, weights: Mapping[str, float]) -> str | None:
@@ -154,17 +158,25 @@ def weight_plane_losses(
 
 
 def starting_weights(annotations: MqmAnnotations) -> dict[str, float]:
-    """Google's weights, plus one for Critical errors when the annotations have any: Google's
-    scheme has no Critical weight (its scorer would count them 0), so they start as heavy as its
-    heaviest error, a non-translation. Errors whose severity column says ``Source issue`` or
-    ``Non-translation!`` start at 0, the weight mt-metrics-eval gives them (no key matches)."""
+    """Google's weights, plus a weight of 0 for each severity the annotations have that no key
+    of them matches (Critical; ``Source issue`` or ``Non-translation!`` written as a severity):
+    the weight mt-metrics-eval's scorer gives them, and so the MQM judgments', which the user
+    can then raise."""
     weights = dict(GOOGLE_WEIGHTS)
-    severities = {severity for severity, _category in annotations.error_types}
-    if "Critical" in severities:
-        weights["Critical"] = CRITICAL_WEIGHT
-    for severity in sorted(severities & set(ZERO_SEVERITIES)):
+    for severity in unweighted_errors(annotations):
         weights[severity] = 0.0
     return weights
+
+
+def unweighted_errors(annotations: MqmAnnotations) -> dict[str, int]:
+    """Severity -> how many errors of it no key of GOOGLE_WEIGHTS matches, in the order of
+    UNWEIGHTED_SEVERITIES: they weigh 0 in mt-metrics-eval's scores, and a note says so."""
+    per_type = annotations.counts.sum(axis=0) if len(annotations.ratings) else ()
+    found = dict.fromkeys(UNWEIGHTED_SEVERITIES, 0)
+    for (severity, category), count in zip(annotations.error_types, per_type):
+        if severity in found and weight_key((severity, category), GOOGLE_WEIGHTS) is None:
+            found[severity] += int(count)
+    return {severity: count for severity, count in found.items() if count}
 
 
 def weight_box(x_max: float, y_max: float) -> np.ndarray:

@@ -86,8 +86,10 @@ def evaluation_report(
     pair: tuple[str, str] | None = None,
     bootstrap: BootstrapOptions | None = None,
     progress: Progress | None = None,
+    criterion: str | None = None,
 ) -> EvaluationReport:
-    """Everything the report shows (``randomization`` None: no significance clusters);
+    """Everything the report shows (``randomization`` None: no significance clusters), the
+    correlations under the human ``criterion`` (None: the only one, or adequacy+fluency);
     ``progress`` is told the share done (randomization first, then the comparison)."""
     chosen = (pair[0], pair[1]) if pair else top_two(scores)
     tested = None
@@ -98,7 +100,7 @@ def evaluation_report(
             progress=(lambda share: progress(0.8 * share)) if progress else None,
         )
     judged = test_set.human is not None and len(test_set.human) > 0
-    meta = evaluate(test_set, scores) if judged else None
+    meta = evaluate(test_set, scores, criterion) if judged else None
     comparison = None
     if chosen is not None:
         comparison = compare_systems(test_set, chosen, 0, bootstrap)

@@ -231,7 +231,7 @@ def test_mqm_weights_rank_live_from_the_url_and_map_two_weights():
     weight_map = figure_titled(app, "MQM ranking by weight (best first)")
     assert weight_map["layout"]["xaxis"]["title"]["text"] == "weight of Critical"
     app.button[0].click().run()  # back to Google's weights
-    assert [s.value for s in app.slider][3:] == [5.0, 1.0, 0.0, 25.0, 0.1, 25.0]
+    assert [s.value for s in app.slider][3:] == [5.0, 1.0, 0.0, 25.0, 0.1, 0.0]  # as judged
 
 
 def test_ted_mqm_with_google_weights_gives_the_system_means():
@@ -282,7 +282,7 @@ def test_an_uploaded_test_set_without_loss_data_says_what_to_upload():
         "shows the paper's example: Tate & Voss 2006's systems MT1, MT2, MT3",
         "tate-voss-2006-table2-table4-rates.csv), not yours.",
         "MQM error annotations on the Data page",
-        "system, seg_id, rater, category, severity",
+        "system, seg_id (2020-2021) or doc and docSegId (2022-2024), rater, category, severity",
         "'Your own loss table'",
         "system, correct, non_response, incorrect, rt_total, marked_total, cases",
     ):

@@ -10,7 +10,7 @@ from mteval_core.cli import main
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.report.evaluation_report import top_two
 from mteval_core.settings.options import Options
-from tests.helpers import SAMPLE_DATA, load_sample
+from tests.helpers import SAMPLE_DATA, load_sample, shared_dataset
 
 REFS = [str(SAMPLE_DATA / "ref" / "ref-A.en"), str(SAMPLE_DATA / "ref" / "ref-B.en")]
 SYSTEMS = sorted(str(p) for p in (SAMPLE_DATA / "sys").iterdir())
@@ -64,3 +64,47 @@ def test_a_pair_the_test_set_lacks_is_one_line(capsys):
     assert status == 2
     assert err.startswith("mteval: error: --pair x y: give two different systems")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_report_takes_a_criterion_and_names_it_when_several_have_no_default(capsys, tmp_path):
+    """Issue 42: `mteval report` said "choose a criterion" but had no --criterion. The sample's
+    judgments with fluency renamed 'DA': two criteria, no adequacy+fluency default."""
+    renamed = tmp_path / "judgments.tsv"
+    text = (SAMPLE_DATA / "human" / "judgments.tsv").read_text(encoding="utf-8")
+    renamed.write_text(text.replace("\tfluency\t", "\tDA\t"), encoding="utf-8")
+    given = ["--refs", *REFS, "--hyps", *SYSTEMS, "--human", str(renamed), *QUICK]
+    status, out, err = run(capsys, *given)
+    assert status == 2 and out == ""
+    assert err == (
+        "mteval: error: the human judgments have several criteria (adequacy, DA). Choose one "
+        "with --criterion NAME: adequacy, DA.\n"
+    )
+    status, out, _ = run(capsys, *given, "--criterion", "DA")
+    assert status == 0 and "<p>System level, against human DA.</p>" in out
+    status, out, _ = run(capsys, *given, "--criterion", "adequacy+DA")
+    assert status == 0 and "<p>System level, against human adequacy+DA.</p>" in out
+    status, _, err = run(capsys, *given, "--criterion", "fluency")
+    assert status == 2
+    assert "--criterion fluency: the human judgments have no criterion 'fluency'" in err
+    status, _, err = run(capsys, "--refs", *REFS, "--hyps", *SYSTEMS, "--criterion", "DA")
+    assert status == 2 and "--criterion needs --human" in err
+
+
+def test_report_places_mqm_by_its_segment_ids(capsys):
+    """--segment-ids, as `mteval score` reads it: WMT21 TED's MQM rows name the data set's
+    seg_ids, which the map turns into lines."""
+    folder = shared_dataset("wmt21-ted-mqm-ende")
+    systems = sorted(str(path) for path in (folder / "sys").iterdir())[:3]
+    human = folder / "human" / "original" / "mqm_ted_ende.tsv"
+    given = ["--refs", str(folder / "ref" / "ref-A.de"), "--hyps", *systems, "--human", str(human)]
+    status, out, err = run(
+        capsys,
+        *given,
+        "--segment-ids",
+        str(folder / "segment_ids.tsv"),
+        "--metrics",
+        "bleu",
+        *QUICK,
+    )
+    assert status == 0, err
+    assert "by seg_id" in err and "<p>System level, against human MQM.</p>" in out

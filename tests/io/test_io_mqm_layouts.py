@@ -145,7 +145,7 @@ def test_2024_layout_new_severities_and_mixed_placement():
     assert "1 rows without a severity" in notes
     annotations = read_mqm(MQM_2024, "m.tsv")
     weights = starting_weights(annotations)  # the Loss page: no crash, a weight for each
-    assert weights["Critical"] == 25.0 and weights["Non-translation!"] == 0.0
+    assert weights["Critical"] == 0.0 and weights["Non-translation!"] == 0.0  # as judged
     assert int(annotations.counts.sum()) == 5  # No-error, HOTW-test and empty rows are no errors
 
 
@@ -159,7 +159,8 @@ def test_an_unplaceable_segment_is_refused_with_its_line():
     )
     with pytest.raises(InputError) as caught:
         read_human_for(plain, MQM_2023, "m.tsv")
-    assert "line 2" in str(caught.value) and "--source" in str(caught.value)
+    assert "line 2" in str(caught.value) and "Give the source file too" in str(caught.value)
+    assert "--" not in str(caught.value)  # the Data page's words, no flag
 
 
 def test_detection_and_comparable_source():
@@ -206,3 +207,132 @@ def test_command_line_places_by_source(tmp_path, capsys):
     assert "2 by source text" in err and "human" in out
     assert main([*common, *hyps, *human]) == 2  # without the source nothing places the rows
     assert "--source" in capsys.readouterr().err
+
+
+# Issue 42: the three placements were evaluated eagerly, and the source text gave a segment of a
+# document the test set lacks a line that another segment's ids had placed a rating on.
+SAME = tsv(
+    LATER,
+    "A\tgone\t1\t1\tr1\tSame text.\tx\tStyle/Awkward\tMinor",  # not in the test set's documents
+    "A\tnews_a\t1\t2\tr1\tSame text.\tx\tAccuracy/Mistranslation\tMajor",  # line 1 by its ids
+    "A\tnews_a\t2\t3\tr1\tOther.\ty\tNo-error\tNo-error",
+)
+
+
+def test_a_segment_of_a_missing_document_never_takes_a_line_its_ids_gave_another():
+    test_set = make_test_set(["Same text.", "Other.", "Same text."], ("news_a", "news_a", "news_b"))
+    read = read_human_for(test_set, SAME, "m.tsv")
+    assert segment_scores(read) == {("A", 1): -5.0, ("A", 2): 0.0, ("A", 3): -1.0}
+    notes = " | ".join(read.notes)
+    assert "2 by document and docSegId, 1 by source text" in notes
+    assert "1 of the segments placed by source text have a source that several lines" in notes
+    only_one = make_test_set(["Same text.", "Other."], ("news_a", "news_a"))
+    with pytest.raises(InputError) as caught:  # the only line with its text is taken
+        read_human_for(only_one, SAME, "m.tsv")
+    assert str(caught.value).startswith(
+        "m.tsv, line 2: the source text of the rated segment (document 'gone', docSegId 1) is "
+        "on line(s) 1 of the test set, which other rated segments hold already"
+    )
+
+
+def test_two_segments_that_their_ids_put_on_one_line_are_refused():
+    """A 2020-2021 file whose seg_id says line 1 while doc and doc_id say line 1 too."""
+    data = tsv(
+        "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity",
+        "A\td1\t1\t1\tr1\ts\tt\tNo-error\tNo-error",
+        "A\td1\t1\t99\tr1\ts\tt\tNo-error\tNo-error",  # seg_id 99 is no line: doc d1, doc_id 1
+    )
+    with pytest.raises(InputError) as caught:
+        read_human_for(make_test_set(["s", "u"], ("d1", "d1")), data, "m.tsv")
+    message = str(caught.value)
+    assert message.startswith(
+        "m.tsv, line 3: the rated segment (seg_id 99, document 'd1', doc_id 1) falls on line 1 of "
+        "the test set, which the rated segment of line 2 (seg_id 1, document 'd1', doc_id 1) "
+        "already holds"
+    )
+
+
+def test_messages_of_a_2020_file_name_its_own_columns():
+    """Issue 42: "MQM messages naming the 2022 layout's columns for a 2020 file"."""
+    data = tsv(
+        "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity",
+        "A\ttalk.1\t3\t7\tr1\ts\tt\tNo-error\tNo-error",
+    )
+    plain = TestSet(
+        references=[TextColumn("ref", ("a", "b"), "ref.de")],
+        systems=[TextColumn("A", ("x", "y"), "A.de")],
+    )
+    with pytest.raises(InputError) as caught:
+        read_human_for(plain, data, "m.tsv")
+    message = str(caught.value)
+    assert (
+        "the rated segment (seg_id 7, document 'talk.1', doc_id 3) is not in the test set"
+        in message
+    )
+    assert "a segment-id map whose segment_id column holds the file's seg_id values" in message
+    assert "by doc and doc_id" in message and "docSegId" not in message
+    with pytest.raises(InputError) as caught:
+        read_mqm(
+            b"system\tdoc\tdoc_id\tsegment\trater\tcategory\tseverity\nA\td\t1\t1\tr\tc\tMinor\n",
+            "m.tsv",
+        )
+    assert "no column 'seg_id'" in str(caught.value) and "docSegId" not in str(caught.value)
+
+
+def test_command_line_segment_ids_give_documents_to_repeated_sources(tmp_path, capsys):
+    """Issue 42: `--segment-ids` with a doc column placed nothing by document on the command
+    line, so two lines with one source text got each other's errors (the Data page placed
+    them right). Now the command line places them by doc and docSegId, as the Data page."""
+    from mteval_core.cli import main
+    from mteval_core.io.uploads import test_set_from_uploads
+
+    source = "Hello.\nHello.\n"
+    data = tsv(
+        LATER,
+        "A\tsecond\t1\t2\tr1\tHello.\tx\tAccuracy/Mistranslation\tMajor",
+        "A\tfirst\t1\t1\tr1\tHello.\ty\tNo-error\tNo-error",
+    )
+    ids = b"line\tsegment_id\tdoc\n1\t1\tfirst\n2\t2\tsecond\n"
+    files = {"src.en": source.encode(), "ref.de": b"a\nb\n", "A.de": b"a\nb\n", "mqm.tsv": data}
+    files["ids.tsv"] = ids
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+    command = ["score", "--refs", str(tmp_path / "ref.de"), "--hyps", str(tmp_path / "A.de")]
+    command += ["--source", str(tmp_path / "src.en"), "--human", str(tmp_path / "mqm.tsv")]
+    command += ["--segment-ids", str(tmp_path / "ids.tsv"), "--segments", "--format", "json"]
+    command += ["--metrics", "bleu"]
+    assert main(command) == 0
+    _out, err = capsys.readouterr()
+    assert "2 by document and docSegId" in err and "source text" not in err
+    page = test_set_from_uploads(
+        [("ref.de", b"a\nb\n")],
+        [("A.de", b"a\nb\n")],
+        ("src.en", source.encode()),
+        ("mqm.tsv", data),
+        segment_ids=("ids.tsv", ids),
+    )
+    rows = page.human.segment_rows
+    assert dict(zip(rows["segment"].tolist(), rows["score"].tolist())) == {2: -5.0, 1: 0.0}
+    # and the command line's judgments are the Data page's: line 2 has the Major error
+    from mteval_core.cli.score import with_segment_ids
+
+    plain = make_test_set(["Hello.", "Hello."])
+    with_docs, lines = with_segment_ids(str(tmp_path / "ids.tsv"), plain)
+    assert with_docs.documents == ("first", "second") and lines == {"1": 1, "2": 2}
+    read = read_human_for(with_docs, data, "mqm.tsv", segment_ids=lines)
+    assert segment_scores(read) == {("A", 2): -5.0, ("A", 1): 0.0}
+    assert segment_scores(read_human_for(plain, data, "mqm.tsv")) == {("A", 1): -5.0, ("A", 2): 0.0}
+
+
+def test_critical_errors_weigh_zero_in_the_judgments_and_say_so():
+    read = read_human_for(
+        make_test_set(SOURCE_2024, DOCS_2024), MQM_2024, "mqm_generalMT2024_ende.tsv"
+    )
+    (note,) = [note for note in read.notes if "Critical error" in note]
+    assert note == (
+        "mqm_generalMT2024_ende.tsv: 1 Critical error weighs 0 in the MQM scores, as in "
+        "mt-metrics-eval's score_mqm.py, whose (Google's) weights have no key for Critical: "
+        "Major 5, Minor 1, Minor/Fluency/Punctuation 0.1, Major/Non-translation! 25, Neutral 0 "
+        "(the dashboard's Loss page starts them at 0 too, and weighs them as you choose)"
+    )
+    assert any("1 Non-translation! error weighs 0" in note for note in read.notes)

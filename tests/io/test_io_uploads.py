@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import io
+import tarfile
+import zipfile
+
 import pytest
 
 from mteval_core.errors import InputError
-from mteval_core.io.uploads import TextChoices, check_upload_sizes, read_uploaded_metric
+from mteval_core.io.uploads import (
+    TextChoices,
+    check_upload_sizes,
+    read_uploaded_metric,
+    single_file,
+)
 from mteval_core.io.uploads import test_set_from_uploads as from_uploads
 from tests.helpers import make_test_set
 
@@ -115,3 +124,27 @@ def test_an_uploaded_metric_is_keyed_by_content_name_and_direction():
     for upload, name, direction, already, message in cases:
         with pytest.raises(InputError, match=message):
             read_uploaded_metric(upload, name, direction, test_set, already)
+
+
+def test_a_judgments_archive_of_one_file_is_that_file_and_of_two_is_refused():
+    """Google ships MQM ratings as a .tar.gz of one TSV (generalMT2023); the Data page takes it
+    as released. An archive of two files is refused: which one is meant would be a guess."""
+    one = io.BytesIO()
+    with tarfile.open(fileobj=one, mode="w:gz") as archive:
+        info = tarfile.TarInfo("ratings.tsv")
+        info.size = 5
+        archive.addfile(info, io.BytesIO(b"a\tb\n\n"))
+    assert single_file(("r.tsv.tar.gz", one.getvalue())) == (
+        "ratings.tsv in r.tsv.tar.gz",
+        b"a\tb\n\n",
+    )
+    assert single_file(("r.tsv", b"x")) == ("r.tsv", b"x") and single_file(None) is None
+    two = io.BytesIO()
+    with zipfile.ZipFile(two, "w") as archive:
+        archive.writestr("a.tsv", "x")
+        archive.writestr("b.tsv", "y")
+    with pytest.raises(InputError) as caught:
+        single_file(("both.zip", two.getvalue()))
+    assert str(caught.value).startswith(
+        "both.zip: the archive holds 2 files; a judgments file may come as an archive of one file"
+    )

@@ -8,9 +8,9 @@ import pytest
 from mteval_core.errors import InputError
 from mteval_core.io.mqm_tsv import read_mqm
 from mteval_core.loss.mqm_loss import (
-    CRITICAL_WEIGHT,
     GOOGLE_WEIGHTS,
     errors_per_segment,
+    mqm_segment_scores,
     segment_error_points,
     starting_weights,
     system_error_points,
@@ -122,10 +122,15 @@ SMALL = HEADER + (
 
 
 def test_starting_weights_add_critical_only_when_it_occurs():
-    assert starting_weights(read_mqm(SMALL.encode(), "m.tsv")) == {
-        **GOOGLE_WEIGHTS,
-        "Critical": CRITICAL_WEIGHT,
-    }
+    """At 0, the weight mt-metrics-eval gives it: the Loss page's first ranking is the MQM
+    judgments' (issue 42: Critical weighed 0 in the judgments but 25 on the Loss page)."""
+    annotations = read_mqm(SMALL.encode(), "m.tsv")
+    assert starting_weights(annotations) == {**GOOGLE_WEIGHTS, "Critical": 0.0}
+    points = system_error_points(annotations, starting_weights(annotations))
+    scores = mqm_segment_scores(annotations)
+    for system in "ABC":
+        judged = [-score for (name, _segment), score in scores.items() if name == system]
+        assert points[system] == pytest.approx(sum(judged) / len(judged))
     without = read_mqm((HEADER + "A\td\t1\t1\tr1\ts\tt\tOther\tMajor\n").encode(), "m.tsv")
     assert starting_weights(without) == GOOGLE_WEIGHTS
 

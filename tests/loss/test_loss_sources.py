@@ -56,7 +56,8 @@ def test_an_uploaded_test_set_without_loss_data_gets_what_to_upload():
         f"({PAPER_FILE}), not yours."
     )
     assert "MQM error annotations on the Data page" in note.text
-    assert "system, seg_id, rater, category, severity" in note.text  # the reader's own columns
+    assert ", ".join(REQUIRED) in note.text  # the reader's own columns, of either layout
+    assert "seg_id (2020-2021) or doc and docSegId (2022-2024)" in note.text
     assert note.text.endswith(SHAPES_HINT)  # the loss table reader's own hint
     assert "'Your own loss table'" in note.text
 
