@@ -104,9 +104,7 @@ def report_download(test_set: TestSet, scores: Scores) -> None:
     options = session_options()
 
     def build() -> str:
-        report = evaluation_report(
-            test_set, scores, options.preprocessing_signature(), randomization, None, bootstrap
-        )
+        report = evaluation_report(test_set, scores, options, randomization, None, bootstrap)
         return evaluation_html(report)
 
     st.download_button(
