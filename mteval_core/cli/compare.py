@@ -156,8 +156,8 @@ def run(args: argparse.Namespace) -> str:
     if len(test_set.references) > 1:
         print(
             f"mteval: note: compare-mt's analyses take one reference; using {reference.name} "
-            f"({reference.origin}), the other {len(test_set.references) - 1} are not read (the "
-            "BLEU is `mteval score`'s with this reference alone)",
+            f"({reference.origin}), the other {len(test_set.references) - 1} are not read"
+            + ("" if reading.key == READINGS[1] else " (its BLEU is score's with it alone)"),
             file=sys.stderr,
         )
     training = read_training(args.train, args) if args.train else None

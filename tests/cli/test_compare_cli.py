@@ -91,7 +91,14 @@ def test_text_with_several_references_and_a_training_corpus(capsys, tmp_path):
     assert status == 0
     assert "word accuracy by frequency in the training corpus" in out
     assert "freq:train" in out
-    assert "using ref-A" in err and "1 are not read" in err
+    assert "using ref-A" in err and "1 are not read (its BLEU is score's with it alone)" in err
+
+
+def test_the_command_lines_readings_are_the_analyses():
+    from mteval_core.cli.compare import READINGS
+    from mteval_core.compare import readings
+
+    assert readings.READINGS == READINGS  # written out twice: the parser imports no analysis
 
 
 @pytest.mark.parametrize(
