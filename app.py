@@ -111,13 +111,7 @@ def report_download(test_set: TestSet, scores: Scores) -> None:
 
     def build() -> str:
         report = evaluation_report(
-            test_set,
-            scores,
-            options.preprocessing_signature(),
-            randomization,
-            None,
-            bootstrap,
-            criterion=criterion,
+            test_set, scores, options, randomization, None, bootstrap, criterion=criterion
         )
         return evaluation_html(report)
 

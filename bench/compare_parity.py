@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from mteval_core.compare.analysis import compare_pair  # noqa: E402
+from mteval_core.compare.readings import COMPARE_MT  # noqa: E402
 from mteval_core.metrics.scoring import score_test_set  # noqa: E402
 from mteval_core.settings.options import Options  # noqa: E402
 from mteval_core.stats.approximate_randomization import (  # noqa: E402
@@ -56,7 +57,7 @@ def compare_mt_parity() -> None:
     fixture = json.loads(FIXTURE.read_text(encoding="utf-8"))
     for name, dataset in fixture["datasets"].items():
         texts = [read_lines(SHARED_DATA / p)[: dataset["lines"]] for p in dataset["files"]]
-        c = compare_pair(texts[0], [("a", texts[1]), ("b", texts[2])])
+        c = compare_pair(texts[0], [("a", texts[1]), ("b", texts[2])], COMPARE_MT)
         want = dataset["expected"]
         pairs = [
             (c.analysis("scores").values[:, 0, 0], want["scores"]["bleu"]),
@@ -69,7 +70,9 @@ def compare_mt_parity() -> None:
         for key, expected in want["sentence_buckets"].items():
             pairs.append((c.analysis(key).values[:, :, 0], expected["values"]))
         training = read_lines(SHARED_DATA / dataset["training"])
-        trained = compare_pair(texts[0], [("a", texts[1]), ("b", texts[2])], training=training)
+        trained = compare_pair(
+            texts[0], [("a", texts[1]), ("b", texts[2])], COMPARE_MT, training=training
+        )
         pairs.append(
             (
                 trained.analysis("word_accuracy").values,

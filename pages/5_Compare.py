@@ -1,8 +1,9 @@
 """Compare page: why one system beats another. compare-mt's analyses of two systems (word
 accuracy by frequency, sentence BLEU by length, length difference and sentence BLEU, salient
-n-grams), each bucket with a bootstrap interval; a bucket or an n-gram lists its sentences, each
-with the words one system gets right and the other misses highlighted, as MT-ComparEval shows
-them. ?a=NAME&b=NAME in the URL opens a pair (the Scores page links here)."""
+n-grams), each bucket with a bootstrap interval, the text read as Scores reads it (one BLEU on
+both pages) or as compare-mt does; a bucket or an n-gram lists its sentences, each with the
+words one system gets right and the other misses highlighted, as MT-ComparEval shows them.
+?a=NAME&b=NAME in the URL opens a pair (the Scores page links here)."""
 
 from functools import partial
 
@@ -26,6 +27,7 @@ from pages.ui.compare import (
     LISTABLE,
     NGRAM_CHART,
     WORD_ACCURACY,
+    choose_reading,
     keep_valid,
     pair_view,
     preselect_pair,
@@ -42,8 +44,9 @@ st.title("Compare two systems")
 if len(test_set.systems) < 2:
     st.info("Comparing takes two systems; this test set has one. Upload more on the Data page.")
     st.stop()
+options = session_options()
 with friendly_errors():
-    ranked = ranked_systems(scores_of(test_set, session_options()))
+    ranked = ranked_systems(scores_of(test_set, options))
 preselect_pair(ranked)
 controls = st.columns([3, 3, 3, 2])
 a = controls[0].selectbox("System a (baseline)", ranked, key="compare_a")
@@ -61,22 +64,29 @@ reference = controls[2].selectbox(
 resamples = controls[3].select_slider(
     "Bootstrap resamples", [0, 200, 1000], value=1000, key="compare_resamples"
 )
+reading = choose_reading(options)
 st.query_params.update({"a": a, "b": b})
 bootstrap = BootstrapOptions(resamples) if resamples else None
 st.caption(
     f"Systems best first by the first metric on Scores. The analyses read the reference "
     f"“{escape_markdown(references[reference])}”"
-    + (f" (one of {len(references)})" if len(references) > 1 else "")
-    + ", split on spaces as compare-mt 0.2.10 reads text"
+    + (
+        f" alone (one of {len(references)}; Scores' BLEU reads all of them)"
+        if len(references) > 1
+        else ""
+    )
+    + f", {escape_markdown(reading.description())}"
     + (f"; whiskers: 95% bootstrap intervals ({resamples:,} resamples)." if resamples else ".")
 )
 
 with friendly_errors():
-    view = pair_view(test_set, (a, b), reference, bootstrap)
+    view = pair_view(test_set, (a, b), reference, bootstrap, reading)
     comparison = view.comparison
-    corpus = comparison.analysis("scores")  # compare-mt's corpus BLEU (0-100) and length ratio
+    for note in comparison.notes:  # e.g. text not split into words: every BLEU near zero
+        st.warning(escape_markdown(note[0].upper() + note[1:] + "."))
+    corpus = comparison.analysis("scores")  # the reading's corpus BLEU (0-100), length ratio
     for column, side, name in zip(st.columns(2), range(2), (a, b)):
-        column.metric(f"BLEU of {'ab'[side]}", value_cell(corpus, side, 0, 0))
+        column.metric(f"{reading.bleu_label} of {'ab'[side]}", value_cell(corpus, side, 0, 0))
         column.caption(escape_markdown(name))
     charts = tuple(c.key for c in comparison.analyses[1:])  # the figure's, in its order
     st.plotly_chart(
@@ -123,7 +133,7 @@ if listing == BY_BUCKET:
         side = pick[2].radio(
             "As which system's bucket",
             [0, 1],
-            format_func=lambda s: f"{'ab'[s]}: {(a, b)[s]}",
+            format_func=lambda s: f"{'ab'[s]}: {escape_markdown((a, b)[s])}",
             key="compare_side",
             help="The length of the reference is the same for both; length difference and "
             "sentence BLEU are each system's own.",

@@ -1,17 +1,22 @@
 """`mteval compare`: why one system beats another, as compare-mt 0.2.10 analyses it.
 
     mteval compare --refs REF [REF ...] --hyps A B [--source SRC] [--train FILE]
-                   [--bootstrap N] [--seed S] [--format text|json|html]
+                   [--reading tokenized|compare-mt] [--tokenize T] [--lowercase]
+                   [--stem S [--stem-language L]] [--bootstrap N] [--seed S]
+                   [--format text|json|html]
 
 The files are read by the same readers as `mteval score` (plain text, SGML, XML, JSON Lines,
-tables); the analyses are mteval_core.compare's, with compare-mt's numbers and an interval on
-every bucket (1,000 resamples by default; --bootstrap 0 leaves them out).
+tables); the analyses are mteval_core.compare's, with an interval on every bucket (1,000
+resamples by default; --bootstrap 0 leaves them out). By default the text is tokenized as
+`mteval score` tokenizes it and scored with its BLEU, so the two commands give one BLEU;
+--reading compare-mt reads it as compare-mt does (split on spaces, its BLEU), for its numbers.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from mteval_core.cli.arguments import (
     CARRIAGE_RETURNS_OFFER,
@@ -21,21 +26,36 @@ from mteval_core.cli.arguments import (
     seed,
 )
 from mteval_core.errors import InputError
+from mteval_core.settings.options import SPM_TOKENIZERS, STEMMERS, TOKENIZERS
 from mteval_core.stats.bootstrap import DEFAULT_SEED
 
+if TYPE_CHECKING:
+    from mteval_core.compare.readings import Reading
+    from mteval_core.model.testset import TestSet
+    from mteval_core.settings.options import Options
+
 DEFAULT_RESAMPLES = 1000
+# compare/readings.READINGS, written out: building the parser must not import the analyses
+READINGS = ("tokenized", "compare-mt")
+# what --reading compare-mt cannot take: it splits on spaces, whatever these say
+TOKENIZER_FLAGS = {
+    "tokenize": "--tokenize",
+    "spm_model": "--spm-model",
+    "lowercase": "--lowercase",
+    "stem": "--stem",
+}
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
     compare = commands.add_parser(
         "compare",
         help="compare two systems: compare-mt's analyses with intervals",
-        description="compare-mt 0.2.10's analyses of two systems, with its defaults and its "
-        "numbers: corpus BLEU and length ratio, word accuracy by frequency bucket, sentences "
-        "by reference length (BLEU), length difference and sentence BLEU, salient n-gram "
-        "differences and the sentences where the two differ most; each bucket with a "
-        "bootstrap interval. The text is read as compare-mt reads it: tokenised already, "
-        "split on spaces.",
+        description="compare-mt 0.2.10's analyses of two systems, with its defaults: corpus "
+        "BLEU and length ratio, word accuracy by frequency bucket, sentences by reference "
+        "length (BLEU), length difference and sentence BLEU, salient n-gram differences and "
+        "the sentences where the two differ most; each bucket with a bootstrap interval. The "
+        "text is tokenized as `mteval score` tokenizes it, and its BLEU is score's; "
+        "--reading compare-mt reads it as compare-mt does, for compare-mt's numbers.",
     )
     compare.add_argument(
         "--refs",
@@ -71,9 +91,50 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "--seed", type=seed, default=DEFAULT_SEED, metavar="S", help="(default: %(default)s)"
     )
     compare.add_argument("--format", choices=("text", "json", "html"), default="text")
+    add_reading_argument(compare)
+    add_tokenizer_arguments(compare)
     add_carriage_returns_argument(compare, "the files")
     add_byte_order_mark_argument(compare, "the files")
-    compare.set_defaults(run=run)
+    # resolved_options, shared with score, also chooses METEOR's language: none is given here
+    compare.set_defaults(run=run, meteor_language=None)
+
+
+def add_reading_argument(parser: argparse.ArgumentParser) -> None:
+    """--reading tokenized|compare-mt: how the comparison reads the text (`compare`, `report`)."""
+    parser.add_argument(
+        "--reading",
+        choices=READINGS,
+        default=READINGS[0],
+        help="how the comparison reads the text: tokenized (default) as `mteval score` "
+        "tokenizes it, with its BLEU and sentence BLEU (sacreBLEU's), so the comparison's BLEU "
+        "is score's against the same reference; compare-mt splits each line on spaces and "
+        "scores compare-mt 0.2.10's BLEU and NLTK's sentence BLEU, for compare-mt's numbers "
+        "(give it text split into words: Chinese or Japanese as written reads near zero)",
+    )
+
+
+def add_tokenizer_arguments(parser: argparse.ArgumentParser) -> None:
+    """--tokenize, --spm-model, --lowercase, --stem and --stem-language, as `mteval score`
+    takes them (the tokenized reading's)."""
+    parser.add_argument(
+        "--tokenize",
+        choices=TOKENIZERS,
+        default=None,
+        help="default: the one sacreBLEU's BLEU uses for the target language the file names "
+        "give (zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean), else 13a, as "
+        "`mteval score` chooses it",
+    )
+    parser.add_argument(
+        "--spm-model", metavar="PATH", help="the SentencePiece model of --tokenize spm"
+    )
+    parser.add_argument("--lowercase", action="store_true", help="Unicode lowercasing")
+    parser.add_argument("--stem", choices=STEMMERS, default="none")
+    parser.add_argument(
+        "--stem-language",
+        default="english",
+        metavar="LANG",
+        help="language of the Snowball stemmer (default: english)",
+    )
 
 
 def run(args: argparse.Namespace) -> str:
@@ -90,11 +151,13 @@ def run(args: argparse.Namespace) -> str:
             f"compare takes two systems; the --hyps files hold {len(test_set.systems)} ({names})",
             hint="Give two plain-text files, or NAME=PATH for each.",
         )
+    reading = reading_of(args, test_set)
     reference = test_set.references[0]
     if len(test_set.references) > 1:
         print(
             f"mteval: note: compare-mt's analyses take one reference; using {reference.name} "
-            f"({reference.origin}), the other {len(test_set.references) - 1} are not read",
+            f"({reference.origin}), the other {len(test_set.references) - 1} are not read"
+            + ("" if reading.key == READINGS[1] else " (its BLEU is score's with it alone)"),
             file=sys.stderr,
         )
     training = read_training(args.train, args) if args.train else None
@@ -102,10 +165,12 @@ def run(args: argparse.Namespace) -> str:
     comparison = compare_pair(
         reference.segments,
         [(s.name, s.segments) for s in test_set.systems],
+        reading,
         training=training,
         bootstrap=bootstrap,
         source=test_set.source.segments if test_set.source is not None else None,
     )
+    print_notes(comparison.notes, reading)
     if args.format == "json":
         from mteval_core.report.comparison_text import comparison_json
 
@@ -117,6 +182,54 @@ def run(args: argparse.Namespace) -> str:
     from mteval_core.report.comparison_text import comparison_text
 
     return comparison_text(comparison)
+
+
+def reading_of(args: argparse.Namespace, test_set: TestSet) -> Reading:
+    """--reading: the tokenized reading under --tokenize (or the target language's default),
+    --lowercase and --stem, resolved as `mteval score` resolves them; or compare-mt's, which
+    takes none of them."""
+    from mteval_core.compare.readings import COMPARE_MT, TokenizedReading
+
+    if args.reading == COMPARE_MT.key:
+        unset = (None, False, "none")  # each flag's default
+        given = [flag for name, flag in TOKENIZER_FLAGS.items() if getattr(args, name) not in unset]
+        if given:
+            raise InputError(
+                f"{', '.join(given)} with --reading compare-mt: compare-mt splits each line on "
+                "spaces, whatever the tokenizer",
+                hint=f"Leave out {', '.join(given)}, or --reading compare-mt.",
+            )
+        return COMPARE_MT
+    return TokenizedReading(tokenizer_options(args, test_set))
+
+
+def tokenizer_options(args: argparse.Namespace, test_set: TestSet) -> Options:
+    """The options of --tokenize, --spm-model, --lowercase and --stem, the tokenizer resolved
+    by the target language as `mteval score` resolves it (with its note on stderr)."""
+    from mteval_core.cli.score import resolved_options
+    from mteval_core.settings.languages import DEFAULT_TOKENIZER, languages_of
+    from mteval_core.settings.options import Options
+
+    if args.spm_model and args.tokenize not in SPM_TOKENIZERS:
+        raise InputError(
+            "--spm-model works with --tokenize flores101, flores200 or spm",
+            hint="Give one of them, or leave out --spm-model.",
+        )
+    options = Options(
+        tokenize=args.tokenize or DEFAULT_TOKENIZER,  # the language's, once resolved
+        spm_model=args.spm_model,
+        lowercase=args.lowercase,
+        stem=args.stem,
+        stem_language=args.stem_language,
+    )
+    return resolved_options(args, options, languages_of(test_set))
+
+
+def print_notes(notes: tuple[str, ...], reading: Reading) -> None:
+    """The comparison's notes on stderr, with what to give on the command line."""
+    flag = "leave out --reading compare-mt" if reading.key == READINGS[1] else "give --tokenize"
+    for note in notes:
+        print(f"mteval: note: {note} ({flag})", file=sys.stderr)
 
 
 def read_training(path: str, args: argparse.Namespace) -> tuple[str, ...]:

@@ -2,11 +2,13 @@
 
     mteval report --refs REF [REF ...] --hyps SYS [SYS ...] [--source SRC] [--human FILE]
                   [--segment-ids FILE] [--criterion NAME] [--metrics LIST] [--tokenize T]
-                  [--pair A B] [--paired-ar N] [--bootstrap N] [--seed S] > report.html
+                  [--pair A B] [--paired-ar N] [--bootstrap N] [--seed S]
+                  [--reading tokenized|compare-mt] > report.html
 
 Scores, significance clusters (paired approximate randomization, Holm), correlations with the
 --human judgments, compare-mt's analyses of one pair (default: the two best under the first
-metric) and the signatures; the same page as the dashboard's "Download the report" on Home.
+metric; the text read as the scores read it, or as compare-mt does with --reading compare-mt)
+and the signatures; the same page as the dashboard's "Download the report" on Home.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from mteval_core.cli.arguments import (
     resample_count,
     seed,
 )
+from mteval_core.cli.compare import add_reading_argument, print_notes
 from mteval_core.errors import InputError
 from mteval_core.metrics import DEFAULT_METRICS, REGISTRY
 from mteval_core.model.testset import TestSet
@@ -92,11 +95,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
     add_carriage_returns_argument(report, "the files")
     add_byte_order_mark_argument(report, "the files")
     add_meteor_arguments(report)  # the options resolve as score's do, METEOR's included
+    add_reading_argument(report)
     report.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> str:
     from mteval_core.cli.score import load_command_line_test_set, resolved_options
+    from mteval_core.compare.readings import COMPARE_MT, TokenizedReading
     from mteval_core.metrics import parse_metric_list
     from mteval_core.metrics.scoring import score_test_set
     from mteval_core.report.evaluation_html import evaluation_html
@@ -130,15 +135,19 @@ def run(args: argparse.Namespace) -> str:
         check_criterion(test_set, args.criterion)
     options = resolved_options(args, Options(), languages_of(test_set))
     scores = score_test_set(test_set, parse_metric_list(args.metrics), options)
+    reading = COMPARE_MT if args.reading == COMPARE_MT.key else TokenizedReading(options)
     report = evaluation_report(
         test_set,
         scores,
-        options.preprocessing_signature(),
+        options,
         RandomizationOptions(args.paired_ar, args.seed) if args.paired_ar else None,
         tuple(args.pair) if args.pair else None,
         BootstrapOptions(args.bootstrap, args.seed) if args.bootstrap else None,
         criterion=args.criterion,
+        reading=reading,
     )
+    if report.comparison is not None:
+        print_notes(report.comparison.notes, reading)
     return evaluation_html(report)
 
 

@@ -1,13 +1,14 @@
 """All of compare-mt's analyses of two systems at once, with a bootstrap interval on every
 bucket.
 
-``compare_pair`` reads the text as compare-mt does (``whitespace_split``), computes every bucket
-analysis as per-sentence matrices (``buckets.BucketMatrices``), and resamples the sentences once
-for all of them: one seeded count matrix (``stats.bootstrap.resampled_sums``), so both systems
-and every bucket see the same resamples. The observed values are those of the plain column sums,
-compare-mt's numbers; the intervals are percentile intervals of the resamples (compare-mt's own
-``output_bucket_details`` resamples half the sentences with numpy's global generator; these
-resample all of them, like the rest of mteval).
+``compare_pair`` reads the text as its ``readings.Reading`` says (the test set's tokenizer and
+sacreBLEU's BLEU, as Scores reads it, or compare-mt's split on spaces and its BLEU), computes
+every bucket analysis as per-sentence matrices (``buckets.BucketMatrices``), and resamples the
+sentences once for all of them: one seeded count matrix (``stats.bootstrap.resampled_sums``), so
+both systems and every bucket see the same resamples. The observed values are those of the plain
+column sums (under the compare-mt reading, compare-mt's numbers); the intervals are percentile
+intervals of the resamples (compare-mt's own ``output_bucket_details`` resamples half the
+sentences with numpy's global generator; these resample all of them, like the rest of mteval).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import numpy as np
 from mteval_core import __version__
 from mteval_core.compare import sentence_buckets
 from mteval_core.compare.buckets import BucketMatrices, Buckets
-from mteval_core.compare.compare_mt_bleu import corpus_bleu, sentence_bleus
 from mteval_core.compare.ngram_differences import (
     ALPHA,
     MIN_ORDER,
@@ -35,8 +35,8 @@ from mteval_core.compare.ngram_matches import (
     index_reference,
     match_system,
 )
+from mteval_core.compare.readings import Reading, unsplit_note
 from mteval_core.compare.sentence_examples import SentenceExample, differing_most
-from mteval_core.compare.whitespace_split import split_corpus
 from mteval_core.compare.word_accuracy import (
     WordBuckets,
     WordCounts,
@@ -46,8 +46,6 @@ from mteval_core.compare.word_accuracy import (
     word_frequencies,
 )
 from mteval_core.stats.bootstrap import BootstrapOptions, resampled_sums
-
-COMPARE_MT_VERSION = "0.2.10"  # whose defaults and numbers these are
 
 
 @dataclass(frozen=True, eq=False)  # it holds arrays
@@ -97,7 +95,8 @@ class BucketResult:
 
 @dataclass(frozen=True, eq=False)
 class Comparison:
-    """compare-mt's analyses of systems a and b against one reference."""
+    """compare-mt's analyses of systems a and b against one reference, read as ``reading``
+    says."""
 
     systems: tuple[str, str]
     analyses: tuple[BucketResult, ...]  # scores, word accuracy, then the sentence buckets
@@ -107,18 +106,22 @@ class Comparison:
     frequencies_from: str  # "reference" or "training corpus"
     bootstrap: BootstrapOptions | None
     texts: tuple[Sequence[str], Sequence[str], Sequence[str]]  # reference, a, b (segments)
+    reading: Reading
     source: Sequence[str] | None = None
     words: WordBuckets | None = None  # each word's frequency bucket (word accuracy)
+    notes: tuple[str, ...] = ()  # what the numbers cannot say themselves (``unsplit_note``)
 
     def to_dict(self) -> dict:
         """The JSON of `mteval compare` (README: The comparison's JSON)."""
         a, b = self.systems
         report: dict = {
             "signature": self.signature,
+            "reading": self.reading.key,
             "systems": [a, b],
             "n_segments": len(self.texts[0]),
             "word_frequencies_from": self.frequencies_from,
             "bootstrap": None if self.bootstrap is None else asdict(self.bootstrap),
+            "notes": list(self.notes),
         }
         for analysis in self.analyses:
             report[analysis.key] = analysis.to_dict(self.systems)
@@ -130,7 +133,7 @@ class Comparison:
             "b_better": [d.to_dict() for d in b_better],
         }
         report["sentence_examples"] = {
-            "measure": "sentence BLEU",
+            "measure": self.reading.sentence_bleu_label,
             "a_better": [self.example_dict(e) for e in self.examples[0]],
             "b_better": [self.example_dict(e) for e in self.examples[1]],
         }
@@ -166,7 +169,8 @@ class Comparison:
         return (np.flatnonzero(self.words.reference[:, bucket] > 0) + 1).tolist()
 
     def word_bucket(self, word: str) -> int:
-        """The frequency bucket of ``word`` (compare-mt's token), as word accuracy counts it."""
+        """The frequency bucket of ``word`` (a token of the reading), as word accuracy counts
+        it."""
         if self.words is None:
             raise ValueError("this comparison does not know its words' buckets")
         return self.words.of(word)
@@ -177,7 +181,7 @@ class Comparison:
         gram = tuple(ngram.split(" "))
         n = len(gram)
         found = []
-        reference, out_a, out_b = (split_corpus(t) for t in self.texts)
+        reference, out_a, out_b = (self.reading.tokens(t) for t in self.texts)
         for i, ref in enumerate(reference):
             in_reference = _count(ref, gram, n)
             if not in_reference:
@@ -193,23 +197,21 @@ class Comparison:
         """Every choice that changes a number, sacreBLEU-style, then mteval's version."""
         parts = [
             "nrefs:1",
-            "tok:whitespace",
-            "case:mixed",
+            *self.reading.text_signature(),
             f"freq:{'train' if self.frequencies_from != 'reference' else 'ref'}",
             f"ngram:{MIN_ORDER}-{MAX_ORDER}",
             f"alpha:{ALPHA:g}",
-            "sentbleu:nltk-method2",
-            f"compare-mt:{COMPARE_MT_VERSION}",
+            *self.reading.bleu_signature(),
         ]
         if self.bootstrap is not None:
             parts += [f"resamples:{self.bootstrap.n_resamples}", f"seed:{self.bootstrap.seed}"]
         return "|".join([*parts, f"version:{__version__}"])
 
 
-def _scores_matrices(statistics: Sequence[np.ndarray]) -> BucketMatrices:
-    """compare-mt's aggregate scores (its default ``--compare_scores``): corpus BLEU and the
-    length ratio (hypothesis words over reference words), as one bucket holding every
-    sentence."""
+def _scores_matrices(statistics: Sequence[np.ndarray], reading: Reading) -> BucketMatrices:
+    """compare-mt's aggregate scores (its default ``--compare_scores``): the reading's corpus
+    BLEU and the length ratio (hypothesis tokens over reference tokens), as one bucket holding
+    every sentence."""
 
     def evaluate(totals: np.ndarray) -> np.ndarray:
         totals = np.asarray(totals)
@@ -218,14 +220,14 @@ def _scores_matrices(statistics: Sequence[np.ndarray]) -> BucketMatrices:
             ratio = np.where(
                 reference != 0, totals[..., 1] / np.where(reference != 0, reference, 1), 0.0
             )
-        return np.stack([corpus_bleu(totals), ratio], axis=-1)[..., None, :]
+        return np.stack([reading.corpus_bleu(totals), ratio], axis=-1)[..., None, :]
 
     return BucketMatrices(
         "scores",
         "corpus scores",
         Buckets((), ("all",)),
         ("bleu", "length_ratio"),
-        ("BLEU", "length ratio"),
+        (reading.bleu_label, "length ratio"),
         tuple(statistics),
         evaluate,
         lambda totals: {"sentences": [len(statistics[0])]},
@@ -235,28 +237,33 @@ def _scores_matrices(statistics: Sequence[np.ndarray]) -> BucketMatrices:
 
 @dataclass(frozen=True, eq=False)  # it holds arrays
 class ReferenceSide:
-    """What every system compared against one reference shares: its words, its n-grams
-    numbered, and every word's frequency bucket."""
+    """What every system compared against one reference shares: how the text is read, the
+    reference's tokens, its n-grams numbered, and every token's frequency bucket."""
 
     segments: Sequence[str]
+    reading: Reading
     index: ReferenceIndex
     words: WordBuckets
     frequencies_from: str  # "reference" or "training corpus"
+    notes: tuple[str, ...] = ()  # the reference's tokens are not words (``unsplit_note``)
 
 
 def reference_side(
-    reference: Sequence[str], training: Sequence[str] | None = None
+    reference: Sequence[str], reading: Reading, training: Sequence[str] | None = None
 ) -> ReferenceSide:
-    """The reference read as compare-mt reads it; ``training`` (segments), when given, gives
-    the word frequencies in place of the reference."""
-    tokens = split_corpus(reference)
+    """The reference read as ``reading`` reads it; ``training`` (segments), when given, gives
+    the token frequencies in place of the reference."""
+    tokens = reading.tokens(reference)
     index = index_reference(tokens)
-    frequencies = word_frequencies(split_corpus(training) if training is not None else tokens)
+    frequencies = word_frequencies(reading.tokens(training) if training is not None else tokens)
+    note = unsplit_note(reading, tokens)
     return ReferenceSide(
         reference,
+        reading,
         index,
         word_buckets(index, frequencies),
         "training corpus" if training is not None else "reference",
+        (note,) if note is not None else (),
     )
 
 
@@ -287,20 +294,21 @@ def system_side(
     the same numbers, drawn once for every system). Two systems compared must be resampled
     from generators in the same state, so both see the same resamples (the draws do not depend
     on the matrices)."""
-    tokens = split_corpus(segments)
+    reading = reference.reading
+    tokens = reading.tokens(segments)
     matches = match_system(reference.index, tokens)
-    statistics = matches.statistics
-    bleus = sentence_bleus(statistics)
+    statistics = reading.bleu_statistics(matches.statistics)
+    bleus = reading.sentence_bleus(statistics)
     ref_lengths = statistics[:, 0]
     analyses = (
-        _scores_matrices([statistics]),
+        _scores_matrices([statistics], reading),
         word_accuracy_matrices(
             _word_counts(reference.words, [system_word_counts(reference.words, matches, tokens)]),
             reference.frequencies_from,
         ),
-        sentence_buckets.bleu_by_length(ref_lengths, [statistics]),
-        sentence_buckets.by_length_difference(ref_lengths, [statistics[:, 1]]),
-        sentence_buckets.by_sentence_bleu([bleus]),
+        sentence_buckets.bleu_by_length(ref_lengths, [statistics], reading),
+        sentence_buckets.by_length_difference(ref_lengths, [statistics[:, 1]], reading),
+        sentence_buckets.by_sentence_bleu([bleus], reading),
     )
     flat = [matrix for analysis in analyses for matrix in analysis.matrices]
     resampled = None
@@ -342,26 +350,32 @@ def compare_sides(
         (a.name, b.name),
         analyses,
         salient_between(a.matches, b.matches),
-        # a sentence's words are equal where its stripped text is (split on spaces)
+        # a repeated sentence is a repeated stripped text: compare-mt's repeated words (split
+        # on spaces), and for a tokenizer the same text (not merely the same tokens)
         differing_most(*(_stripped(x.segments) for x in (reference, a, b)), *bleus),
         bleus,
         reference.frequencies_from,
         bootstrap,
         (reference.segments, a.segments, b.segments),
+        reference.reading,
         source,
         reference.words,
+        reference.notes,
     )
 
 
 def compare_pair(
     reference: Sequence[str],
     systems: Sequence[tuple[str, Sequence[str]]],
+    reading: Reading,
     training: Sequence[str] | None = None,
     bootstrap: BootstrapOptions | None = None,
     rng: np.random.Generator | None = None,
     source: Sequence[str] | None = None,
 ) -> Comparison:
-    """compare-mt's analyses of two systems (name, segments) against one reference.
+    """compare-mt's analyses of two systems (name, segments) against one reference, the text
+    read as ``reading`` says (``readings.TokenizedReading(options)``: as Scores reads it;
+    ``readings.COMPARE_MT``: compare-mt's numbers).
 
     ``training`` (segments) gives the word frequencies in place of the reference; ``source``
     is only shown beside the example sentences. With ``bootstrap``, every bucket gets an
@@ -370,7 +384,7 @@ def compare_pair(
     """
     if len(systems) != 2:
         raise ValueError(f"compare two systems, not {len(systems)}")
-    side = reference_side(reference, training)
+    side = reference_side(reference, reading, training)
     n_resamples = bootstrap.n_resamples if bootstrap is not None else 0
     if n_resamples > 0 and rng is None:
         assert bootstrap is not None

@@ -11,8 +11,8 @@
   count of every order but unigrams; no unigram match gives 0; the four logarithms are summed
   exactly (``math.fsum``), as NLTK does, so bucket edges fall where compare-mt's fall.
 
-Both are on compare-mt's default scale, 0-100, and read the statistics of
-``ngram_matches``.
+Both are on compare-mt's default scale, 0-100, and read the statistics of ``ngram_matches`` as
+``counted_as_compare_mt`` gives them (its n-gram counts of at least 1).
 """
 
 from __future__ import annotations
@@ -26,6 +26,15 @@ from mteval_core.compare.ngram_matches import MAX_ORDER
 from mteval_core.engine import libm
 
 SCALE = 100.0
+
+
+def counted_as_compare_mt(statistics: np.ndarray) -> np.ndarray:
+    """``ngram_matches``' statistics with every sentence's n-gram counts at least 1, as
+    compare-mt's ``BleuScorer`` and NLTK count them (``max(1, count)``), before any sum."""
+    counted = np.array(statistics, dtype=np.float64)
+    counts = counted[:, 2 + MAX_ORDER :]
+    counts[...] = np.maximum(counts, 1.0)
+    return counted
 
 
 def corpus_bleu(totals: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ the output's own, else ``confirmed`` when one is confirmed, else ``unconfirmed``
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from mteval_core.compare.ngram_matches import MAX_ORDER, ngrams_of
@@ -54,9 +54,16 @@ def _marks(tokens: Sequence[str], own: Counter, confirmed_here: Counter, max_ord
     return tuple(zip(tokens, marks))
 
 
-def highlights(reference: str, a: str, b: str, max_order: int = MAX_ORDER) -> Highlights:
-    """The marks of one sentence's two outputs against its reference (compare-mt's tokens)."""
-    ref, out_a, out_b = split_tokens(reference), split_tokens(a), split_tokens(b)
+def highlights(
+    reference: str,
+    a: str,
+    b: str,
+    split: Callable[[str], Sequence[str]] = split_tokens,
+    max_order: int = MAX_ORDER,
+) -> Highlights:
+    """The marks of one sentence's two outputs against its reference, each text's tokens as
+    ``split`` gives them (``readings.Reading.split``; by default compare-mt's)."""
+    ref, out_a, out_b = split(reference), split(a), split(b)
     in_reference = ngrams_of(ref, max_order)
     confirmed_a = confirmed(out_a, in_reference, max_order)
     confirmed_b = confirmed(out_b, in_reference, max_order)

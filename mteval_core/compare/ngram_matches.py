@@ -12,7 +12,8 @@ its last word, and a sentence's n-grams are counted by sorting (sentence, n-gram
 n-grams the reference has get a number, and each n-gram's words are read back only when asked.
 
 Statistics columns: reference length, hypothesis length, matches of n = 1..4, hypothesis n-grams
-of n = 1..4, each at least 1 (compare-mt's and NLTK's ``max(1, count)``).
+of n = 1..4 (0 where the sentence is shorter than n: sacreBLEU's count; compare-mt's BLEU counts
+at least 1, and ``readings`` makes that its own reading's).
 """
 
 from __future__ import annotations
@@ -184,7 +185,7 @@ def match_system(reference: ReferenceIndex, hypothesis: Sequence[Sequence[str]])
         clipped = np.where(in_sentence, np.minimum(counts, order.counts[at]), 0)
         sentence, gram = np.divmod(keys, max(len(order.codes), 1))
         statistics[:, 1 + n] = np.bincount(sentence, weights=clipped, minlength=n_sentences)
-        statistics[:, 1 + MAX_ORDER + n] = np.maximum(tokens.lengths - n + 1, 1)
+        statistics[:, 1 + MAX_ORDER + n] = np.maximum(tokens.lengths - n + 1, 0)
         totals.append(np.bincount(gram, weights=clipped, minlength=len(order.codes)).astype(int))
         if n == 1:  # a unigram's code is its word id
             word_matches = (sentence, order.codes[gram], clipped)

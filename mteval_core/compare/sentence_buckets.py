@@ -1,6 +1,7 @@
 """Sentences in buckets (compare-mt's default ``--compare_sentence_buckets``): by reference
-length with each bucket's corpus BLEU, by length difference (hypothesis minus reference words)
-and by sentence BLEU, each with the number of sentences in every bucket.
+length with each bucket's corpus BLEU, by length difference (hypothesis minus reference tokens)
+and by sentence BLEU, each with the number of sentences in every bucket; the tokens and both
+BLEUs are those of the comparison's ``readings.Reading``.
 
 Each analysis gives, per system, a matrix with one row per sentence whose column sums make the
 bucket statistics (``BucketMatrices``): the sentence's BLEU statistics placed in its bucket's
@@ -21,8 +22,8 @@ from mteval_core.compare.buckets import (
     BucketMatrices,
     Buckets,
 )
-from mteval_core.compare.compare_mt_bleu import corpus_bleu
 from mteval_core.compare.ngram_matches import N_STATISTICS
+from mteval_core.compare.readings import Reading
 
 
 def sentences_per_bucket(totals: np.ndarray) -> np.ndarray:
@@ -54,10 +55,14 @@ def _one_hot(index: np.ndarray, width: int) -> np.ndarray:
 
 
 def bleu_by_length(
-    reference_lengths: np.ndarray, statistics: Sequence[np.ndarray], edges=LENGTH_EDGES
+    reference_lengths: np.ndarray,
+    statistics: Sequence[np.ndarray],
+    reading: Reading,
+    edges=LENGTH_EDGES,
 ) -> BucketMatrices:
-    """Corpus BLEU of the sentences in each reference-length bucket (the same buckets for both
-    systems). An empty bucket scores 0, as compare-mt scores it; its size says it is empty."""
+    """The reading's corpus BLEU of the sentences in each reference-length bucket (the same
+    buckets for both systems). An empty bucket scores 0, as compare-mt and sacreBLEU score it;
+    its size says it is empty."""
     buckets = Buckets.whole(edges)
     index = buckets.index(reference_lengths)
     one_hot = _one_hot(index, len(buckets))
@@ -68,17 +73,17 @@ def bleu_by_length(
 
     def evaluate(totals: np.ndarray) -> np.ndarray:
         shaped = np.asarray(totals).reshape(*np.shape(totals)[:-1], k, N_STATISTICS)
-        return corpus_bleu(shaped)[..., None]
+        return reading.corpus_bleu(shaped)[..., None]
 
     def sizes(totals: np.ndarray) -> dict[str, list[int]]:
         return {"sentences": [int(x) for x in one_hot.sum(axis=0)]}
 
     return BucketMatrices(
         "length_buckets",
-        "BLEU by reference length",
+        f"{reading.bleu_label} by reference length",
         buckets,
         ("bleu",),
-        ("BLEU",),
+        (reading.bleu_label,),
         tuple(placed(s) for s in statistics),
         evaluate,
         sizes,
@@ -87,23 +92,23 @@ def bleu_by_length(
 
 
 def by_length_difference(
-    reference_lengths: np.ndarray, hypothesis_lengths: Sequence[np.ndarray]
+    reference_lengths: np.ndarray, hypothesis_lengths: Sequence[np.ndarray], reading: Reading
 ) -> BucketMatrices:
     buckets = Buckets.whole(LENGTH_DIFFERENCE_EDGES)
     indices = [buckets.index(h - reference_lengths) for h in hypothesis_lengths]
     return counted(
         "length_difference_buckets",
-        "sentences by length difference (hypothesis minus reference words)",
+        f"sentences by length difference (hypothesis minus reference {reading.token}s)",
         buckets,
         indices,
     )
 
 
-def by_sentence_bleu(sentence_bleus: Sequence[np.ndarray]) -> BucketMatrices:
+def by_sentence_bleu(sentence_bleus: Sequence[np.ndarray], reading: Reading) -> BucketMatrices:
     buckets = Buckets.real(SENTENCE_BLEU_EDGES)
     return counted(
         "sentence_bleu_buckets",
-        "sentences by sentence BLEU",
+        f"sentences by {reading.sentence_bleu_label}",
         buckets,
         [buckets.index(scores) for scores in sentence_bleus],
     )

@@ -43,10 +43,11 @@ def comparison_html(comparison: Comparison) -> str:
 def comparison_sections(comparison: Comparison) -> list[str]:
     """The page's content below its title (escaped HTML), for `mteval report` to include."""
     parts = [
-        f"<p>{len(comparison.texts[0]):,} segments. The analyses and numbers of "
-        "compare-mt 0.2.10 with its defaults"
+        f"<p>{len(comparison.texts[0]):,} segments. The analyses of compare-mt 0.2.10 with its "
+        f"defaults, the text {escape(comparison.reading.description())}"
         + _interval_note(comparison)
         + f". Signature: <code>{escape(comparison.signature)}</code></p>",
+        *(f"<p><strong>Note:</strong> {escape(note)}</p>" for note in comparison.notes),
     ]
     for analysis in comparison.analyses:
         parts += [f"<h2>{escape(analysis.title)}</h2>"]
@@ -190,7 +191,8 @@ def ngram_tables(comparison: Comparison) -> list[str]:
 def example_tables(comparison: Comparison) -> list[str]:
     a, b = comparison.systems
     reference, out_a, out_b = comparison.texts
-    parts = ["<h2>Sentences where the two differ most (sentence BLEU)</h2>"]
+    measure = escape(comparison.reading.sentence_bleu_label)
+    parts = [f"<h2>Sentences where the two differ most ({measure})</h2>"]
     for side, (better, worse) in enumerate(((a, b), (b, a))):
         parts.append(f"<h3>{escape(better)} better than {escape(worse)}</h3>")
         for e in comparison.examples[side]:
@@ -204,5 +206,5 @@ def example_tables(comparison: Comparison) -> list[str]:
                 [escape(b), escape(out_b[i]), f"{e.score_b:.4f}"],
             ]
             parts.append(f"<p>line {e.line}</p>")
-            parts.append(html_table(["", "text", "sentence BLEU"], rows, text_columns={1}))
+            parts.append(html_table(["", "text", measure], rows, text_columns={1}))
     return parts

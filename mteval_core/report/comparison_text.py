@@ -15,7 +15,9 @@ def comparison_json(comparison: Comparison) -> str:
 def comparison_text(comparison: Comparison) -> str:
     """Every analysis as an aligned table, then the n-grams and the example sentences."""
     a, b = comparison.systems
-    lines = [f"compare: a = {a}, b = {b}", ""]
+    lines = [f"compare: a = {a}, b = {b}; the text {comparison.reading.description()}"]
+    lines += [f"note: {note}" for note in comparison.notes]
+    lines.append("")
     for analysis in comparison.analyses:
         lines += [*bucket_table(analysis, comparison.systems), ""]
     lines += [*ngram_lines(comparison), ""]
@@ -91,7 +93,8 @@ def example_lines(comparison: Comparison) -> list[str]:
     lines = []
     for side, (better, worse) in enumerate(((a, b), (b, a))):
         examples = comparison.examples[side]
-        lines.append(f"--- {len(examples)} sentences where {better} > {worse} at sentence BLEU")
+        measure = comparison.reading.sentence_bleu_label
+        lines.append(f"--- {len(examples)} sentences where {better} > {worse} at {measure}")
         for e in examples:
             i = e.line - 1
             scores = f"{a}={e.score_a:.4f}, {b}={e.score_b:.4f}"

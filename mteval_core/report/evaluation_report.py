@@ -1,7 +1,8 @@
 """What `mteval report` and the dashboard's report download hold, computed once: every system's
 scores, the significance clusters of paired approximate randomization, the correlations with
 human scores when the test set has them, and compare-mt's analyses of one pair (by default the
-two best systems under the first metric, as the Scores page orders them).
+two best systems under the first metric, as the Scores page orders them; the text read as the
+scores read it, so the comparison's BLEU is the scores' BLEU against its reference).
 
 ``evaluation_html`` renders it; this module only decides what goes in."""
 
@@ -10,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mteval_core.compare.analysis import Comparison, compare_pair
+from mteval_core.compare.readings import Reading, TokenizedReading
 from mteval_core.errors import InputError
 from mteval_core.metrics.scoring import Progress, Scores
 from mteval_core.model.testset import TestSet
+from mteval_core.settings.options import Options
 from mteval_core.stats.approximate_randomization import (
     RandomizationOptions,
     RandomizationResult,
@@ -58,10 +61,12 @@ def top_two(scores: Scores) -> tuple[str, str] | None:
 def compare_systems(
     test_set: TestSet,
     pair: tuple[str, str],
+    reading: Reading,
     reference: int = 0,
     bootstrap: BootstrapOptions | None = None,
 ) -> Comparison:
-    """compare-mt's analyses of ``pair`` against reference number ``reference`` (0-based)."""
+    """compare-mt's analyses of ``pair`` against reference number ``reference`` (0-based), the
+    text read as ``reading`` says."""
     for name in pair:
         if name not in test_set.system_names:
             raise InputError(
@@ -73,6 +78,7 @@ def compare_systems(
     return compare_pair(
         test_set.references[reference].segments,
         [(name, test_set.system(name)) for name in pair],
+        reading,
         bootstrap=bootstrap,
         source=test_set.source.segments if test_set.source is not None else None,
     )
@@ -81,16 +87,19 @@ def compare_systems(
 def evaluation_report(
     test_set: TestSet,
     scores: Scores,
-    options_signature: str,
+    options: Options,
     randomization: RandomizationOptions | None,
     pair: tuple[str, str] | None = None,
     bootstrap: BootstrapOptions | None = None,
     progress: Progress | None = None,
     criterion: str | None = None,
+    reading: Reading | None = None,
 ) -> EvaluationReport:
-    """Everything the report shows (``randomization`` None: no significance clusters), the
-    correlations under the human ``criterion`` (None: the only one, or adequacy+fluency);
-    ``progress`` is told the share done (randomization first, then the comparison)."""
+    """Everything the report shows for ``scores`` computed under ``options`` (``randomization``
+    None: no significance clusters); the correlations under the human ``criterion`` (None: the
+    only one, or adequacy+fluency); the comparison reads the text as ``reading`` says, by
+    default as the scores read it (``TokenizedReading(options)``). ``progress`` is told the
+    share done (randomization first, then the comparison)."""
     chosen = (pair[0], pair[1]) if pair else top_two(scores)
     tested = None
     if randomization is not None and len(scores.systems) >= 2:
@@ -103,7 +112,8 @@ def evaluation_report(
     meta = evaluate(test_set, scores, criterion) if judged else None
     comparison = None
     if chosen is not None:
-        comparison = compare_systems(test_set, chosen, 0, bootstrap)
+        chosen_reading = reading if reading is not None else TokenizedReading(options)
+        comparison = compare_systems(test_set, chosen, chosen_reading, 0, bootstrap)
     if progress:
         progress(1.0)
     return EvaluationReport(
@@ -111,7 +121,7 @@ def evaluation_report(
         test_set.n_segments,
         tuple(test_set.reference_names),
         scores,
-        options_signature,
+        options.preprocessing_signature(),
         tested,
         meta,
         comparison,

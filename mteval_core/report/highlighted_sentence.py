@@ -6,7 +6,7 @@ HTML-escaped here, word by word, so a sentence or a system name is only ever sho
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Sequence
 from html import escape
 
 from mteval_core.compare.highlights import CONFIRMED, OWN, UNCONFIRMED, Highlights, highlights
@@ -58,17 +58,19 @@ def sentence_html(
     outputs: tuple[str, str],
     source: str | None = None,
     underlined: Collection[str] | None = None,
+    split: Callable[[str], Sequence[str]] = split_tokens,
 ) -> str:
     """A table of line ``line``: source (when given), reference and the two outputs, each
-    output's words marked against the reference (compare-mt's whitespace tokens); the words in
-    ``underlined`` (e.g. a frequency bucket's) underlined in the reference and both outputs."""
-    marked: Highlights = highlights(reference, *outputs)
+    output's tokens (as ``split`` gives them: the comparison's reading) marked against the
+    reference; the tokens in ``underlined`` (e.g. a frequency bucket's) underlined in the
+    reference and both outputs."""
+    marked: Highlights = highlights(reference, *outputs, split)
     rows = []
     if source is not None:
         rows.append(("source", escape(source)))
     shown_reference = escape(reference)
     if underlined:
-        plain = tuple((word, UNCONFIRMED) for word in split_tokens(reference))
+        plain = tuple((word, UNCONFIRMED) for word in split(reference))
         shown_reference = _words(plain, "", underlined)
     rows += [
         ("reference", shown_reference),

@@ -1,7 +1,8 @@
 """What the Compare page needs beside its core calls: the pair from the URL (?a=NAME&b=NAME,
-checked against the test set and named as text when wrong), the choice of what to list, and the
-listed sentences, highlighted (``report.highlighted_sentence``, which escapes every word) and
-each linked to its Bitext grid."""
+checked against the test set and named as text when wrong), how the text is read (as Scores
+reads it, or as compare-mt does), the choice of what to list, and the listed sentences,
+highlighted (``report.highlighted_sentence``, which escapes every word) and each linked to its
+Bitext grid."""
 
 from __future__ import annotations
 
@@ -20,12 +21,13 @@ from mteval_core.compare.analysis import (
     reference_side,
     system_side,
 )
-from mteval_core.compare.whitespace_split import split_tokens
+from mteval_core.compare.readings import COMPARE_MT, Reading, TokenizedReading
 from mteval_core.errors import InputError
 from mteval_core.model.testset import TestSet
 from mteval_core.report.figures import buckets_figure, ngram_figure, shown_ngrams
 from mteval_core.report.figures.plotly_escape import escape_plotly
 from mteval_core.report.highlighted_sentence import sentence_html
+from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions, resample_counts
 from pages.ui import cache_key, cached
 from pages.ui.markdown_escape import escape_markdown
@@ -34,6 +36,7 @@ SENTENCE_ANALYSES = ("length_buckets", "length_difference_buckets", "sentence_bl
 WORD_ACCURACY = "word_accuracy"  # its buckets hold words: a bucket lists the sentences with them
 LISTABLE = (*SENTENCE_ANALYSES, WORD_ACCURACY)
 BY_BUCKET, BY_NGRAM = "a bucket", "an n-gram"
+READING = "compare_reading"  # the choice of reading (its widget's key)
 CHART = "compare_buckets_chart"  # the figure of every bucket analysis (its selection's key)
 NGRAM_CHART = "compare_ngram_chart"  # the salient n-grams' figure (its selection's key)
 SENTENCES_PER_PAGE = 10
@@ -53,13 +56,42 @@ class PairView:
     ngrams: go.Figure  # the salient n-grams of each side
 
 
+def choose_reading(options: Options) -> Reading:
+    """The page's choice of how the analyses read the text: as Scores reads it under the Data
+    page's ``options`` (the default, so that the page's BLEU is Scores' BLEU), or as
+    compare-mt 0.2.10 does (its numbers)."""
+    scores_reading = TokenizedReading(options)
+    labels = {
+        scores_reading.key: f"as Scores reads it ({scores_reading.how_split()}, Scores' BLEU)",
+        COMPARE_MT.key: "as compare-mt 0.2.10 reads it (split on spaces, its own BLEU)",
+    }
+    chosen = st.radio(
+        "Read the text",
+        list(labels),
+        format_func=lambda key: escape_markdown(labels[key]),
+        horizontal=True,
+        key=READING,
+        help="Scores' reading tokenizes the text with the Data page's tokenizer (zh for "
+        "Chinese, ...) and scores sacreBLEU's BLEU, so the BLEU here is the Scores page's "
+        "against the chosen reference. compare-mt's reading splits each line on spaces and "
+        "scores compare-mt's BLEU and NLTK's sentence BLEU, as compare-mt prints them: for "
+        "text split into words already (Chinese or Japanese as written reads near zero).",
+    )
+    return COMPARE_MT if chosen == COMPARE_MT.key else scores_reading
+
+
 def pair_view(
-    test_set: TestSet, pair: tuple[str, str], reference: int, bootstrap: BootstrapOptions | None
+    test_set: TestSet,
+    pair: tuple[str, str],
+    reference: int,
+    bootstrap: BootstrapOptions | None,
+    reading: Reading,
 ) -> PairView:
-    """compare-mt's analyses of ``pair`` (a first, the baseline) and their figures, one cache
-    entry per pair, from each system's side computed once per reference and resamples (shared
-    by every pair it is in, and by every session): switching one system of the pair counts
-    only the new one, and the pair's own work is a few vector operations and two figures."""
+    """compare-mt's analyses of ``pair`` (a first, the baseline), the text read as ``reading``
+    says, and their figures, one cache entry per pair, from each system's side computed once
+    per reference, reading and resamples (shared by every pair it is in, and by every session):
+    switching one system of the pair counts only the new one, and the pair's own work is a few
+    vector operations and two figures."""
     if pair[0] == pair[1]:
         raise InputError(f"compare two different systems, not {pair[0]!r} with itself")
     for name in pair:
@@ -71,8 +103,8 @@ def pair_view(
 
     def compute() -> PairView:
         ref = cached(
-            cache_key("compare reference side", reference),
-            lambda _: reference_side(test_set.references[reference].segments),
+            cache_key("compare reference side", reference, reading),
+            lambda _: reference_side(test_set.references[reference].segments, reading),
         )
         sides = [_side_of(test_set, ref, name, reference, bootstrap) for name in pair]
         source = test_set.source.segments if test_set.source is not None else None
@@ -82,7 +114,9 @@ def pair_view(
             comparison, buckets_figure(charts, pair), ngram_figure(comparison.ngrams, pair)
         )
 
-    return cached(cache_key("compare pair", *pair, reference, bootstrap), lambda _: compute())
+    return cached(
+        cache_key("compare pair", *pair, reference, bootstrap, reading), lambda _: compute()
+    )
 
 
 def _side_of(
@@ -103,7 +137,9 @@ def _side_of(
             lambda _: resample_counts(test_set.n_segments, resamples, np.random.default_rng(seed)),
         )
     return cached(
-        cache_key("compare system side", name, reference_number, resamples, bootstrap),
+        cache_key(
+            "compare system side", name, reference_number, resamples, bootstrap, reference.reading
+        ),
         lambda _: system_side(
             reference,
             name,
@@ -198,12 +234,13 @@ def show_sentences(
     st.caption(f"Sentences {first + 1} to {first + len(shown)} of {len(lines):,}.")
     reference, out_a, out_b = comparison.texts
     source = comparison.source
+    split = comparison.reading.split
     blocks = []
     for line in shown:
         i = line - 1
         underlined = None
         if word_bucket is not None:
-            words = {w for text in (reference[i], out_a[i], out_b[i]) for w in split_tokens(text)}
+            words = {w for text in (reference[i], out_a[i], out_b[i]) for w in split(text)}
             underlined = {w for w in words if comparison.word_bucket(w) == word_bucket}
         blocks.append(
             sentence_html(
@@ -213,6 +250,7 @@ def show_sentences(
                 (out_a[i], out_b[i]),
                 source[i] if source is not None else None,
                 underlined,
+                split,
             )
         )
     st.html("".join(blocks))  # one element for the page of sentences: quick to draw

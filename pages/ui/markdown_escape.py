@@ -14,6 +14,9 @@ from __future__ import annotations
 import re
 
 WORD_JOINER = "\u2060"  # invisible, zero width; not part of a URL or an e-mail address
+# the bidi embeddings, overrides and isolates: each holds for the rest of its paragraph, so a name
+# with an unclosed right-to-left override would turn the page's words after it around
+_BIDI_CONTROL = re.compile("[\u202a-\u202e\u2066-\u2069]")
 _INLINE = re.compile(r"([\\`*_\[\]<>&$:|~])")  # emphasis, code, links, HTML, entities, math, ...
 _BLOCK_START = re.compile(r"^([ \t]*)([#>+\-=]|\d+(?=[.)]))")  # heading, quote, list, rule
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -28,8 +31,11 @@ def escape_markdown(text: object) -> str:
     autolinks (``www.x.org``, ``http://...``, ``a@b.org``) ignore backslashes, so an invisible
     word joiner breaks them. Letters, digits, spaces, ``.``, ``,``, ``-`` inside a name and
     quotes are left alone: ordinary names read the same in the page source as on the screen.
+    A bidi control (an override, embedding or isolate) is shown as its code point, ``<U+202E>``,
+    so that it reorders nothing after it and the name shows what it holds.
     """
     text = _LINE_BREAK.sub(" ", str(text))
+    text = _BIDI_CONTROL.sub(lambda match: f"<U+{ord(match.group()):04X}>", text)
     text = text.replace("@", WORD_JOINER + "@").replace("://", ":" + WORD_JOINER + "//")
     text = re.sub(r"(?i)(www)(\.)", rf"\1{WORD_JOINER}\2", text)
     text = _INLINE.sub(r"\\\1", text)

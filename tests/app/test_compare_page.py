@@ -1,6 +1,8 @@
 """The Compare page as a person uses it, through AppTest: the two best systems by default, a
 pair from the URL (checked, and named as text when wrong), a bucket or an n-gram listing its
-sentences with the words marked, and hostile names and texts shown only as text."""
+sentences with the words marked, and hostile names and texts shown only as text. On WMT23 en-zh,
+en-ja and zh-en as released (issue 42): the page's BLEU is the Scores page's, and compare-mt's
+reading, chosen by name, says when the text is not split into words."""
 
 from __future__ import annotations
 
@@ -9,8 +11,10 @@ from html import escape, unescape
 from pathlib import Path
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
+from mteval_core.compare.readings import TokenizedReading
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.report.comparison_text import value_cell
 from mteval_core.report.evaluation_report import compare_systems, ranked_systems
@@ -23,10 +27,12 @@ from pages.ui import compare as compare_ui
 from pages.ui.compare import CHART, NGRAM_CHART, clicked_bucket
 from tests.app.test_hostile_pages import IMAGE, TAG, assert_escaped, hostile_test_set
 from tests.helpers import load_sample
+from tests.wmt23_general import SYSTEMS, TOKENIZERS, wmt23_pair
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "pages/5_Compare.py"
 SAMPLE = load_sample().test_set
+READING = TokenizedReading(Options())  # the page's by default: as Scores reads the sample
 
 
 def open_compare(query: dict[str, str] | None = None, **state) -> AppTest:
@@ -62,10 +68,10 @@ def test_the_page_opens_on_the_two_best_systems_with_every_chart():
     assert widget(app, "selectbox", "System b").value == ranked[1]
     assert len(app.get("plotly_chart")) == 2  # the four bucket analyses in one, the n-grams
     assert app.query_params["a"] == ranked[0]  # a link to this view
-    corpus = compare_systems(SAMPLE, (ranked[0], ranked[1]), 0, BootstrapOptions(1000))
+    corpus = compare_systems(SAMPLE, (ranked[0], ranked[1]), READING, 0, BootstrapOptions(1000))
     bleu = corpus.analysis("scores")
     assert [m.value for m in app.metric] == [value_cell(bleu, 0, 0, 0), value_cell(bleu, 1, 0, 0)]
-    assert 0 < bleu.values[0, 0, 0] < 100  # compare-mt's BLEU: shown as it gives it, 0-100
+    assert 0 < bleu.values[0, 0, 0] < 100  # sacreBLEU's BLEU, 0-100
 
 
 def test_a_bucket_lists_its_sentences_with_the_marked_words_and_bitext_links():
@@ -74,7 +80,7 @@ def test_a_bucket_lists_its_sentences_with_the_marked_words_and_bitext_links():
     rerun(app)
     widget(app, "radio", "As which system's bucket").set_value(1)
     rerun(app)
-    comparison = compare_systems(SAMPLE, ("phrase-based", "neural-large"))
+    comparison = compare_systems(SAMPLE, ("phrase-based", "neural-large"), READING)
     # the bucket with most of b's sentences, to see more than one
     analysis = comparison.analysis("sentence_bleu_buckets")
     bucket = max(
@@ -97,7 +103,7 @@ def test_a_clicked_word_accuracy_bar_lists_the_sentences_with_its_words_underlin
     """A bar of word accuracy by frequency (trace 0: a's, bucket k) lists the sentences whose
     reference has words of that bucket, the words underlined in reference and outputs."""
     app = open_compare({"a": "phrase-based", "b": "neural-large"})
-    comparison = compare_systems(SAMPLE, ("phrase-based", "neural-large"))
+    comparison = compare_systems(SAMPLE, ("phrase-based", "neural-large"), READING)
     words = comparison.words
     bucket = int(np.argmax(words.reference.sum(axis=0)))  # the bucket with most words
     analyses = tuple(a.key for a in comparison.analyses[1:])
@@ -118,7 +124,7 @@ def test_a_clicked_word_accuracy_bar_lists_the_sentences_with_its_words_underlin
     body = " ".join(e.proto.body for e in app.get("html"))
     underlined = re.findall(r'<u class="bucket-word"[^>]*>([^<]*)</u>', body)
     assert underlined and all(comparison.word_bucket(unescape(w)) == bucket for w in underlined)
-    first = SAMPLE.references[0].segments[expected[0] - 1].split()
+    first = READING.split(SAMPLE.references[0].segments[expected[0] - 1])
     assert any(comparison.word_bucket(w) == bucket for w in first)
 
 
@@ -151,7 +157,7 @@ def test_an_ngram_lists_the_sentences_where_either_system_matches_it():
     rerun(app)
     choice = widget(app, "selectbox", "n-gram")
     a, b = (widget(app, "selectbox", label).value for label in ("System a (baseline)", "System b"))
-    comparison = compare_systems(SAMPLE, (a, b))
+    comparison = compare_systems(SAMPLE, (a, b), READING)
     assert (
         listed_lines(app) == [line for line, _, _ in comparison.lines_with_ngram(choice.value)][:10]
     )
@@ -162,7 +168,7 @@ def test_a_clicked_ngram_bar_lists_that_ngrams_sentences(monkeypatch):
     switches the listing to that n-gram; a click beside the bars changes nothing."""
     pair = ("phrase-based", "neural-large")
     app = open_compare({"a": pair[0], "b": pair[1]})
-    comparison = compare_systems(SAMPLE, pair)
+    comparison = compare_systems(SAMPLE, pair, READING)
     drawn = shown_ngrams(comparison.ngrams)
     assert len(drawn) > 3
     figure = ngram_figure(comparison.ngrams, pair)
@@ -251,3 +257,42 @@ def plotly_figure(chart) -> dict:
     import json
 
     return json.loads(chart.proto.spec)
+
+
+@pytest.mark.parametrize("pair", sorted(TOKENIZERS))
+def test_the_bleu_of_compare_is_the_bleu_of_scores_on_wmt23(pair):
+    """The session's options as the Data page leaves them for the pair (zh for Chinese; char,
+    as WMT23 scored Japanese); Scores first, then Compare in the same session: one BLEU, and
+    with 1,000 resamples on both pages one interval too."""
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    app.session_state["test_set"] = wmt23_pair(pair).test_set(SYSTEMS[pair])
+    app.session_state["options"] = Options(tokenize=TOKENIZERS[pair])
+    app.session_state["metrics"] = ("bleu",)
+    app.switch_page("pages/1_Scores.py")
+    rerun(app)
+    widget(app, "select_slider", "Bootstrap resamples").set_value(1000)
+    table = rerun(app).dataframe[0].value
+    app.switch_page(PAGE)
+    rerun(app)
+    assert not app.warning, [w.value for w in app.warning]
+    a, b = (widget(app, "selectbox", label).value for label in ("System a (baseline)", "System b"))
+    official = wmt23_pair(pair).official_bleu
+    for metric, system in zip(app.metric, (a, b)):
+        assert metric.label == f"BLEU of {'ab'[(a, b).index(system)]}"
+        row = table.loc[system]
+        assert row["BLEU"] == official[system]  # Scores' BLEU, the organisers'
+        assert metric.value == f"{row['BLEU']:.4f} [{row['BLEU low']:.4f}, {row['BLEU high']:.4f}]"
+    reading = TokenizedReading(Options(tokenize=TOKENIZERS[pair]))
+    comparison = compare_systems(app.session_state["test_set"], (a, b), reading)
+    assert comparison.analysis("scores").values[:, 0, 0].tolist() == [official[a], official[b]]
+    caption = next(c.value for c in app.caption if c.value.startswith("Systems best first"))
+    assert f"tokenized with {TOKENIZERS[pair]} as the scores read it" in caption
+    widget(app, "radio", "Read the text").set_value("compare-mt")
+    rerun(app)
+    assert [m.label for m in app.metric] == ["compare-mt BLEU of a", "compare-mt BLEU of b"]
+    warnings = [w.value for w in app.warning]
+    if pair == "zh-en":  # English split on spaces is words: compare-mt's own number, no warning
+        assert not warnings
+    else:
+        (warning,) = warnings
+        assert "not split into words" in warning and "near zero" in warning

@@ -61,6 +61,14 @@ RAW_MARKUP = ["<img", "<a ", "</a>", "&lt;b&gt;"]  # what must never reach Plotl
         ("12. item", r"12\. item"),
         ("3) item", r"3\) item"),
         ("line one\nline two\r\n# three\rfour", "line one line two # three four"),
+        (
+            "\u202egnp.x\u202c and \u2067x\u2069",
+            r"\<U+202E\>gnp.x\<U+202C\> and \<U+2067\>x\<U+2069\>",
+        ),
+        (
+            "\u05e9\u05dc\u05d5\u05dd \u200f",
+            "\u05e9\u05dc\u05d5\u05dd \u200f",
+        ),  # Hebrew, its mark: as written
     ],
 )
 def test_escape_markdown(text, escaped):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -28,16 +29,26 @@ IMAGE = "![x](http://127.0.0.1:9/x.png)"
 SCRIPT_LINK = "[x](javascript:alert(1))"
 TAG = "<img src=x onerror=alert(1)>"
 BOLD = "**bold**"
-RAW = [IMAGE, SCRIPT_LINK, TAG, BOLD, "](", "<img", "http://"]  # never unescaped in Markdown
+SCRIPT = "<script>alert(1)</script>"
+MATH = "$x^2$"
+CODE = "`code`"
+BIDI = "\u202egnp.x\u202c"  # a right-to-left override: "x.png" read backwards, then its end
+# never unescaped in Markdown; a bidi control not even escaped (a backslash does not stop it)
+RAW = [IMAGE, SCRIPT_LINK, TAG, BOLD, "](", "<img", "http://", "<script", MATH, CODE, "\u202e"]
 
 
-def hostile_test_set():
-    """Systems, references, segment texts, human systems and criterion with hostile names."""
+def hostile_test_set(more: Sequence[str] = (), criterion: str = BOLD):
+    """Systems, references, segment texts, human systems and criterion with hostile names;
+    ``more`` names further systems (each with an output of its own and human scores)."""
     segments = [f"the cat {TAG} sat {k} {BOLD}" for k in range(1, 7)]
     systems = {
         IMAGE: [f"the cat {IMAGE} sat {k}" for k in range(1, 7)],
         SCRIPT_LINK: [f"a cat {SCRIPT_LINK} {k}" for k in range(1, 7)],
         BOLD: [f"the {TAG} cat sat {k}" for k in range(1, 7)],
+        **{
+            name: [f"the cat sat {name} {j} {k}" for k in range(1, 7)]
+            for j, name in enumerate(more)
+        },
     }
     long_format = "".join(
         json.dumps({"segment": k + 1, "system": name, "hypothesis": text, f"ref-{TAG}": ref}) + "\n"
@@ -45,8 +56,8 @@ def hostile_test_set():
         for k, (text, ref) in enumerate(zip(texts, segments))
     ).encode()
     human = "system\tsegment_id\tscore\tcriterion\n" + "".join(
-        f"{name}\t{k}\t{score + k % 2}\t{BOLD}\n"
-        for name, score in zip(systems, (3, 1, 2))
+        f"{name}\t{k}\t{score + k % 2}\t{criterion}\n"
+        for name, score in zip(systems, (3, 1, 2, *range(4, 4 + len(more))))
         for k in range(1, 7)
     )
     return test_set_from_uploads(

@@ -34,7 +34,7 @@ def test_home_offers_the_report_of_the_current_test_set(downloads):
         evaluation_report(
             sample,
             score_test_set(sample, DASHBOARD_METRICS, options),
-            options.preprocessing_signature(),
+            options,
             RandomizationOptions(REPORT_TRIALS),
             None,
             BootstrapOptions(REPORT_RESAMPLES),

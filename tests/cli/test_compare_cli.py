@@ -1,5 +1,7 @@
 """`mteval compare` on the sample test set: text, JSON (the README's layout) and a
-self-contained HTML page with every user string escaped; bad uses are one line."""
+self-contained HTML page with every user string escaped; bad uses are one line. On WMT23 en-zh,
+en-ja and zh-en as released (issue 42): its BLEU is `mteval score`'s, and --reading compare-mt
+gives compare-mt's with a note where the text is not split into words."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import pytest
 
 from mteval_core.cli import main
 from tests.helpers import SAMPLE_DATA
+from tests.wmt23_general import SYSTEMS, TOKENIZERS, wmt23_pair
 
 REF = str(SAMPLE_DATA / "ref" / "ref-A.en")
 A = str(SAMPLE_DATA / "sys" / "neural-large.en")
@@ -28,15 +31,21 @@ def run(capsys, *args):
     return status, captured.out, captured.err
 
 
-def test_json_has_one_key_per_analysis_with_labelled_buckets(capsys):
+@pytest.mark.parametrize(
+    ("reading", "signed"),
+    [("tokenized", "|case:mixed|tok:13a|stem:none|"), ("compare-mt", "|compare-mt:0.2.10|")],
+)
+def test_json_has_one_key_per_analysis_with_labelled_buckets(capsys, reading, signed):
     status, out, _ = run(
-        capsys, "--refs", REF, "--hyps", A, B, "--bootstrap", "100", "--format", "json"
-    )
+        capsys, "--refs", REF, "--hyps", A, B, "--bootstrap", "100", "--format", "json",
+        "--reading", reading,
+    )  # fmt: skip
     assert status == 0
     report = json.loads(out)
     assert report["systems"] == ["neural-large", "phrase-based"]
     assert report["bootstrap"] == {"n_resamples": 100, "seed": 12345, "confidence": 0.95}
-    assert "|compare-mt:0.2.10|" in report["signature"]
+    assert signed in report["signature"] and report["reading"] == reading
+    assert report["notes"] == []
     for key in KEYS:
         for bucket in report[key]["buckets"]:
             assert set(bucket) == {"label", "size", "values", "ci", "difference"}
@@ -82,7 +91,14 @@ def test_text_with_several_references_and_a_training_corpus(capsys, tmp_path):
     assert status == 0
     assert "word accuracy by frequency in the training corpus" in out
     assert "freq:train" in out
-    assert "using ref-A" in err and "1 are not read" in err
+    assert "using ref-A" in err and "1 are not read (its BLEU is score's with it alone)" in err
+
+
+def test_the_command_lines_readings_are_the_analyses():
+    from mteval_core.cli.compare import READINGS
+    from mteval_core.compare import readings
+
+    assert readings.READINGS == READINGS  # written out twice: the parser imports no analysis
 
 
 @pytest.mark.parametrize(
@@ -91,9 +107,66 @@ def test_text_with_several_references_and_a_training_corpus(capsys, tmp_path):
         (["--hyps", A], "expected 2 arguments"),
         (["--hyps", A, B, "--bootstrap", "-1"], "negative"),
         (["--hyps", A, B, "--train", "/nonexistent/train.txt"], "/nonexistent/train.txt"),
+        (["--hyps", A, B, "--reading", "bleu"], "invalid choice: 'bleu'"),
+        (
+            ["--hyps", A, B, "--reading", "compare-mt", "--tokenize", "zh", "--lowercase"],
+            "--tokenize, --lowercase with --reading compare-mt: compare-mt splits each line",
+        ),
     ],
 )
 def test_bad_uses_are_one_line(capsys, args, message):
     status, _, err = run(capsys, "--refs", REF, *args)
     assert status == 2
     assert message in err and "Traceback" not in err
+
+
+def scored_bleu(capsys, reference, systems, *options) -> dict[str, float]:
+    status, out, _ = run_command(capsys, "score", "--refs", str(reference), "--hyps",
+                                 *map(str, systems), "--metrics", "bleu", "--format", "json",
+                                 *options)  # fmt: skip
+    assert status == 0
+    return {system: scores["bleu"] for system, scores in json.loads(out)["scores"].items()}
+
+
+def run_command(capsys, *args):
+    status = main(list(args))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.mark.parametrize("pair", sorted(TOKENIZERS))
+def test_the_bleu_of_compare_is_the_bleu_of_score_on_wmt23(capsys, tmp_path, pair):
+    """By default both commands tokenize as the target language needs (zh for Chinese, from the
+    file names; Japanese's char given, as WMT23 did), and the two BLEUs are one number, the
+    organisers'."""
+    released = wmt23_pair(pair)
+    reference, systems = released.write(tmp_path, SYSTEMS[pair])
+    given = ["--tokenize", "char"] if pair == "en-ja" else []
+    status, out, err = run(
+        capsys, "--refs", str(reference), "--hyps", *map(str, systems), "--bootstrap", "0",
+        "--format", "json", *given,
+    )  # fmt: skip
+    assert status == 0 and "not split into words" not in err
+    report = json.loads(out)
+    assert f"|tok:{TOKENIZERS[pair]}|" in report["signature"] and report["notes"] == []
+    bleu = {s: b["values"][s]["bleu"] for b in report["scores"]["buckets"] for s in b["values"]}
+    expected = scored_bleu(capsys, reference, systems, *given)
+    assert bleu == expected
+    assert bleu == {s: released.official_bleu[s] for s in SYSTEMS[pair]}
+
+
+@pytest.mark.parametrize("pair", ["en-zh", "en-ja"])
+def test_compare_mts_reading_of_unsplit_text_says_so_on_stderr_and_in_every_format(
+    capsys, tmp_path, pair
+):
+    reference, systems = wmt23_pair(pair).write(tmp_path, SYSTEMS[pair])
+    files = ["--refs", str(reference), "--hyps", *map(str, systems), "--reading", "compare-mt"]
+    status, out, err = run(capsys, *files, "--bootstrap", "0")
+    assert status == 0
+    (note,) = [line for line in err.splitlines() if "not split into words" in line]
+    assert note.startswith("mteval: note: the reference's ") and note.endswith(
+        "(leave out --reading compare-mt)"
+    )
+    assert "note: the reference's" in out and "compare-mt BLEU" in out
+    _, html, _ = run(capsys, *files, "--bootstrap", "0", "--format", "html")
+    assert "<strong>Note:</strong> the reference&#x27;s" in html

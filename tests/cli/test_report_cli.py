@@ -34,7 +34,10 @@ def test_report_holds_every_section_and_compares_the_two_best(capsys):
     best, second = top_two(score_test_set(sample, ["bleu", "nist"], Options()))
     assert f"<h2>Comparison of {best} and {second}</h2>" in out
     assert "Paired approximate randomization (400 trials, seed 12345" in out
-    assert "|compare-mt:0.2.10|resamples:50|seed:12345|" in out
+    # the comparison reads the text as the scores did (13a) and scores their BLEU
+    assert "|case:mixed|tok:13a|stem:none|freq:ref|" in out
+    assert "|bleu:sacrebleu|smooth:exp|sentbleu:sacrebleu|resamples:50|seed:12345|" in out
+    assert "tokenized with 13a as the scores read it, with sacreBLEU&#x27;s BLEU" in out
     # self-contained: nothing to run and nothing fetched from elsewhere
     assert "<script" not in out and not re.search(r"(src|href)=", out)
 
@@ -108,3 +111,13 @@ def test_report_places_mqm_by_its_segment_ids(capsys):
     )
     assert status == 0, err
     assert "by seg_id" in err and "<p>System level, against human MQM.</p>" in out
+
+
+def test_report_compares_as_compare_mt_reads_with_reading_compare_mt(capsys):
+    status, out, _ = run(
+        capsys, "--refs", REFS[0], "--hyps", *SYSTEMS, *QUICK, "--reading", "compare-mt"
+    )
+    assert status == 0
+    assert "|tok:whitespace|case:mixed|" in out
+    assert "|compare-mt:0.2.10|resamples:50|seed:12345|" in out
+    assert "<h2>compare-mt BLEU by reference length</h2>" in out

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from mteval_core.compare.analysis import Comparison, compare_pair
+from mteval_core.compare.readings import COMPARE_MT
 from tests.helpers import SHARED_DATA, read_lines, shared_dataset
 
 FIXTURE = Path(__file__).with_name("compare_mt_expected.json")
@@ -28,7 +29,7 @@ def compared(name: str) -> Comparison:
     dataset = EXPECTED["datasets"][name]
     shared_dataset(dataset["files"][0].split("/")[0])
     texts = [read_lines(SHARED_DATA / path)[: dataset["lines"]] for path in dataset["files"]]
-    return compare_pair(texts[0], [("a", texts[1]), ("b", texts[2])])
+    return compare_pair(texts[0], [("a", texts[1]), ("b", texts[2])], COMPARE_MT)
 
 
 def expected(name: str) -> dict:
@@ -62,7 +63,9 @@ def test_word_accuracy_with_frequencies_from_a_training_corpus(name):
     shared_dataset(dataset["files"][0].split("/")[0])
     texts = [read_lines(SHARED_DATA / path)[: dataset["lines"]] for path in dataset["files"]]
     training = read_lines(SHARED_DATA / dataset["training"])
-    result = compare_pair(texts[0], [("a", texts[1]), ("b", texts[2])], training=training)
+    result = compare_pair(
+        texts[0], [("a", texts[1]), ("b", texts[2])], COMPARE_MT, training=training
+    )
     values = result.analysis("word_accuracy").values
     statistics = np.array(expected(name)["word_accuracy_training"]["statistics"])
     np.testing.assert_allclose(values, statistics[:, :, 3:], rtol=0, atol=TOLERANCE)

@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from mteval_core.compare.analysis import compare_pair
 from mteval_core.compare.buckets import Buckets, bucket_labels
-from mteval_core.compare.compare_mt_bleu import sentence_bleu
+from mteval_core.compare.compare_mt_bleu import counted_as_compare_mt, sentence_bleu
 from mteval_core.compare.ngram_differences import salient_differences
 from mteval_core.compare.ngram_matches import ngram_matches
+from mteval_core.compare.readings import COMPARE_MT
 from mteval_core.compare.sentence_examples import differing_most
 from mteval_core.compare.word_accuracy import accuracies, word_counts
 from mteval_core.stats.bootstrap import BootstrapOptions
@@ -61,7 +62,7 @@ def test_sentence_bleu_is_nltks_method2_to_the_last_bit(reference, hypothesis):
     expected = 100.0 * nltk_sentence_bleu(
         [reference], hypothesis, smoothing_function=SmoothingFunction().method2
     )
-    assert sentence_bleu(counted.statistics[0]) == expected
+    assert sentence_bleu(counted_as_compare_mt(counted.statistics)[0]) == expected
 
 
 @settings(max_examples=40, deadline=None)
@@ -116,9 +117,11 @@ def test_intervals_are_seeded_shared_and_bracket_the_value():
     reference = ["a b c d e", "f g h i", "i j k l", "m n o p q r", "s t u v"] * 8
     a = ["a b c x e", "f g h", "i q k l", "m n o p q", "s t u"] * 8
     options = BootstrapOptions(200, 11)
-    first = compare_pair(reference, [("a", a), ("b", list(reference))], bootstrap=options)
+    first = compare_pair(
+        reference, [("a", a), ("b", list(reference))], COMPARE_MT, bootstrap=options
+    )
     again = compare_pair(
-        reference, [("a", a), ("b", list(reference))], bootstrap=options,
+        reference, [("a", a), ("b", list(reference))], COMPARE_MT, bootstrap=options,
         rng=np.random.default_rng(11),
     )  # fmt: skip
     for one, two in zip(first.analyses, again.analyses):
@@ -134,7 +137,7 @@ def test_lines_of_a_bucket_and_of_an_ngram_add_up_to_the_analyses():
     reference = ["a b c d e", "f g h i", "i j k l", "m n o p q r", "s t u v"] * 3
     a = ["a b c x e", "f g h", "i q k l", "m n o p q", "s t u"] * 3
     b = ["a b c d", "f g h i", "i j k", "m n", "s t u v w x y"] * 3
-    comparison = compare_pair(reference, [("a", a), ("b", b)])
+    comparison = compare_pair(reference, [("a", a), ("b", b)], COMPARE_MT)
     for key in ("length_buckets", "length_difference_buckets", "sentence_bleu_buckets"):
         analysis = comparison.analysis(key)
         for s in (0, 1):

@@ -89,7 +89,8 @@ def test_compare_opens_on_the_two_best_and_lists_an_ngrams_sentences(session, en
     systems = {p.stem for p in (ende / "sys").iterdir()}
     assert a in systems and b in systems and a != b
     text = page.inner_text("[data-testid=stMain]")
-    assert "The analyses read the reference “ref-A” (one of 3)" in text
+    assert "The analyses read the reference “ref-A” alone (one of 3; Scores' BLEU reads" in text
+    assert "tokenized with 13a as the scores read it" in text  # Scores' BLEU, by default
     assert page.locator(".js-plotly-plot").count() == 2  # the bucket analyses in one; n-grams
     shot(page, "compare-wmt21-first-view")
 
