@@ -14,6 +14,7 @@ from mteval_core.report.evaluation_html import evaluation_html
 from mteval_core.report.evaluation_report import (
     REPORT_RESAMPLES,
     REPORT_TRIALS,
+    ReportRequest,
     evaluation_report,
 )
 from mteval_core.report.frames import files_summary, scores_frame, segment_preview
@@ -110,9 +111,8 @@ def report_download(test_set: TestSet, scores: Scores) -> None:
     criterion = report_criterion(test_set)
 
     def build() -> str:
-        report = evaluation_report(
-            test_set, scores, options, randomization, None, bootstrap, criterion=criterion
-        )
+        request = ReportRequest(randomization, None, bootstrap, criterion)
+        report = evaluation_report(test_set, scores, options, request)
         return evaluation_html(report)
 
     st.download_button(

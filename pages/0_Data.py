@@ -12,6 +12,7 @@ from mteval_core.io.uploads import (
     ArchivePair,
     TextChoices,
     archive_pairs,
+    check_upload_sizes,
     read_uploaded_metric,
     single_file,
     test_set_from_archive,

@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> str:
     from mteval_core.metrics import parse_metric_list
     from mteval_core.metrics.scoring import score_test_set
     from mteval_core.report.evaluation_html import evaluation_html
-    from mteval_core.report.evaluation_report import evaluation_report
+    from mteval_core.report.evaluation_report import ReportRequest, evaluation_report
     from mteval_core.settings.languages import languages_of
     from mteval_core.settings.options import Options
     from mteval_core.stats.approximate_randomization import RandomizationOptions
@@ -140,11 +140,13 @@ def run(args: argparse.Namespace) -> str:
         test_set,
         scores,
         options,
-        RandomizationOptions(args.paired_ar, args.seed) if args.paired_ar else None,
-        tuple(args.pair) if args.pair else None,
-        BootstrapOptions(args.bootstrap, args.seed) if args.bootstrap else None,
-        criterion=args.criterion,
-        reading=reading,
+        ReportRequest(
+            RandomizationOptions(args.paired_ar, args.seed) if args.paired_ar else None,
+            tuple(args.pair) if args.pair else None,
+            BootstrapOptions(args.bootstrap, args.seed) if args.bootstrap else None,
+            args.criterion,
+            reading,
+        ),
     )
     if report.comparison is not None:
         print_notes(report.comparison.notes, reading)

@@ -84,22 +84,32 @@ def compare_systems(
     )
 
 
+@dataclass(frozen=True)
+class ReportRequest:
+    """What one report holds beyond the scores: approximate randomization's trials (None: no
+    significance clusters), the pair compared (None: the two best), the comparison's resamples,
+    the human criterion of the correlations (None: the only one, or adequacy+fluency) and how
+    the comparison reads the text (None: as the scores read it)."""
+
+    randomization: RandomizationOptions | None = None
+    pair: tuple[str, str] | None = None
+    bootstrap: BootstrapOptions | None = None
+    criterion: str | None = None
+    reading: Reading | None = None
+
+
 def evaluation_report(
     test_set: TestSet,
     scores: Scores,
     options: Options,
-    randomization: RandomizationOptions | None,
-    pair: tuple[str, str] | None = None,
-    bootstrap: BootstrapOptions | None = None,
+    request: ReportRequest = ReportRequest(),
     progress: Progress | None = None,
-    criterion: str | None = None,
-    reading: Reading | None = None,
 ) -> EvaluationReport:
-    """Everything the report shows for ``scores`` computed under ``options`` (``randomization``
-    None: no significance clusters); the correlations under the human ``criterion`` (None: the
-    only one, or adequacy+fluency); the comparison reads the text as ``reading`` says, by
-    default as the scores read it (``TokenizedReading(options)``). ``progress`` is told the
-    share done (randomization first, then the comparison)."""
+    """Everything the report shows for ``scores`` computed under ``options``, as ``request``
+    asks; by default the comparison reads the text as the scores read it
+    (``TokenizedReading(options)``), so its BLEU is theirs. ``progress`` is told the share done
+    (randomization first, then the comparison)."""
+    randomization, pair, bootstrap = request.randomization, request.pair, request.bootstrap
     chosen = (pair[0], pair[1]) if pair else top_two(scores)
     tested = None
     if randomization is not None and len(scores.systems) >= 2:
@@ -109,11 +119,11 @@ def evaluation_report(
             progress=(lambda share: progress(0.8 * share)) if progress else None,
         )
     judged = test_set.human is not None and len(test_set.human) > 0
-    meta = evaluate(test_set, scores, criterion) if judged else None
+    meta = evaluate(test_set, scores, request.criterion) if judged else None
     comparison = None
     if chosen is not None:
-        chosen_reading = reading if reading is not None else TokenizedReading(options)
-        comparison = compare_systems(test_set, chosen, chosen_reading, 0, bootstrap)
+        reading = request.reading or TokenizedReading(options)
+        comparison = compare_systems(test_set, chosen, reading, 0, bootstrap)
     if progress:
         progress(1.0)
     return EvaluationReport(

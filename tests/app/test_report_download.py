@@ -12,6 +12,7 @@ from mteval_core.report.evaluation_html import evaluation_html
 from mteval_core.report.evaluation_report import (
     REPORT_RESAMPLES,
     REPORT_TRIALS,
+    ReportRequest,
     evaluation_report,
 )
 from mteval_core.settings.options import Options
@@ -35,9 +36,9 @@ def test_home_offers_the_report_of_the_current_test_set(downloads):
             sample,
             score_test_set(sample, DASHBOARD_METRICS, options),
             options,
-            RandomizationOptions(REPORT_TRIALS),
-            None,
-            BootstrapOptions(REPORT_RESAMPLES),
+            ReportRequest(
+                RandomizationOptions(REPORT_TRIALS), None, BootstrapOptions(REPORT_RESAMPLES)
+            ),
         )
     )
     assert html == expected
@@ -78,11 +79,10 @@ def test_a_report_of_several_criteria_uses_the_one_chosen_the_archives_first(tmp
     expected = evaluation_report(
         test_set,
         scores,
-        options.preprocessing_signature(),
-        RandomizationOptions(REPORT_TRIALS),
-        None,
-        BootstrapOptions(REPORT_RESAMPLES),
-        criterion="mqm",
+        options,
+        ReportRequest(
+            RandomizationOptions(REPORT_TRIALS), None, BootstrapOptions(REPORT_RESAMPLES), "mqm"
+        ),
     )
     assert html == evaluation_html(expected)
     criterion.set_value("MQM").run()
