@@ -28,6 +28,7 @@ from mteval_core.stats.significance import (
     bootstrap_scores,
     resamples_needed,
     smallest_reachable_p,
+    why_no_p_values,
 )
 from mteval_core.stats.system_clusters import cluster_systems
 from pages.ui import (
@@ -154,6 +155,7 @@ with friendly_errors():
         st.subheader("Significant differences")
     if resampled and n_pairs and metric in undefined:
         st.info(escape_markdown(f"Undefined for {label}: {undefined[metric]}."))
+    without_p = None  # why the pairs have no p-values (too few segments)
     if intervals and n_pairs:
         test = st.radio(
             "Significance test",
@@ -175,10 +177,14 @@ with friendly_errors():
                 ),
                 "Randomizing...",
             ).pairs
+        without_p = why_no_p_values(pairs)
+        if without_p:  # too few segments: no p-value to show
+            st.info(escape_markdown(f"No significant differences to show: {without_p}."))
         floor = smallest_reachable_p(resamples, n_pairs)
         warning = too_few_resamples(resamples, n_pairs, choices[-1], test_set.n_segments)
-        if warning:  # said first, above the figure it explains
+        if warning and not without_p:  # said first, above the figure it explains
             st.warning(escape_markdown(warning))
+    if intervals and n_pairs and not without_p:
         st.caption(
             (
                 "p: the paired bootstrap p-value (computed as sacreBLEU does, on the resamples "
@@ -239,6 +245,7 @@ with friendly_errors():
             st.plotly_chart(figure, width="stretch")
             with st.expander("Clusters as a table"):
                 st.dataframe(rows, width="stretch", hide_index=True)
+    if intervals and n_pairs:
         link_to_compare(list(table.sort_values(label, ascending=not higher).index))
 
     st.caption(f"Signature: `{scores.signature}`")

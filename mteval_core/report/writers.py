@@ -20,6 +20,7 @@ from mteval_core.stats.significance import (
     SIGNIFICANCE_LEVEL,
     resamples_needed,
     smallest_reachable_p,
+    why_no_p_values,
 )
 from mteval_core.stats.undefined import UNDEFINED
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from mteval_core.stats.approximate_randomization import RandomizationResult
     from mteval_core.stats.correlation import SystemCorrelations
     from mteval_core.stats.meta import MetaEvaluation
+    from mteval_core.stats.significance import BootstrapResult
 
 # system -> metric -> [low, high], as ``bootstrap_scores(...).ci`` gives and JSON's "ci" holds
 Intervals = Mapping[str, Mapping[str, Sequence[float]]]
@@ -347,18 +349,29 @@ def render_meta_text(meta: MetaEvaluation) -> str:
     if meta.human is not None:
         title = f"correlation with human {meta.human.criterion}:"
         lines.append(render_correlations(meta.correlations, title))
-    resampled = meta.resampled
-    if resampled is not None and not resampled.pairs:
+    if meta.resampled is not None:
+        lines += _bootstrap_lines(meta.resampled)
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _bootstrap_lines(resampled: BootstrapResult) -> list[str]:
+    """How many pairs differ (or why no p-value is defined), what the resamples are too few
+    for, and the metrics without intervals, with the reasons."""
+    pairs = resampled.pairs
+    resamples = resampled.options.n_resamples
+    lines = []
+    without_p = why_no_p_values(pairs)
+    if not pairs:
         lines.append("paired bootstrap: there is only one system, so no pair to compare")
-    elif resampled is not None:
-        pairs = resampled.pairs
-        significant = [pair for pair in pairs if pair.p_holm < SIGNIFICANCE_LEVEL]
+    elif without_p:
+        lines.append(f"paired bootstrap: p-values undefined ({without_p})")
+    else:
+        significant = [pair for pair in pairs if pair.significant]
         lines.append(
             f"paired bootstrap: {len(significant)} of {len(pairs)} system pairs differ "
             f"at p < {SIGNIFICANCE_LEVEL} after Holm's correction (see --format json for every "
             "pair and interval)"
         )
-        resamples = resampled.options.n_resamples
         per_metric = len({(pair.a, pair.b) for pair in pairs})
         floor = smallest_reachable_p(resamples, per_metric)
         if floor >= SIGNIFICANCE_LEVEL:
@@ -369,21 +382,25 @@ def render_meta_text(meta: MetaEvaluation) -> str:
                 f"pair can reach p < {SIGNIFICANCE_LEVEL}. Use at least "
                 f"{math.ceil(per_metric / SIGNIFICANCE_LEVEL):,} resamples (--bootstrap)."
             )
-    return "\n".join(lines) + ("\n" if lines else "")
+    lines += [f"undefined for {m}: {why}" for m, why in resampled.undefined.items()]
+    return lines
 
 
 def render_randomization_text(result: RandomizationResult) -> str:
     """What --paired-ar adds to the text output: how many pairs differ, and each metric's
-    significance clusters, best first."""
+    significance clusters, best first (or why the p-values are undefined)."""
     pairs = result.pairs
     trials = result.options.n_trials
     if not pairs:
         return "paired approximate randomization: there is no pair of systems to compare\n"
-    significant = [pair for pair in pairs if pair.p_holm < SIGNIFICANCE_LEVEL]
+    heading = f"paired approximate randomization ({trials:,} trials, seed {result.options.seed})"
+    without_p = why_no_p_values(pairs)
+    if without_p:
+        return f"{heading}: p-values undefined ({without_p})\n"
+    significant = [pair for pair in pairs if pair.significant]
     lines = [
-        f"paired approximate randomization ({trials:,} trials, seed {result.options.seed}): "
-        f"{len(significant)} of {len(pairs)} system pairs differ at p < {SIGNIFICANCE_LEVEL} "
-        "after Holm's correction (see --format json for every pair)"
+        f"{heading}: {len(significant)} of {len(pairs)} system pairs differ at p < "
+        f"{SIGNIFICANCE_LEVEL} after Holm's correction (see --format json for every pair)"
     ]
     for metric, clusters in result.clusters.items():
         ranked = ", ".join(f"{c.cluster}:{c.system}" for c in clusters)
