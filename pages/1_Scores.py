@@ -45,6 +45,7 @@ from pages.ui import (
     session_options,
     session_test_set,
     starting_resamples,
+    warn_of_few_resamples,
 )
 from pages.ui.compare import (
     HEAT_MAP,
@@ -125,12 +126,16 @@ with friendly_errors():
             if is_numeric_dtype(shown[column])  # not the "undefined" of a metric without them
         },
     )
+    # said with the intervals wherever they go: the table, the bars, every download
+    interval_note = bootstrap.too_few_for_intervals if resampled and resampled.samples else None
     if resampled:
         st.caption(
             f"low, high: {bootstrap.confidence:.0%} percentile bootstrap interval over segments "
             f"({resamples:,} resamples, seed {bootstrap.seed}). Click a column header to sort; "
             "the downloads below hold every column."
         )
+        if interval_note:
+            warn_of_few_resamples(bootstrap)
     else:
         st.caption("Click a column header to sort. Choose resamples above for intervals.")
     for name, why in undefined.items():
@@ -252,14 +257,19 @@ with friendly_errors():
     # made when clicked, once for every session (JSON: with the intervals, pairs, bootstrap
     # options and the reasons of what is undefined)
     downloads = [
-        ("CSV", lambda: to_csv(scores, ci=ci, labelled=True), "scores.csv", "text/csv"),
+        (
+            "CSV",
+            lambda: to_csv(scores, ci=ci, labelled=True, interval_note=interval_note),
+            "scores.csv",
+            "text/csv",
+        ),
         (
             "JSON",
             lambda: to_json(scores, extra=resampled.to_dict() if resampled else {}, labelled=True),
             "scores.json",
             "application/json",
         ),
-        ("LaTeX", lambda: to_latex(scores, ci), "scores.tex", "text/x-tex"),
+        ("LaTeX", lambda: to_latex(scores, ci, interval_note), "scores.tex", "text/x-tex"),
     ]
     for column, (form, build, name, mime) in zip(st.columns(3), downloads):
         column.download_button(

@@ -18,6 +18,7 @@ from pages.ui import (
     scores_of,
     session_options,
     session_test_set,
+    warn_of_few_resamples,
 )
 from pages.ui.compare import (
     BY_BUCKET,
@@ -68,6 +69,7 @@ st.caption(
     + ", split on spaces as compare-mt 0.2.10 reads text"
     + (f"; whiskers: 95% bootstrap intervals ({resamples:,} resamples)." if resamples else ".")
 )
+warn_of_few_resamples(bootstrap)  # the whiskers' bounds
 
 with friendly_errors():
     view = pair_view(test_set, (a, b), reference, bootstrap)

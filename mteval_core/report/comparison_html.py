@@ -48,6 +48,9 @@ def comparison_sections(comparison: Comparison) -> list[str]:
         + _interval_note(comparison)
         + f". Signature: <code>{escape(comparison.signature)}</code></p>",
     ]
+    too_few = comparison.bootstrap.too_few_for_intervals if comparison.bootstrap else None
+    if too_few:
+        parts.append(f"<p>Note: {escape(too_few)}.</p>")
     for analysis in comparison.analyses:
         parts += [f"<h2>{escape(analysis.title)}</h2>"]
         if len(analysis.labels) > 1:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from mteval_core.compare.analysis import BucketResult, Comparison
+from mteval_core.stats.bootstrap import fewest_interval_resamples
 
 
 def comparison_json(comparison: Comparison) -> str:
@@ -16,6 +17,10 @@ def comparison_text(comparison: Comparison) -> str:
     """Every analysis as an aligned table, then the n-grams and the example sentences."""
     a, b = comparison.systems
     lines = [f"compare: a = {a}, b = {b}", ""]
+    too_few = comparison.bootstrap.too_few_for_intervals if comparison.bootstrap else None
+    if too_few:
+        needed = fewest_interval_resamples(comparison.bootstrap.confidence)
+        lines += [f"note: {too_few} (give --bootstrap {needed} or more)", ""]
     for analysis in comparison.analyses:
         lines += [*bucket_table(analysis, comparison.systems), ""]
     lines += [*ngram_lines(comparison), ""]

@@ -16,6 +16,7 @@ import numpy as np
 
 from mteval_core.metrics.scoring import Scores
 from mteval_core.settings.limits import MAX_RESAMPLES
+from mteval_core.stats.bootstrap import fewest_interval_resamples
 from mteval_core.stats.significance import (
     SIGNIFICANCE_LEVEL,
     resamples_needed,
@@ -134,6 +135,7 @@ def to_csv(
     documents: Sequence[str] | None = None,
     ci: Intervals | None = None,
     labelled: bool = False,
+    interval_note: str | None = None,
 ) -> str:
     """One row per system (or per system and segment, or per system and document); the
     signature in its own, last column.
@@ -145,6 +147,9 @@ def to_csv(
     JSON download says why.
     ``labelled`` (the dashboard's download) heads the columns as the dashboard's table does:
     the metrics' labels, ``<label> low`` and ``<label> high``, instead of the command line's names.
+    ``interval_note`` (the intervals are from too few resamples, see
+    ``BootstrapOptions.too_few_for_intervals``) is said in an ``interval_note`` column of every
+    row, before the signature: a reader of the bounds alone meets it.
     """
     if ci and (segments or documents is not None):
         raise ValueError("intervals belong to corpus scores, not to segments or documents")
@@ -171,11 +176,13 @@ def to_csv(
     else:
         ends = ("low", "high") if ci else ()
         bounds = [f"{headers[m]}{separator}{end}" for m in metrics for end in ends]
-        writer.writerow(["system", *named, *bounds, "signature"])
+        noted = [f"interval{separator}note"] if ci and interval_note else []
+        writer.writerow(["system", *named, *bounds, *noted, "signature"])
         for system, by_metric in scores.corpus().items():
             values = [repr(by_metric[m]) for m in metrics]
             if ci:
                 values += [cell for m in metrics for cell in _interval_cells(ci[system].get(m))]
+            values += [interval_note] if noted else []
             writer.writerow([system, *values, scores.signature])
     return out.getvalue()
 
@@ -243,14 +250,15 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
 
 
-def to_latex(scores: Scores, ci: Intervals | None = None) -> str:
+def to_latex(scores: Scores, ci: Intervals | None = None, interval_note: str | None = None) -> str:
     """A booktabs table (best score per metric in bold) with the signature in the caption.
 
     With ``ci``, each system's row is followed by a row of its intervals, ``[low, high]`` in
     \\scriptsize under each score, and the caption says so: a second row needs no extra LaTeX
     package, and a "±" would wrongly suggest that bootstrap intervals are symmetric. A metric
     that ``ci`` leaves out (system scores only, see ``Scores.without_segments``) reads
-    "undefined" there, and the caption gives the reason.
+    "undefined" there, and the caption gives the reason, as it gives ``interval_note`` (too few
+    resamples).
     """
     metrics = scores.metric_names
     labels = metric_labels(scores.metrics)
@@ -280,6 +288,8 @@ def to_latex(scores: Scores, ci: Intervals | None = None) -> str:
             f" Intervals {UNDEFINED} for {latex_escape(labels[metric])}: {latex_escape(why)}."
             for metric, why in scores.without_segments().items()
         )
+        if interval_note:
+            intervals += f" Note: {latex_escape(interval_note)}."
     lines += [
         r"\bottomrule",
         r"\end{tabular}",
@@ -383,6 +393,10 @@ def _bootstrap_lines(resampled: BootstrapResult) -> list[str]:
                 f"{math.ceil(per_metric / SIGNIFICANCE_LEVEL):,} resamples (--bootstrap)."
             )
     lines += [f"undefined for {m}: {why}" for m, why in resampled.undefined.items()]
+    note = resampled.options.too_few_for_intervals
+    if note and resampled.samples:  # intervals were drawn, from too few resamples
+        needed = fewest_interval_resamples(resampled.options.confidence)
+        lines.append(f"note: {note} (give --bootstrap {needed} or more)")
     return lines
 
 

@@ -16,8 +16,9 @@ sacreBLEU's.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -28,11 +29,51 @@ RESAMPLE_CHUNK = 64  # resamples drawn at a time: the draw's int64 indices stay 
 COUNTS_BUDGET_BYTES = 64 * 2**20
 
 
+# A percentile interval's bound is the resampled value with this many resamples beyond it, at the
+# least: the count beyond a bound varies by about its square root from seed to seed (20% at 25),
+# and 25 at 95% confidence is 1,000 resamples, sacreBLEU's (and Koehn's) default, whose sacreBLEU
+# interval reads the 25th value from each end (significance.estimate_ci: n // 40).
+MIN_TAIL_RESAMPLES = 25
+
+
 @dataclass(frozen=True)
 class BootstrapOptions:
     n_resamples: int = 1000
     seed: int = DEFAULT_SEED
     confidence: float = 0.95
+
+    @property
+    def too_few_for_intervals(self) -> str | None:
+        """What every output with intervals from these resamples must say when they are too few
+        (``fewest_interval_resamples``), in words without a command-line flag; else None."""
+        needed = fewest_interval_resamples(self.confidence)
+        if self.n_resamples >= needed:
+            return None
+        tail = (1 - self.confidence) / 2
+        return (
+            f"too few resamples for intervals ({self.n_resamples:,}): a {self.confidence:.0%} "
+            f"interval leaves {tail:.1%} of the resamples beyond each bound, "
+            f"{self.n_resamples * tail:.3g} here, and with fewer than {MIN_TAIL_RESAMPLES} the "
+            f"bounds move from seed to seed; {needed:,} resamples or more leave "
+            f"{MIN_TAIL_RESAMPLES}"
+        )
+
+
+def fewest_interval_resamples(confidence: float = 0.95) -> int:
+    """The fewest resamples that leave ``MIN_TAIL_RESAMPLES`` beyond each bound of a
+    ``confidence`` percentile interval: 1,000 at 95%, 5,000 at 99%."""
+    tail = (1 - confidence) / 2
+    return math.ceil(round(MIN_TAIL_RESAMPLES / tail, 6))  # 25 / 0.025 is 999.99...
+
+
+def resampling_record(options: BootstrapOptions) -> dict:
+    """The options as every JSON report has them, with a "note" when the resamples are too few
+    for intervals (``BootstrapOptions.too_few_for_intervals``)."""
+    record: dict = asdict(options)
+    note = options.too_few_for_intervals
+    if note:
+        record["note"] = note
+    return record
 
 
 def resample_counts(n_items: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:

@@ -27,6 +27,7 @@ from mteval_core.stats.bootstrap import (
     percentile_interval,
     resampled_means,
     resampled_sums,
+    resampling_record,
 )
 from mteval_core.stats.correlation import (
     SystemCorrelations,
@@ -239,7 +240,7 @@ class BootstrapResult:
             report["metric_comparisons"] = [comparison.to_dict() for comparison in comparisons]
         if self.undefined:  # metrics left out of the resamples, and why
             report[UNDEFINED] = dict(self.undefined)
-        report["bootstrap"] = asdict(self.options)
+        report["bootstrap"] = resampling_record(self.options)
         return report
 
 

@@ -178,7 +178,8 @@ def test_too_few_resamples_for_the_pairs_is_said_plainly():
     run(app)
     app.select_slider[0].set_value(200)
     run(app)
-    (warning,) = app.warning
+    intervals, warning = app.warning  # too few for intervals, and too few for the pairs
+    assert intervals.value.startswith(escape_markdown("Too few resamples for intervals (200): "))
     expected = too_few_resamples(200, 55, 20000, 6)  # every count is offered for 6 segments
     assert warning.value == escape_markdown(expected)  # text, shown as written
     assert "no pair can reach p < 0.05" in expected

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from mteval_core.cli import main
+from mteval_core.stats.bootstrap import BootstrapOptions
 from tests.helpers import SAMPLE_DATA
 
 REF = str(SAMPLE_DATA / "ref" / "ref-A.en")
@@ -35,7 +36,12 @@ def test_json_has_one_key_per_analysis_with_labelled_buckets(capsys):
     assert status == 0
     report = json.loads(out)
     assert report["systems"] == ["neural-large", "phrase-based"]
-    assert report["bootstrap"] == {"n_resamples": 100, "seed": 12345, "confidence": 0.95}
+    assert report["bootstrap"] == {
+        "n_resamples": 100,
+        "seed": 12345,
+        "confidence": 0.95,
+        "note": BootstrapOptions(100).too_few_for_intervals,  # 100: fewer than 1,000
+    }
     assert "|compare-mt:0.2.10|" in report["signature"]
     for key in KEYS:
         for bucket in report[key]["buckets"]:
