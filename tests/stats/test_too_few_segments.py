@@ -5,6 +5,7 @@ interval either. Built on WMT17 en-de's first segments (16 systems)."""
 
 from __future__ import annotations
 
+import html
 import json
 from itertools import product
 
@@ -42,6 +43,16 @@ def first_segments(test_set: TestSet, n: int) -> TestSet:
         references=[cut(c) for c in test_set.references],
         systems=[cut(c) for c in test_set.systems],
     )
+
+
+def write_texts(test_set: TestSet, folder, systems: int) -> list[str]:
+    """The reference and the first ``systems`` outputs as plain text files: their paths."""
+    files = []
+    for column in [*test_set.references, *test_set.systems[:systems]]:
+        path = folder / f"{column.name}.de"
+        path.write_text("\n".join(column.segments) + "\n", encoding="utf-8")
+        files.append(str(path))
+    return files
 
 
 def test_six_segments_are_the_fewest_with_which_a_pair_can_differ():
@@ -134,12 +145,7 @@ def test_approximate_randomization_on_six_segments_tests_and_clusters(wmt17_scor
 def test_the_command_line_says_why_in_text_and_json(wmt17, tmp_path, capsys):
     """`mteval score` on a one-segment test set, both tests: null p-values with the reason in
     the JSON, a line with the reason in the text, never "120 of 120 pairs differ"."""
-    one = first_segments(wmt17, 1)
-    files = []
-    for column in [*one.references, *one.systems[:3]]:
-        path = tmp_path / f"{column.name}.de"
-        path.write_text("\n".join(column.segments) + "\n", encoding="utf-8")
-        files.append(str(path))
+    files = write_texts(first_segments(wmt17, 1), tmp_path, systems=3)
     argv = ["score", "--refs", files[0], "--hyps", *files[1:], "--metrics", "bleu"]
     argv += ["--bootstrap", "1000", "--paired-ar", "1000"]
     assert main([*argv, "--format", "json"]) == 0
@@ -157,3 +163,15 @@ def test_the_command_line_says_why_in_text_and_json(wmt17, tmp_path, capsys):
     assert f"undefined for bleu: {ONE_SEGMENT}" in text
     assert "trials, seed 12345): p-values undefined (1 segment, fewer than the 6" in text
     assert "differ at p <" not in text
+
+
+def test_the_html_report_says_why_it_has_no_clusters(wmt17, tmp_path, capsys):
+    """`mteval report` on five segments: no significance clusters, the reason for each metric."""
+    files = write_texts(first_segments(wmt17, 5), tmp_path, systems=3)
+    argv = ["report", "--refs", files[0], "--hyps", *files[1:], "--metrics", "bleu,chrf"]
+    assert main(argv) == 0
+    page = capsys.readouterr().out
+    reason = html.escape(why_no_paired_test(5))
+    assert f"<p>BLEU: no paired test ({reason}).</p>" in page
+    assert f"<p>chrF: no paired test ({reason}).</p>" in page
+    assert "<h3>" not in page.split("<h2>Significance clusters</h2>")[1].split("<h2>")[0]
