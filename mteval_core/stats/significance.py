@@ -85,7 +85,9 @@ ONE_SEGMENT = (
 
 def why_no_interval(n_segments: int) -> str | None:
     """Why resampling ``n_segments`` segments gives no interval, or None when it gives one."""
-    return ONE_SEGMENT if n_segments < 2 else None
+    if n_segments >= 2:
+        return None
+    return ONE_SEGMENT if n_segments == 1 else "no segment to resample"
 
 
 def n_segments_of(scores: Scores) -> int:
@@ -219,7 +221,8 @@ class BootstrapResult:
     ci: Mapping[str, Mapping[str, tuple[float, float]]]  # system -> metric -> (low, high)
     pairs: tuple[PairedTest, ...]  # every two systems under every metric
     agreement: ResampledAgreement | None = None  # given segment-level human judgments
-    # metric -> why it was not resampled (system scores only, see Scores.without_segments)
+    # metric -> why it was not resampled (system scores only, see Scores.without_segments; or
+    # one segment, see why_no_interval)
     undefined: Mapping[str, str] = field(default_factory=dict)
 
     def intervals_of(self, metric: str) -> dict[str, tuple[float, float]]:

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from mteval_core.cli import main
+from mteval_core.io import read_human_for
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.model.testset import TestSet, TextColumn
 from mteval_core.settings.options import Options
@@ -21,6 +22,7 @@ from mteval_core.stats.approximate_randomization import (
     approximate_randomization,
 )
 from mteval_core.stats.bootstrap import BootstrapOptions
+from mteval_core.stats.meta import evaluate
 from mteval_core.stats.significance import (
     MIN_PAIRED_SEGMENTS,
     ONE_SEGMENT,
@@ -175,3 +177,16 @@ def test_the_html_report_says_why_it_has_no_clusters(wmt17, tmp_path, capsys):
     assert f"<p>BLEU: no paired test ({reason}).</p>" in page
     assert f"<p>chrF: no paired test ({reason}).</p>" in page
     assert "<h3>" not in page.split("<h2>Significance clusters</h2>")[1].split("<h2>")[0]
+
+
+def test_one_segment_with_human_judgments_has_no_correlation_interval(wmt17):
+    """The correlations over systems keep their values; their intervals are null with the
+    reason (before: left out without one)."""
+    one = first_segments(wmt17, 1)
+    rows = "".join(f"{s},1,{k}\n" for k, s in enumerate(one.system_names[:6]))
+    human = read_human_for(one, f"system,segment_id,score\n{rows}".encode(), "human.csv").scores
+    judged = one.with_human(human)
+    scores = score_test_set(judged, ["bleu"], Options())
+    bleu = evaluate(judged, scores, bootstrap=BootstrapOptions(1000)).correlations["bleu"]
+    assert bleu.n == 6 and bleu.pearson is not None
+    assert bleu.pearson_ci is None and bleu.undefined["pearson_ci"] == ONE_SEGMENT
