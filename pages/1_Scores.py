@@ -28,6 +28,7 @@ from mteval_core.stats.significance import (
     bootstrap_scores,
     resamples_needed,
     smallest_reachable_p,
+    why_no_p_values,
 )
 from mteval_core.stats.system_clusters import cluster_systems
 from pages.ui import (
@@ -44,6 +45,7 @@ from pages.ui import (
     session_options,
     session_test_set,
     starting_resamples,
+    warn_of_few_resamples,
 )
 from pages.ui.compare import (
     HEAT_MAP,
@@ -126,12 +128,16 @@ with friendly_errors():
             if is_numeric_dtype(shown[column])  # not the "undefined" of a metric without them
         },
     )
+    # said with the intervals wherever they go: the table, the bars, every download
+    interval_note = bootstrap.too_few_for_intervals if resampled and resampled.samples else None
     if resampled:
         st.caption(
             f"low, high: {bootstrap.confidence:.0%} percentile bootstrap interval over segments "
             f"({resamples:,} resamples, seed {bootstrap.seed}). Click a column header to sort; "
             "the downloads below hold every column."
         )
+        if interval_note:
+            warn_of_few_resamples(bootstrap)
     else:
         st.caption("Click a column header to sort. Choose resamples above for intervals.")
     for name, why in undefined.items():
@@ -156,6 +162,7 @@ with friendly_errors():
         st.subheader("Significant differences")
     if resampled and n_pairs and metric in undefined:
         st.info(escape_markdown(f"Undefined for {label}: {undefined[metric]}."))
+    without_p = None  # why the pairs have no p-values (too few segments)
     if intervals and n_pairs:
         test = st.radio(
             "Significance test",
@@ -177,10 +184,14 @@ with friendly_errors():
                 ),
                 "Randomizing...",
             ).pairs
+        without_p = why_no_p_values(pairs)
+        if without_p:  # too few segments: no p-value to show
+            st.info(escape_markdown(f"No significant differences to show: {without_p}."))
         floor = smallest_reachable_p(resamples, n_pairs)
         warning = too_few_resamples(resamples, n_pairs, choices[-1], test_set.n_segments)
-        if warning:  # said first, above the figure it explains
+        if warning and not without_p:  # said first, above the figure it explains
             st.warning(escape_markdown(warning))
+    if intervals and n_pairs and not without_p:
         st.caption(
             (
                 "p: the paired bootstrap p-value (computed as sacreBLEU does, on the resamples "
@@ -241,20 +252,26 @@ with friendly_errors():
             st.plotly_chart(figure, width="stretch")
             with st.expander("Clusters as a table"):
                 st.dataframe(rows, width="stretch", hide_index=True)
+    if intervals and n_pairs:
         link_to_compare(list(table.sort_values(label, ascending=not higher).index))
 
     st.caption(f"Signature: `{scores.signature}`")
     # made when clicked, once for every session (JSON: with the intervals, pairs, bootstrap
     # options and the reasons of what is undefined)
     downloads = [
-        ("CSV", lambda: to_csv(scores, ci=ci, labelled=True), "scores.csv", "text/csv"),
+        (
+            "CSV",
+            lambda: to_csv(scores, ci=ci, labelled=True, interval_note=interval_note),
+            "scores.csv",
+            "text/csv",
+        ),
         (
             "JSON",
             lambda: to_json(scores, extra=resampled.to_dict() if resampled else {}, labelled=True),
             "scores.json",
             "application/json",
         ),
-        ("LaTeX", lambda: to_latex(scores, ci), "scores.tex", "text/x-tex"),
+        ("LaTeX", lambda: to_latex(scores, ci, interval_note), "scores.tex", "text/x-tex"),
     ]
     for column, (form, build, name, mime) in zip(st.columns(3), downloads):
         column.download_button(

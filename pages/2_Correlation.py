@@ -35,6 +35,7 @@ from pages.ui import (
     scores_of,
     session_options,
     session_test_set,
+    warn_of_few_resamples,
 )
 from pages.ui.segment_level import show_segment_level
 from pages.ui.table_display import chosen_columns, static_table
@@ -141,6 +142,8 @@ st.caption(
     + "Pairwise differences r: Coughlin's correlation of the differences between every two "
     "systems."
 )
+if result.resampled_units is not None:  # intervals from resamples: are they enough?
+    warn_of_few_resamples(BootstrapOptions(n_resamples=resamples))
 
 left, right = st.columns(2)
 metric = left.selectbox("Metric", scores.metric_names, format_func=labels.__getitem__)

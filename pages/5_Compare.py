@@ -19,6 +19,7 @@ from pages.ui import (
     scores_of,
     session_options,
     session_test_set,
+    warn_of_few_resamples,
 )
 from pages.ui.compare import (
     BY_BUCKET,
@@ -78,6 +79,7 @@ st.caption(
     + f", {escape_markdown(reading.description())}"
     + (f"; whiskers: 95% bootstrap intervals ({resamples:,} resamples)." if resamples else ".")
 )
+warn_of_few_resamples(bootstrap)  # the whiskers' bounds
 
 with friendly_errors():
     view = pair_view(test_set, (a, b), reference, bootstrap, reading)

@@ -71,6 +71,28 @@ def read_lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split("\n")[:-1]
 
 
+@cache
+def wmt23_general(pair: str, systems: tuple[str, ...]) -> TestSet:
+    """The WMT23 general task's ``pair`` (e.g. "zh-en"): reference refA and ``systems`` (named as
+    in the file names), read from the shared archive in memory (skips where it is absent)."""
+    archive = shared_dataset("wmt23-general-task") / "wmt23-general-txt.tar.xz"
+    target = pair.split("-")[1]
+    wanted = {f"txt/references/generaltest2023.{pair}.ref.refA.{target}": "refA"}
+    wanted |= {f"txt/system-outputs/generaltest2023.{pair}.hyp.{s}.{target}": s for s in systems}
+    texts: dict[str, tuple[str, ...]] = {}
+    with tarfile.open(archive) as members:
+        for member in members:
+            if member.name in wanted:
+                data = members.extractfile(member).read().decode("utf-8")  # type: ignore[union-attr]
+                texts[wanted[member.name]] = tuple(data.split("\n")[:-1])
+    missing = set(wanted.values()) - set(texts)
+    assert not missing, f"not in {archive}: {sorted(missing)}"
+    return TestSet(
+        references=[TextColumn("refA", texts["refA"], f"{pair}.refA")],
+        systems=[TextColumn(s, texts[s], f"{pair}.{s}") for s in systems],
+    )
+
+
 def make_test_set(
     references: Sequence[Sequence[str]] | Sequence[str],
     systems: dict[str, Sequence[str]],

@@ -34,6 +34,7 @@ from mteval_core.cli.arguments import (
 from mteval_core.errors import InputError
 from mteval_core.model.testset import HumanScores
 from mteval_core.report.writers import render_correlations
+from mteval_core.stats.bootstrap import fewest_interval_resamples
 
 if TYPE_CHECKING:
     from mteval_core.io.mtme import MtmeRead
@@ -126,6 +127,7 @@ def _system_means(human: HumanScores, criterion: str) -> dict[str, float]:
 
 
 def run(args: argparse.Namespace) -> str:
+    _note_few_resamples(args)
     mtme = load_mtme(args, MTME_REFUSED)
     if mtme is not None:
         return run_mtme(args, mtme)
@@ -167,6 +169,16 @@ def _system_report(
         records = {metric: statistics.to_dict() for metric, statistics in results.items()}
         return json.dumps(records, indent=2, allow_nan=False) + "\n"
     return render_correlations(results, f"human: {criterion}")
+
+
+def _note_few_resamples(args: argparse.Namespace) -> None:
+    """--bootstrap N too few for intervals: a note on stderr, whatever --format (the JSON is
+    the tables' statistics, metric by metric, with no place for it)."""
+    options = bootstrap_options(args)
+    note = options.too_few_for_intervals if options is not None else None
+    if note:
+        needed = fewest_interval_resamples(options.confidence)
+        _print_notes((f"{note} (give --bootstrap {needed} or more)",))
 
 
 def _print_notes(notes: tuple[str, ...]) -> None:

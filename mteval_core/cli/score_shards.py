@@ -85,7 +85,8 @@ def run_sharded(args: argparse.Namespace, metric_names: Sequence[str], options: 
     scores = corpus_scores(corpus.sums, names, options, corpus.n_references, notes)
     meta = None
     if bootstrap is not None:
-        meta = MetaEvaluation(resampled=poisson_bootstrap(corpus.sums, scores, bootstrap))
+        resampled = poisson_bootstrap(corpus.sums, scores, bootstrap, n_segments)
+        meta = MetaEvaluation(resampled=resampled)
     return render(args.format, scores, meta, {"count": len(shards), "segments": n_segments})
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -45,7 +45,7 @@ from mteval_core.compare.word_accuracy import (
     word_buckets,
     word_frequencies,
 )
-from mteval_core.stats.bootstrap import BootstrapOptions, resampled_sums
+from mteval_core.stats.bootstrap import BootstrapOptions, resampled_sums, resampling_record
 
 
 @dataclass(frozen=True, eq=False)  # it holds arrays
@@ -120,7 +120,7 @@ class Comparison:
             "systems": [a, b],
             "n_segments": len(self.texts[0]),
             "word_frequencies_from": self.frequencies_from,
-            "bootstrap": None if self.bootstrap is None else asdict(self.bootstrap),
+            "bootstrap": None if self.bootstrap is None else resampling_record(self.bootstrap),
             "notes": list(self.notes),
         }
         for analysis in self.analyses:

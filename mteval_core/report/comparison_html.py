@@ -49,6 +49,9 @@ def comparison_sections(comparison: Comparison) -> list[str]:
         + f". Signature: <code>{escape(comparison.signature)}</code></p>",
         *(f"<p><strong>Note:</strong> {escape(note)}</p>" for note in comparison.notes),
     ]
+    too_few = comparison.bootstrap.too_few_for_intervals if comparison.bootstrap else None
+    if too_few:
+        parts.append(f"<p>Note: {escape(too_few)}.</p>")
     for analysis in comparison.analyses:
         parts += [f"<h2>{escape(analysis.title)}</h2>"]
         if len(analysis.labels) > 1:

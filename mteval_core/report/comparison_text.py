@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from mteval_core.compare.analysis import BucketResult, Comparison
+from mteval_core.stats.bootstrap import fewest_interval_resamples
 
 
 def comparison_json(comparison: Comparison) -> str:
@@ -17,6 +18,10 @@ def comparison_text(comparison: Comparison) -> str:
     a, b = comparison.systems
     lines = [f"compare: a = {a}, b = {b}; the text {comparison.reading.description()}"]
     lines += [f"note: {note}" for note in comparison.notes]
+    too_few = comparison.bootstrap.too_few_for_intervals if comparison.bootstrap else None
+    if too_few:
+        needed = fewest_interval_resamples(comparison.bootstrap.confidence)
+        lines.append(f"note: {too_few} (give --bootstrap {needed} or more)")
     lines.append("")
     for analysis in comparison.analyses:
         lines += [*bucket_table(analysis, comparison.systems), ""]

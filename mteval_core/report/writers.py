@@ -16,10 +16,12 @@ import numpy as np
 
 from mteval_core.metrics.scoring import Scores
 from mteval_core.settings.limits import MAX_RESAMPLES
+from mteval_core.stats.bootstrap import fewest_interval_resamples
 from mteval_core.stats.significance import (
     SIGNIFICANCE_LEVEL,
     resamples_needed,
     smallest_reachable_p,
+    why_no_p_values,
 )
 from mteval_core.stats.undefined import UNDEFINED
 
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from mteval_core.stats.approximate_randomization import RandomizationResult
     from mteval_core.stats.correlation import SystemCorrelations
     from mteval_core.stats.meta import MetaEvaluation
+    from mteval_core.stats.significance import BootstrapResult
 
 # system -> metric -> [low, high], as ``bootstrap_scores(...).ci`` gives and JSON's "ci" holds
 Intervals = Mapping[str, Mapping[str, Sequence[float]]]
@@ -132,6 +135,7 @@ def to_csv(
     documents: Sequence[str] | None = None,
     ci: Intervals | None = None,
     labelled: bool = False,
+    interval_note: str | None = None,
 ) -> str:
     """One row per system (or per system and segment, or per system and document); the
     signature in its own, last column.
@@ -143,6 +147,9 @@ def to_csv(
     JSON download says why.
     ``labelled`` (the dashboard's download) heads the columns as the dashboard's table does:
     the metrics' labels, ``<label> low`` and ``<label> high``, instead of the command line's names.
+    ``interval_note`` (the intervals are from too few resamples, see
+    ``BootstrapOptions.too_few_for_intervals``) is said in an ``interval_note`` column of every
+    row, before the signature: a reader of the bounds alone meets it.
     """
     if ci and (segments or documents is not None):
         raise ValueError("intervals belong to corpus scores, not to segments or documents")
@@ -169,11 +176,13 @@ def to_csv(
     else:
         ends = ("low", "high") if ci else ()
         bounds = [f"{headers[m]}{separator}{end}" for m in metrics for end in ends]
-        writer.writerow(["system", *named, *bounds, "signature"])
+        noted = [f"interval{separator}note"] if ci and interval_note else []
+        writer.writerow(["system", *named, *bounds, *noted, "signature"])
         for system, by_metric in scores.corpus().items():
             values = [repr(by_metric[m]) for m in metrics]
             if ci:
                 values += [cell for m in metrics for cell in _interval_cells(ci[system].get(m))]
+            values += [interval_note] if noted else []
             writer.writerow([system, *values, scores.signature])
     return out.getvalue()
 
@@ -241,14 +250,15 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
 
 
-def to_latex(scores: Scores, ci: Intervals | None = None) -> str:
+def to_latex(scores: Scores, ci: Intervals | None = None, interval_note: str | None = None) -> str:
     """A booktabs table (best score per metric in bold) with the signature in the caption.
 
     With ``ci``, each system's row is followed by a row of its intervals, ``[low, high]`` in
     \\scriptsize under each score, and the caption says so: a second row needs no extra LaTeX
     package, and a "±" would wrongly suggest that bootstrap intervals are symmetric. A metric
     that ``ci`` leaves out (system scores only, see ``Scores.without_segments``) reads
-    "undefined" there, and the caption gives the reason.
+    "undefined" there, and the caption gives the reason, as it gives ``interval_note`` (too few
+    resamples).
     """
     metrics = scores.metric_names
     labels = metric_labels(scores.metrics)
@@ -278,6 +288,8 @@ def to_latex(scores: Scores, ci: Intervals | None = None) -> str:
             f" Intervals {UNDEFINED} for {latex_escape(labels[metric])}: {latex_escape(why)}."
             for metric, why in scores.not_resampled().items()
         )
+        if interval_note:
+            intervals += f" Note: {latex_escape(interval_note)}."
     lines += [
         r"\bottomrule",
         r"\end{tabular}",
@@ -347,18 +359,29 @@ def render_meta_text(meta: MetaEvaluation) -> str:
     if meta.human is not None:
         title = f"correlation with human {meta.human.criterion}:"
         lines.append(render_correlations(meta.correlations, title))
-    resampled = meta.resampled
-    if resampled is not None and not resampled.pairs:
+    if meta.resampled is not None:
+        lines += _bootstrap_lines(meta.resampled)
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _bootstrap_lines(resampled: BootstrapResult) -> list[str]:
+    """How many pairs differ (or why no p-value is defined), what the resamples are too few
+    for, and the metrics without intervals, with the reasons."""
+    pairs = resampled.pairs
+    resamples = resampled.options.n_resamples
+    lines = []
+    without_p = why_no_p_values(pairs)
+    if not pairs:
         lines.append("paired bootstrap: there is only one system, so no pair to compare")
-    elif resampled is not None:
-        pairs = resampled.pairs
-        significant = [pair for pair in pairs if pair.p_holm < SIGNIFICANCE_LEVEL]
+    elif without_p:
+        lines.append(f"paired bootstrap: p-values undefined ({without_p})")
+    else:
+        significant = [pair for pair in pairs if pair.significant]
         lines.append(
             f"paired bootstrap: {len(significant)} of {len(pairs)} system pairs differ "
             f"at p < {SIGNIFICANCE_LEVEL} after Holm's correction (see --format json for every "
             "pair and interval)"
         )
-        resamples = resampled.options.n_resamples
         per_metric = len({(pair.a, pair.b) for pair in pairs})
         floor = smallest_reachable_p(resamples, per_metric)
         if floor >= SIGNIFICANCE_LEVEL:
@@ -369,21 +392,29 @@ def render_meta_text(meta: MetaEvaluation) -> str:
                 f"pair can reach p < {SIGNIFICANCE_LEVEL}. Use at least "
                 f"{math.ceil(per_metric / SIGNIFICANCE_LEVEL):,} resamples (--bootstrap)."
             )
-    return "\n".join(lines) + ("\n" if lines else "")
+    lines += [f"undefined for {m}: {why}" for m, why in resampled.undefined.items()]
+    note = resampled.options.too_few_for_intervals
+    if note and resampled.samples:  # intervals were drawn, from too few resamples
+        needed = fewest_interval_resamples(resampled.options.confidence)
+        lines.append(f"note: {note} (give --bootstrap {needed} or more)")
+    return lines
 
 
 def render_randomization_text(result: RandomizationResult) -> str:
     """What --paired-ar adds to the text output: how many pairs differ, and each metric's
-    significance clusters, best first."""
+    significance clusters, best first (or why the p-values are undefined)."""
     pairs = result.pairs
     trials = result.options.n_trials
     if not pairs:
         return "paired approximate randomization: there is no pair of systems to compare\n"
-    significant = [pair for pair in pairs if pair.p_holm < SIGNIFICANCE_LEVEL]
+    heading = f"paired approximate randomization ({trials:,} trials, seed {result.options.seed})"
+    without_p = why_no_p_values(pairs)
+    if without_p:
+        return f"{heading}: p-values undefined ({without_p})\n"
+    significant = [pair for pair in pairs if pair.significant]
     lines = [
-        f"paired approximate randomization ({trials:,} trials, seed {result.options.seed}): "
-        f"{len(significant)} of {len(pairs)} system pairs differ at p < {SIGNIFICANCE_LEVEL} "
-        "after Holm's correction (see --format json for every pair)"
+        f"{heading}: {len(significant)} of {len(pairs)} system pairs differ at p < "
+        f"{SIGNIFICANCE_LEVEL} after Holm's correction (see --format json for every pair)"
     ]
     for metric, clusters in result.clusters.items():
         ranked = ", ".join(f"{c.cluster}:{c.system}" for c in clusters)

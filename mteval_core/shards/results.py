@@ -15,7 +15,12 @@ from mteval_core.metrics.scoring import Scores, metric_signatures, run_signature
 from mteval_core.settings.options import Options
 from mteval_core.shards.sums import Sums
 from mteval_core.stats.bootstrap import BootstrapOptions
-from mteval_core.stats.significance import BootstrapResult, intervals_and_pairs
+from mteval_core.stats.significance import (
+    BootstrapResult,
+    intervals_and_pairs,
+    why_no_interval,
+    without_resamples,
+)
 
 
 def corpus_scores(
@@ -43,10 +48,16 @@ def corpus_scores(
     )
 
 
-def poisson_bootstrap(sums: Sums, scores: Scores, options: BootstrapOptions) -> BootstrapResult:
+def poisson_bootstrap(
+    sums: Sums, scores: Scores, options: BootstrapOptions, n_segments: int
+) -> BootstrapResult:
     """Intervals and paired tests from the Poisson resamples, as ``bootstrap_scores`` derives
     them from the multinomial ones: a percentile interval per system and metric, a paired test
-    per two systems (Holm-corrected per metric); every system shares each resample's weights."""
+    per two systems (Holm-corrected per metric); every system shares each resample's weights.
+    ``n_segments`` (of every shard together) decides whether there are intervals and p-values
+    at all (``stats.significance.why_no_interval``, ``why_no_paired_test``)."""
+    if why_no_interval(n_segments):
+        return without_resamples(scores, options, n_segments)
     samples, ci, pairs = intervals_and_pairs(
         scores,
         options,
@@ -54,5 +65,6 @@ def poisson_bootstrap(sums: Sums, scores: Scores, options: BootstrapOptions) -> 
             metric.score_from_totals(sums.resampled[metric.name][system])
             for system in scores.systems
         ],
+        n_segments,
     )
     return BootstrapResult(options, samples, ci, tuple(pairs))

@@ -19,7 +19,10 @@ difference counts, so the p-values equal sacreBLEU's (with a coarse metric such 
 pseudo-systems share one reference length, ties are common and ">=" would give other numbers).
 One departure, the one ``stats.significance`` makes for the bootstrap: an observed difference of
 exactly 0 has p = 1. sacreBLEU gives two identical systems (every trial's difference 0) the
-smallest p there is, 1 / (trials + 1), "significantly different"; here they never differ.
+smallest p there is, 1 / (trials + 1), "significantly different"; here they never differ. And on
+fewer than ``stats.significance.MIN_PAIRED_SEGMENTS`` segments there is no test (p undefined,
+with the reason): on one segment every trial's difference is the observed one, which the strict
+">" never counts, so sacreBLEU calls every pair significant.
 """
 
 from __future__ import annotations
@@ -36,6 +39,9 @@ from mteval_core.stats.bootstrap import COUNTS_BUDGET_BYTES, DEFAULT_SEED
 from mteval_core.stats.significance import (
     PairedTest,
     holm_corrected_tests,
+    n_segments_of,
+    undefined_pairs,
+    why_no_paired_test,
     with_segments_only,
 )
 
@@ -133,6 +139,8 @@ def approximate_randomization(
 
     undefined = scores.not_resampled()
     scores = with_segments_only(scores)
+    if why_no_paired_test(n_segments_of(scores)):
+        return _too_few_segments(scores, options, undefined)
     rng = rng if rng is not None else np.random.default_rng(options.seed)
     unique: dict[int, np.ndarray] = {}  # metrics of one kind share their statistics
     for metric in scores.metrics:
@@ -161,3 +169,17 @@ def approximate_randomization(
         if progress:
             progress(done / len(scores.metrics))
     return RandomizationResult(options, tuple(pairs), clusters, undefined)
+
+
+def _too_few_segments(
+    scores: Scores, options: RandomizationOptions, undefined: dict[str, str]
+) -> RandomizationResult:
+    """No trials on too few segments (``stats.significance.why_no_paired_test``): every pair's
+    difference without a p-value, and no clusters, with the reason."""
+    n_segments = n_segments_of(scores)
+    pairs = tuple(undefined_pairs(scores, n_segments))
+    reason = why_no_paired_test(n_segments)
+    assert reason is not None, f"{n_segments} segments are enough for a paired test"
+    return RandomizationResult(
+        options, pairs, {}, {**undefined, **dict.fromkeys(scores.metric_names, reason)}
+    )

@@ -256,6 +256,11 @@ def evaluate(
         segmented = with_segments_only(scores)
         metric_scores.update(metric_scores_for_human(segmented, matrix, systems, True))
     statistics = {m: correlations(signs[m] * x, human_scores) for m, x in metric_scores.items()}
+    if resampled is not None and matrix is not None:  # asked for, but nothing was resampled
+        statistics = {
+            m: _not_resampled(signs[m] * x, human_scores, resampled, m)
+            for m, x in metric_scores.items()
+        }
     human = HumanSystemScores(criterion, negated_on_load, by_system)
     return MetaEvaluation(human, metric_scores, statistics, resampled)
 

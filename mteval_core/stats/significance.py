@@ -27,6 +27,7 @@ from mteval_core.stats.bootstrap import (
     percentile_interval,
     resampled_means,
     resampled_sums,
+    resampling_record,
 )
 from mteval_core.stats.correlation import (
     SystemCorrelations,
@@ -44,6 +45,57 @@ if TYPE_CHECKING:  # only named in a type hint
     from mteval_core.metrics.base import Metric
 
 SIGNIFICANCE_LEVEL = 0.05  # a pair "differs" when its Holm-corrected p is below this
+
+
+def fewest_paired_segments(level: float = SIGNIFICANCE_LEVEL) -> int:
+    """The fewest segments on which a paired test (the bootstrap's, approximate randomization's)
+    can honestly find a difference at ``level``: on n segments there are 2^n ways to give each
+    segment's two outputs to the two systems, and two of them (none swapped, all swapped) always
+    give the observed difference, so no exact p-value is below 2 / 2^n. At 0.05 that takes 6
+    segments (2/64 = 0.031; 5 give 0.0625). On fewer, sacreBLEU's rules still give p = 1/(R + 1)
+    where every resample or trial agrees (on one segment, always): a difference from nothing."""
+    n = 1
+    while 2 / 2**n >= level:
+        n += 1
+    return n
+
+
+MIN_PAIRED_SEGMENTS = fewest_paired_segments()  # 6
+
+
+def why_no_paired_test(n_segments: int) -> str | None:
+    """Why a paired test on ``n_segments`` segments has no p-value, or None when it has one."""
+    if n_segments >= MIN_PAIRED_SEGMENTS:
+        return None
+    ways = 2**n_segments
+    return (
+        f"{n_segments:,} segment{'' if n_segments == 1 else 's'}, fewer than the "
+        f"{MIN_PAIRED_SEGMENTS} a paired test needs: of the {ways} ways to give each segment's "
+        f"two outputs to the two systems, 2 always give the observed difference, so no p-value "
+        f"below 2/{ways} = {2 / ways:.3g} means anything"
+    )
+
+
+# why a test set of one segment has no bootstrap interval (stats.undefined)
+ONE_SEGMENT = (
+    "1 segment: every resample is the test set itself, so an interval would be the score alone "
+    "and a paired test would call every difference significant"
+)
+
+
+def why_no_interval(n_segments: int) -> str | None:
+    """Why resampling ``n_segments`` segments gives no interval, or None when it gives one."""
+    if n_segments >= 2:
+        return None
+    return ONE_SEGMENT if n_segments == 1 else "no segment to resample"
+
+
+def n_segments_of(scores: Scores) -> int:
+    """How many segments ``scores`` has (its statistics' rows; 0 without a metric)."""
+    for by_system in scores.statistics.values():
+        for statistics in by_system.values():
+            return int(statistics.shape[0])
+    return 0
 
 
 # ------------------------------------------------------------------------ paired tests, Holm
@@ -111,14 +163,22 @@ def holm(p_values: np.ndarray) -> np.ndarray:
 # ------------------------------------------------------------------------------- the results
 @dataclass(frozen=True)
 class PairedTest:
-    """Does system a differ from system b under one metric? delta is a's score minus b's."""
+    """Does system a differ from system b under one metric? delta is a's score minus b's. On
+    too few segments (``why_no_paired_test``) p and p_holm are None, the reason under
+    ``undefined``."""
 
     a: str
     b: str
     metric: str
     delta: float
-    p: float
-    p_holm: float  # Holm-corrected over every pair of systems under this metric
+    p: float | None
+    p_holm: float | None  # Holm-corrected over every pair of systems under this metric
+    undefined: Mapping[str, str] = field(default_factory=dict)  # statistic -> why it is None
+
+    @property
+    def significant(self) -> bool:
+        """Whether a and b differ at ``SIGNIFICANCE_LEVEL`` (never, without a p-value)."""
+        return self.p_holm is not None and self.p_holm < SIGNIFICANCE_LEVEL
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -161,7 +221,8 @@ class BootstrapResult:
     ci: Mapping[str, Mapping[str, tuple[float, float]]]  # system -> metric -> (low, high)
     pairs: tuple[PairedTest, ...]  # every two systems under every metric
     agreement: ResampledAgreement | None = None  # given segment-level human judgments
-    # metric -> why it was not resampled (system scores only, see Scores.without_segments)
+    # metric -> why it was not resampled (system scores only, see Scores.without_segments; or
+    # one segment, see why_no_interval)
     undefined: Mapping[str, str] = field(default_factory=dict)
 
     def intervals_of(self, metric: str) -> dict[str, tuple[float, float]]:
@@ -182,7 +243,7 @@ class BootstrapResult:
             report["metric_comparisons"] = [comparison.to_dict() for comparison in comparisons]
         if self.undefined:  # metrics left out of the resamples, and why
             report[UNDEFINED] = dict(self.undefined)
-        report["bootstrap"] = asdict(self.options)
+        report["bootstrap"] = resampling_record(self.options)
         return report
 
 
@@ -205,15 +266,19 @@ def bootstrap_scores(
     """
     undefined = scores.not_resampled()
     scores = with_segments_only(scores)
-    if not scores.metrics:  # nothing to resample
-        empty = {system: {} for system in scores.systems}
-        return BootstrapResult(options, {}, empty, (), None, undefined)
+    n_segments = n_segments_of(scores)
+    if not scores.metrics or why_no_interval(n_segments):  # nothing to resample
+        return without_resamples(scores, options, n_segments, undefined)
     products = _Products.of(scores, human, human_systems, rated_only)
     sums = resampled_sums(
         products.matrices, options.n_resamples, np.random.default_rng(options.seed)
     )
     samples, ci, pairs = intervals_and_pairs(
-        scores, options, lambda metric: products.metric_scores(metric, sums), progress
+        scores,
+        options,
+        lambda metric: products.metric_scores(metric, sums),
+        n_segments,
+        progress,
     )
     agreement = None
     if human is not None:
@@ -229,15 +294,33 @@ def bootstrap_scores(
     return BootstrapResult(options, samples, ci, tuple(pairs), agreement, undefined)
 
 
+def without_resamples(
+    scores: Scores,
+    options: BootstrapOptions,
+    n_segments: int,
+    undefined: Mapping[str, str] | None = None,
+) -> BootstrapResult:
+    """The result of nothing to resample: no metric with segments (``undefined`` says why), or
+    one segment (no intervals, every pair's p undefined, with the reasons). The in-memory and
+    the Poisson bootstrap share it."""
+    reason = why_no_interval(n_segments)
+    undefined = {**(undefined or {}), **{m: reason for m in scores.metric_names if reason}}
+    empty = {system: {} for system in scores.systems}
+    pairs = tuple(undefined_pairs(scores, n_segments))
+    return BootstrapResult(options, {}, empty, pairs, None, undefined)
+
+
 def intervals_and_pairs(
     scores: Scores,
     options: BootstrapOptions,
     resampled_scores: Callable[[Metric], list[np.ndarray]],
+    n_segments: int,
     progress: Progress | None = None,
 ) -> tuple[dict[str, np.ndarray], dict[str, dict[str, tuple[float, float]]], list[PairedTest]]:
     """From each metric's resampled scores (one column per system, one row per resample): the
     samples, a percentile interval per system and metric, and the paired tests of every two
-    systems (Holm-corrected per metric). The in-memory and the Poisson bootstrap share it."""
+    systems (Holm-corrected per metric; undefined on fewer than ``MIN_PAIRED_SEGMENTS`` of the
+    test set's ``n_segments``). The in-memory and the Poisson bootstrap share it."""
     corpus = scores.corpus()
     samples: dict[str, np.ndarray] = {}
     ci: dict[str, dict[str, tuple[float, float]]] = {system: {} for system in scores.systems}
@@ -250,7 +333,9 @@ def intervals_and_pairs(
             assert interval is not None  # score_from_totals scores every resample (0 if empty)
             ci[system][metric.name] = interval
         observed = np.array([corpus[s][metric.name] for s in scores.systems])
-        pairs.extend(paired_tests(scores.systems, metric.name, samples[metric.name], observed))
+        pairs += paired_tests(
+            scores.systems, metric.name, samples[metric.name], observed, n_segments
+        )
         if progress:
             progress(done / len(scores.metrics))
     return samples, ci, pairs
@@ -411,9 +496,16 @@ def with_segments_only(scores: Scores) -> Scores:
 
 
 def paired_tests(
-    systems: Sequence[str], metric: str, samples: np.ndarray, observed: np.ndarray
+    systems: Sequence[str],
+    metric: str,
+    samples: np.ndarray,
+    observed: np.ndarray,
+    n_segments: int,
 ) -> list[PairedTest]:
-    """Every two systems under one metric, Holm-corrected over those pairs."""
+    """Every two systems under one metric, Holm-corrected over those pairs; on too few of
+    ``n_segments``, their p-values undefined with the reason."""
+    if why_no_paired_test(n_segments):
+        return undefined_tests(systems, metric, observed, n_segments)
     return holm_corrected_tests(systems, metric, paired_p_values(samples, observed), observed)
 
 
@@ -434,6 +526,47 @@ def holm_corrected_tests(
             p_holm=float(p_holm),
         )
         for (a, b), p_holm in zip(index_pairs, adjusted)
+    ]
+
+
+def why_no_p_values(pairs: Sequence[PairedTest]) -> str | None:
+    """Why ``pairs`` have no p-values (too few segments: then none of them has one), or None."""
+    return next((pair.undefined["p"] for pair in pairs if pair.p is None), None)
+
+
+def undefined_pairs(scores: Scores, n_segments: int) -> list[PairedTest]:
+    """Every metric's pairs on too few of ``n_segments`` for a paired test: ``undefined_tests``.
+    The bootstrap and approximate randomization share it."""
+    corpus = scores.corpus()
+    return [
+        test
+        for metric in scores.metric_names
+        for test in undefined_tests(
+            scores.systems,
+            metric,
+            np.array([corpus[s][metric] for s in scores.systems]),
+            n_segments,
+        )
+    ]
+
+
+def undefined_tests(
+    systems: Sequence[str], metric: str, observed: np.ndarray, n_segments: int
+) -> list[PairedTest]:
+    """Every two systems' records on too few segments: the difference, no p-value, and why."""
+    reason = why_no_paired_test(n_segments)
+    assert reason is not None, f"{n_segments} segments are enough for a paired test"
+    return [
+        PairedTest(
+            a=systems[a],
+            b=systems[b],
+            metric=metric,
+            delta=float(observed[a] - observed[b]),
+            p=None,
+            p_holm=None,
+            undefined={"p": reason, "p_holm": reason},
+        )
+        for a, b in combinations(range(len(systems)), 2)
     ]
 
 

@@ -75,11 +75,12 @@ def significance_clusters(
 
 def pair_matrix(systems: Sequence[str], pairs: Sequence[PairedTest], metric: str) -> np.ndarray:
     """The Holm-corrected p-values of ``metric``'s pairs as an n x n matrix in the order of
-    ``systems``; 1 on the diagonal and for any pair not tested."""
+    ``systems``; 1 on the diagonal and for any pair not tested or without a p-value."""
     position = {system: index for index, system in enumerate(systems)}
     p = np.ones((len(systems), len(systems)))
     for pair in pairs:
-        if pair.metric == metric and pair.a in position and pair.b in position:
+        tested = pair.metric == metric and pair.p_holm is not None
+        if tested and pair.a in position and pair.b in position:
             p[position[pair.a], position[pair.b]] = p[position[pair.b], position[pair.a]] = (
                 pair.p_holm
             )

@@ -41,6 +41,7 @@ from mteval_core.settings.languages import (
 )
 from mteval_core.settings.limits import MAX_RESAMPLES
 from mteval_core.settings.options import Options
+from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.text import import_stemmers, require_tokenizer
 from pages.ui.cache import CACHE_BYTES, CACHE_ENTRIES, CacheKey, ContentCache, estimate_bytes
 from pages.ui.markdown_escape import escape_markdown
@@ -71,6 +72,7 @@ __all__ = [
     "session_test_set",
     "show_overview",
     "starting_resamples",
+    "warn_of_few_resamples",
 ]
 
 # The metrics every page computes until the user chooses others on the Data page
@@ -326,6 +328,15 @@ def starting_resamples(offered: Sequence[int], usual: int, needed: int) -> int:
     it would take)."""
     wanted = max(usual, needed)
     return next((n for n in offered if n >= wanted), offered[-1])
+
+
+def warn_of_few_resamples(bootstrap: BootstrapOptions | None) -> None:
+    """Above intervals drawn with ``bootstrap``: that they are from too few resamples, when they
+    are (``BootstrapOptions.too_few_for_intervals``), as the command line and the downloads
+    say it."""
+    note = bootstrap.too_few_for_intervals if bootstrap is not None else None
+    if note:
+        st.warning(escape_markdown(f"{note[0].upper()}{note[1:]}."))
 
 
 def resample_choices(choices: Sequence[int]) -> list[int]:

@@ -17,7 +17,12 @@ from mteval_core.metrics.scoring import Scores, score_test_set
 from mteval_core.report.writers import metric_labels, too_few_resamples
 from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions
-from mteval_core.stats.significance import BootstrapResult, bootstrap_scores
+from mteval_core.stats.significance import (
+    ONE_SEGMENT,
+    BootstrapResult,
+    bootstrap_scores,
+    why_no_paired_test,
+)
 from pages.ui import DASHBOARD_METRICS, escape_markdown
 from tests.helpers import load_sample, make_test_set
 
@@ -162,24 +167,53 @@ def test_downloads_carry_the_signature_intervals_and_pairs(downloads):
 
 
 def test_too_few_resamples_for_the_pairs_is_said_plainly():
-    """11 systems make 55 pairs: with 200 resamples Holm lifts every p above 0.05."""
-    reference = ["a b c d e f", "g h i j"]
+    """11 systems make 55 pairs: with 200 resamples Holm lifts every p above 0.05. Two
+    segments three times: 6, the fewest with a paired test."""
+    reference = ["a b c d e f", "g h i j"] * 3
     systems = {
-        f"system {k}": [" ".join("abcdef"[: k % 6 + 1]), "g h i j"[: k + 1]] for k in range(11)
+        f"system {k}": [" ".join("abcdef"[: k % 6 + 1]), "g h i j"[: k + 1]] * 3 for k in range(11)
     }
     app = AppTest.from_file(PAGE, default_timeout=60)
     app.session_state["test_set"] = make_test_set(reference, systems)
     run(app)
     app.select_slider[0].set_value(200)
     run(app)
-    (warning,) = app.warning
-    expected = too_few_resamples(200, 55, 20000, 2)  # every count is offered for 2 segments
+    intervals, warning = app.warning  # too few for intervals, and too few for the pairs
+    assert intervals.value.startswith(escape_markdown("Too few resamples for intervals (200): "))
+    expected = too_few_resamples(200, 55, 20000, 6)  # every count is offered for 6 segments
     assert warning.value == escape_markdown(expected)  # text, shown as written
     assert "no pair can reach p < 0.05" in expected
     app.select_slider[0].set_value(2000)
     run(app)
     assert not app.warning
     assert [len(row) for row in charts(app)[1]["data"][0]["z"]] == [11] * 11
+
+
+@pytest.mark.parametrize("test", ["paired bootstrap", "approximate randomization"])
+def test_too_few_segments_for_a_paired_test_are_said_instead_of_p_values(test):
+    """Issue 42: three segments made every pair of either test "significant" where sacreBLEU's
+    rules give p = 1/(R + 1); the page now says why there is no p-value, and draws no map."""
+    reference = ["the cat sat on the mat", "a dog ran", "it rains"]
+    systems = {"a": ["the cat sat on a mat", "a dog ran", "it rains"], "b": ["cat", "dog", "rain"]}
+    app = AppTest.from_file(PAGE, default_timeout=60)
+    app.session_state["test_set"] = make_test_set(reference, systems)
+    run(app)
+    app.radio[0].set_value(test)
+    run(app)
+    reason = why_no_paired_test(3)
+    infos = [info.value for info in app.info]
+    assert escape_markdown(f"No significant differences to show: {reason}.") in infos
+    assert len(charts(app)) == 1 and not app.toggle  # the bars; no heat map, no clusters
+    assert not app.warning  # no advice to draw more resamples: segments are missing
+
+
+def test_one_segment_has_neither_intervals_nor_p_values():
+    app = AppTest.from_file(PAGE, default_timeout=60)
+    app.session_state["test_set"] = make_test_set(["it rains"], {"a": ["it rains"], "b": ["rain"]})
+    run(app)
+    labels = [info.value for info in app.info]
+    assert escape_markdown(f"BLEU: intervals and paired tests undefined ({ONE_SEGMENT}).") in labels
+    assert not app.radio and len(charts(app)) == 1
 
 
 def test_the_bootstrap_reports_progress_after_each_metric():

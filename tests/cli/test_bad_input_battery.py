@@ -768,10 +768,21 @@ CASES = [
     Case("seed-negative", BASE, [*score_args(), "--bootstrap", "10", "--seed", "-1"], ("seed",)),
     Case("seed-text", BASE, [*score_args(), "--bootstrap", "10", "--seed", "x"], ("x",)),
     Case(
-        "identical-systems-do-not-differ",
-        {**BASE, "a.en": HYP.encode(), "b.en": HYP.encode()},
+        "identical-systems-do-not-differ",  # on 6 segments, the fewest a paired test takes
+        {"ref.en": (REF * 2).encode(), "a.en": (HYP * 2).encode(), "b.en": (HYP * 2).encode()},
         [*score_args(hyps=("a.en", "b.en")), "--bootstrap", "200", *JSON],
         check=json_has(lambda r: all(p["p"] == 1.0 for p in r["pairs"])),
+    ),
+    Case(
+        "three-segments-have-no-p-value",
+        {**BASE, "a.en": HYP.encode(), "b.en": REF.encode()},
+        [*score_args(hyps=("a.en", "b.en")), "--bootstrap", "200", *JSON],
+        check=json_has(
+            lambda r: all(
+                p["p"] is None and p["undefined"]["p"].startswith("3 segments, fewer than the 6")
+                for p in r["pairs"]
+            )
+        ),
     ),
     # --------------------------------------------------------------------------- human scores
     Case("human-missing", BASE, [*score_args(), "--human", "{d}/nothere.tsv"], ("nothere.tsv",)),

@@ -93,13 +93,14 @@ def test_score_json_is_strict_json_on_any_test_set(capsys, test_set, flags):
 
 @pytest.fixture
 def identical(tmp_path):
-    """Three identical systems and people who cannot tell them apart either."""
-    reference = "the cat sat on the mat\na dog ran in the park\nit is raining today\n"
-    output = "the cat sat on a mat\na dog ran in a park\nit rains today\n"
+    """Three identical systems and people who cannot tell them apart either, on 6 segments
+    (the fewest a paired test takes)."""
+    reference = "the cat sat on the mat\na dog ran in the park\nit is raining today\n" * 2
+    output = "the cat sat on a mat\na dog ran in a park\nit rains today\n" * 2
     (tmp_path / "ref.en").write_text(reference)
     for name in ("a", "b", "c"):
         (tmp_path / f"{name}.en").write_text(output)
-    rows = [f"{name},{segment},3" for name in ("a", "b", "c") for segment in (1, 2, 3)]
+    rows = [f"{name},{segment},3" for name in ("a", "b", "c") for segment in range(1, 7)]
     (tmp_path / "human.csv").write_text("system,segment,score\n" + "\n".join(rows) + "\n")
     (tmp_path / "ranked.csv").write_text("system,score\na,1\nb,2\nc,3\n")
     hyps = [str(tmp_path / f"{name}.en") for name in ("a", "b", "c")]

@@ -10,6 +10,7 @@ import pytest
 
 from mteval_core.cli import main
 from mteval_core.settings.limits import MAX_RESAMPLES
+from mteval_core.stats.bootstrap import BootstrapOptions
 from tests.helpers import SAMPLE_DATA
 
 SCORE = [
@@ -80,7 +81,13 @@ def test_the_limit_itself_is_allowed_and_zero_means_no_resampling(capsys, tables
     code, out, _ = run(capsys, *SCORE, "--bootstrap", "0", "--format", "json")
     assert code == 0 and set(json.loads(out)) == {"signature", "signatures", "scores"}
     code, out, _ = run(capsys, *SCORE, "--bootstrap", "30", "--seed", "7", "--format", "json")
-    assert json.loads(out)["bootstrap"] == {"n_resamples": 30, "seed": 7, "confidence": 0.95}
+    note = BootstrapOptions(30, 7).too_few_for_intervals  # 30: fewer than 1,000
+    assert json.loads(out)["bootstrap"] == {
+        "n_resamples": 30,
+        "seed": 7,
+        "confidence": 0.95,
+        "note": note,
+    }
 
 
 @pytest.mark.parametrize("value", ["-1", str(2**32), "seven"])
@@ -127,7 +134,9 @@ def test_too_few_resamples_are_said_from_the_floor_not_the_observed_p(capsys):
         "(--bootstrap)."
     ) in out
     _, out, _ = run(capsys, *SCORE, "--bootstrap", "120")
-    assert "note:" not in out  # 6 / 121 < 0.05: reachable, whatever the pairs' own p-values
+    # 6 / 121 < 0.05: reachable, whatever the pairs' own p-values (the one note left is that
+    # 120 resamples are too few for intervals)
+    assert "smallest possible p-value" not in out and "note: too few resamples for" in out
 
 
 def test_correlate_keeps_the_metric_column_name(capsys, tmp_path):

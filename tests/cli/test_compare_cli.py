@@ -10,6 +10,7 @@ import json
 import pytest
 
 from mteval_core.cli import main
+from mteval_core.stats.bootstrap import BootstrapOptions
 from tests.helpers import SAMPLE_DATA
 from tests.wmt23_general import SYSTEMS, TOKENIZERS, wmt23_pair
 
@@ -43,7 +44,12 @@ def test_json_has_one_key_per_analysis_with_labelled_buckets(capsys, reading, si
     assert status == 0
     report = json.loads(out)
     assert report["systems"] == ["neural-large", "phrase-based"]
-    assert report["bootstrap"] == {"n_resamples": 100, "seed": 12345, "confidence": 0.95}
+    assert report["bootstrap"] == {
+        "n_resamples": 100,
+        "seed": 12345,
+        "confidence": 0.95,
+        "note": BootstrapOptions(100).too_few_for_intervals,  # 100: fewer than 1,000
+    }
     assert signed in report["signature"] and report["reading"] == reading
     assert report["notes"] == []
     for key in KEYS:

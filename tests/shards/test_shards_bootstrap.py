@@ -12,12 +12,13 @@ from mteval_core.metrics import get_metric
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.settings.options import Options
 from mteval_core.shards.cluster import Cluster, score_shards
+from mteval_core.shards.coverage import check_coverage
 from mteval_core.shards.partition import PartitionTask
 from mteval_core.shards.poisson_bootstrap import poisson_sums, poisson_weights
 from mteval_core.shards.reading import find_shards
 from mteval_core.shards.results import corpus_scores, poisson_bootstrap
 from mteval_core.stats.bootstrap import BootstrapOptions, percentile_interval
-from mteval_core.stats.significance import bootstrap_scores
+from mteval_core.stats.significance import ONE_SEGMENT, bootstrap_scores, why_no_paired_test
 from tests.shards.conftest import sliced
 
 METRICS = ("bleu", "chrf", "f1", "ter")
@@ -30,7 +31,8 @@ def sharded_bootstrap(folder, options: BootstrapOptions, metrics=METRICS):
     ]
     corpus = score_shards(tasks, Cluster(workers=0))
     scores = corpus_scores(corpus.sums, metrics, Options(), corpus.n_references)
-    return corpus.sums, poisson_bootstrap(corpus.sums, scores, options)
+    n_segments = check_coverage(corpus.indexes)
+    return corpus.sums, poisson_bootstrap(corpus.sums, scores, options, n_segments)
 
 
 # ------------------------------------------------------------------------------ the weights
@@ -132,3 +134,17 @@ def test_poisson_intervals_are_close_to_the_multinomial_ones_on_wmt17(wmt17, wri
             assert (high_p - low_p) == pytest.approx(high_m - low_m, rel=0.15), (system, metric)
             middle = (low_m + high_m) / 2
             assert (low_p + high_p) / 2 == pytest.approx(middle, abs=0.1 * (high_m - low_m))
+
+
+@pytest.mark.parametrize("n_segments", [1, 5])
+def test_too_few_segments_in_the_shards_have_no_p_value(sample, write_shards, n_segments):
+    """As in memory (tests/stats/test_too_few_segments.py): on fewer than 6 segments of every
+    shard together the pairs have no p-value, on one no interval either, with the reasons."""
+    folder = write_shards(sliced(sample, n_segments, 3), "tsv", 1)
+    _, result = sharded_bootstrap(folder, BootstrapOptions(n_resamples=200, seed=1))
+    assert result.pairs and all(pair.p is None for pair in result.pairs)
+    assert {pair.undefined["p"] for pair in result.pairs} == {why_no_paired_test(n_segments)}
+    if n_segments == 1:
+        assert result.undefined == dict.fromkeys(METRICS, ONE_SEGMENT) and not result.samples
+    else:
+        assert not result.undefined and set(result.samples) == set(METRICS)

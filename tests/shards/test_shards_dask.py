@@ -10,6 +10,7 @@ import pytest
 
 from mteval_core.cli import main
 from mteval_core.shards import cluster
+from mteval_core.stats.bootstrap import BootstrapOptions
 
 distributed = pytest.importorskip("distributed")
 
@@ -58,6 +59,7 @@ def test_a_local_cluster_of_worker_processes_gives_the_in_process_numbers(
         "n_resamples": 200,
         "seed": 3,
         "confidence": 0.95,
+        "note": BootstrapOptions(200).too_few_for_intervals,  # 200: fewer than 1,000
         "method": "poisson",
     }
 

@@ -112,8 +112,9 @@ def test_identical_systems_never_differ_and_clusters_follow_holm():
 
 @pytest.mark.parametrize("trials", [1, 19])
 def test_p_values_are_smoothed_shares_of_the_trials(trials):
-    reference = ["a b c", "d e f", "g h i"]
-    test_set = make_test_set(reference, {"x": ["a b c", "d e q", "g q i"], "y": reference})
+    reference = ["a b c", "d e f", "g h i"] * 2  # 6 segments, the fewest a paired test takes
+    output = ["a b c", "d e q", "g q i", "a b c", "d e f", "q h i"]
+    test_set = make_test_set(reference, {"x": output, "y": reference})
     scores = score_test_set(test_set, ["f1"], Options())
     (pair,) = approximate_randomization(scores, RandomizationOptions(trials, 0)).pairs
     assert pair.p * (trials + 1) == pytest.approx(round(pair.p * (trials + 1)))

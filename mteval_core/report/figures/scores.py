@@ -76,7 +76,8 @@ def significance_heatmap(  # long: one figure's matrices, text and colour scale
         rows = np.array([position[pair.a] for pair in chosen])
         columns = np.array([position[pair.b] for pair in chosen])
         for matrix, name, sign in ((delta, "delta", -1.0), (p, "p", 1.0), (p_holm, "p_holm", 1.0)):
-            values = np.array([getattr(pair, name) for pair in chosen])
+            # a p-value undefined on too few segments is a gap, as the diagonal
+            values = np.array([getattr(pair, name) for pair in chosen], dtype=np.float64)
             matrix[rows, columns] = values
             matrix[columns, rows] = sign * values
     tested = np.isfinite(p_holm)  # all but the diagonal

@@ -138,13 +138,14 @@ def test_bars_without_intervals_have_no_error_bars():
 
 
 def scored_pairs() -> tuple[dict[str, float], list[dict]]:
-    """BLEU of three systems (c best, a worst) and every metric's bootstrap pairs."""
+    """BLEU of three systems (c best, a worst) and every metric's bootstrap pairs, on three
+    segments twice (6, the fewest with a paired test)."""
     test_set = make_test_set(
-        ["a b c d e", "f g h i", "j k l m n"],
+        ["a b c d e", "f g h i", "j k l m n"] * 2,
         {
-            "a": ["a x", "f", "j"],
-            "b": ["a b c x e", "f g x", "j k"],
-            "c": ["a b c d e", "f g h", "j k l m"],
+            "a": ["a x", "f", "j"] * 2,
+            "b": ["a b c x e", "f g x", "j k"] * 2,
+            "c": ["a b c d e", "f g h", "j k l m"] * 2,
         },
     )
     scores = score_test_set(test_set, ["bleu", "fmean"], Options())
@@ -179,3 +180,18 @@ def test_heatmap_takes_only_the_chosen_metrics_pairs():
         bleu["b", "c"].p,
         bleu["b", "c"].p_holm,
     ]
+
+
+def test_heatmap_of_pairs_without_p_values_is_all_gaps():
+    """On three segments the pairs have no p-value (too few for a paired test): no cell is
+    coloured or labelled as if it had one."""
+    test_set = make_test_set(["a b c", "d e f", "g h i"], {"a": ["a b", "d", "g"], "b": ["x"] * 3})
+    scores = score_test_set(test_set, ["bleu"], Options())
+    corpus = scores.corpus()
+    pairs = bootstrap_scores(scores, BootstrapOptions(n_resamples=50)).pairs
+    assert [pair.p for pair in pairs] == [None]
+    (cells,) = significance_heatmap(
+        {s: corpus[s]["bleu"] for s in corpus}, pairs, "bleu", "BLEU"
+    ).data
+    assert [value for row in cells.z for value in row] == [None] * 4
+    assert [text for row in cells.text for text in row] == [""] * 4
