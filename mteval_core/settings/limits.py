@@ -72,7 +72,9 @@ METEOR_MAX_WORDS = 5_000  # per line (hypothesis or reference)
 # reference (a step is a state visited, or a candidate match tried from it; 2 million take about
 # 1 s in Python); a pair that needs more keeps the beam's alignment, with a note. WMT17 en-de
 # (exact and stem, 4 systems, 12,016 pairs) needs fewer for every pair; 4 need over 100,000 and
-# 23 over 20,000.
+# 23 over 20,000. WMT23 en-de's paragraphs (up to 498 words) need more for 57 of the first 200
+# pairs of its first system, which keep the beam's (3.4 s a pair in all, 676 s): the search in
+# Python is for sentences.
 METEOR_EXACT_MAX_STEPS = 2_000_000
 # A paraphrase table is unpacked and parsed into its cache once (English's: 62 MB of gzip, 272 MB
 # and 15.8 million lines unpacked, 22 s and 1.5 GB at the peak). One that unpacks to more than
