@@ -7,8 +7,8 @@
   sacreBLEU's own Python, through metrics/sacrebleu_segments.py);
 - mteval_core/metrics/_ter_edits.pyx: TER's per-segment statistics, sacreBLEU's shift search on
   word ids (fallback: sacreBLEU's own Python, through metrics/sacrebleu_segments.py);
-- mteval_core/engine/_libm.pyx: the C library's log and exp over arrays, for BLEU and NIST
-  (fallback: Python's math, the same functions called one value at a time);
+- mteval_core/engine/_libm.pyx: the C library's log, exp and pow over arrays, for BLEU, NIST
+  and METEOR (fallback: Python's math, the same functions called one value at a time);
 - mteval_core/engine/_ngram_matches.pyx: a system's clipped n-gram matches (BLEU, NIST, P/R/F)
   segment by segment (fallback: numpy's pass in engine/ngrams.py);
 - mteval_core/metrics/meteor/_beam_loops.pyx: METEOR's exact and stem matching and the jar's

@@ -22,6 +22,7 @@ from mteval_core.gtm.grid import (
     viewer_exponent,
     viewer_options,
 )
+from mteval_core.metrics.choices import meteor_cannot_run
 from mteval_core.metrics.meteor.segment_view import MeteorSegmentView, meteor_segment_view
 from pages.ui import (
     cache_key,
@@ -94,7 +95,7 @@ exact_for_all = right.toggle(
     "switch.",
 )
 view_column, search_column = st.columns([4, 7])
-view = choose_view(view_column)
+view = choose_view(view_column, meteor_cannot_run(session_options().meteor_data))
 meteor_search = choose_search(search_column) if view != VIEWS[0] else "beam"
 st.query_params.update({"system": system, "segment": str(segment)})
 options = viewer_options(session_options(), exponent)

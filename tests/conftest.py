@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import functools
+import getpass
+import os
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -40,6 +44,27 @@ def installed_components_scanned_once():
         scan = functools.cache(manifest_scanner.scan_component_manifests)
         patch.setattr(manifest_scanner, "scan_component_manifests", scan)
         yield
+
+
+# Where the tests' METEOR paraphrase cache goes (108 MB for English): a folder of the system's
+# temporary directory, one per user, shared by the processes of a run (pytest-xdist's workers,
+# the dashboard servers and command lines the tests start) and kept between runs, so that the
+# table is parsed once, never in the user's own ~/.cache/mteval.
+TEST_CACHE = Path(tempfile.gettempdir()) / f"mteval-tests-{getpass.getuser()}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cache_in_a_temporary_folder():
+    """MTEVAL_CACHE_DIR (which metrics.meteor.paraphrases.cache_root honours) set to TEST_CACHE
+    for the whole session, before any other fixture starts a server: every process the tests
+    start inherits it."""
+    before = os.environ.get("MTEVAL_CACHE_DIR")
+    os.environ["MTEVAL_CACHE_DIR"] = str(TEST_CACHE)
+    yield TEST_CACHE
+    if before is None:
+        os.environ.pop("MTEVAL_CACHE_DIR", None)
+    else:
+        os.environ["MTEVAL_CACHE_DIR"] = before
 
 
 @pytest.fixture(scope="session")

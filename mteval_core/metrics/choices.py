@@ -1,6 +1,8 @@
-"""What a page offers to choose among the built-in metrics: each metric by its label, METEOR's
-languages, and which of METEOR's modules can run here (with the one-line reason of those that
-cannot), so that a user picks from what will work instead of meeting an error on every page.
+"""What a page offers to choose among the built-in metrics: each metric by its label, which of
+them can run here (METEOR needs meteor-1.5.jar), METEOR's languages, and which of METEOR's modules
+can run here (with the one-line reason of those that cannot, which names the command that
+installs what is missing), so that a user picks from what will work instead of meeting an error
+on every page.
 
 Everything here is read from the registry and from METEOR's own configuration and data checks;
 the dashboard draws it and decides nothing by a metric's name.
@@ -12,6 +14,7 @@ from mteval_core.errors import InputError
 from mteval_core.metrics import REGISTRY
 from mteval_core.metrics.meteor import availability
 from mteval_core.metrics.meteor.configuration import MODULES, configure, default_language
+from mteval_core.metrics.meteor.metric import METEOR
 from mteval_core.metrics.meteor.resources import DEFAULT_MODULES, SHORT_NAMES
 
 # The jar's languages by name ("english", ...), as `configure` and the CLI store them
@@ -22,6 +25,25 @@ def builtin_metric_labels() -> dict[str, str]:
     """Every built-in metric's registry name -> the label tables print (BLEU, chrF++, TER, ...),
     in the registry's order."""
     return {name: cls.label for name, cls in REGISTRY.items()}
+
+
+def metrics_that_cannot_run(data: str | None) -> dict[str, str]:
+    """Registry name -> the one line that says why, for each built-in metric that cannot run
+    here: METEOR without its jar (``data``: a jar or folder, None for an installed
+    pycocoevalcap's), whose function words every module weighs. Looked at again on every call,
+    so that data installed meanwhile is found. The other metrics need nothing installed."""
+    reason = meteor_cannot_run(data)
+    return {} if reason is None else {METEOR.name: reason}
+
+
+def meteor_cannot_run(data: str | None) -> str | None:
+    """Why METEOR cannot run at all with the data at ``data`` (one line, with the command that
+    installs the data), or None when it can (exact matching then runs for every language)."""
+    try:
+        availability.function_words(data)
+    except InputError as error:
+        return f"METEOR cannot run here: {error}"
+    return None
 
 
 def meteor_language_for(target: str | None) -> str:

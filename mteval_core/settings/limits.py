@@ -70,6 +70,34 @@ GTM_EXACT_MAX_CELLS = 1_000_000  # |C| x |Rcat| for the exact matching; above it
 GTM_EXACT_MAX_STEPS = 5_000_000
 GRID_MAX_CELLS = 250_000  # |C| x |Rcat| of a bitext grid drawn in the dashboard
 
+# ------------------------------------------------------------------------------------------ METEOR
+# METEOR's beam search works on the candidate matches its modules find between a hypothesis and a
+# reference (exact: every pair of equal words, so one word repeated n times on both lines makes
+# n x n; 3,000 took 36 s and 2.6 GB, 10,000 a MemoryError), and copies the used words of both
+# lines for every partial alignment it keeps. The matches are counted as the modules find them
+# (stopping at the limit, before the search), the words before any matching; a segment above
+# either limit against any reference is left out of METEOR with a note in every output (never a
+# crash, never a silent zero). Measured (compiled, one pair at the limits: one word repeated 499
+# x 500 times, or 5,000-word lines of 120 distinct words): about 0.4 s and 70 MB, 0.7 s with all
+# four English modules. The largest real segments are far below: WMT17, WMT21 and all 14 WMT23
+# pairs have at most 2,258 candidates of exact and stem (WMT23 en-de's paragraphs) and 498 words.
+METEOR_MAX_MATCHES = 250_000  # candidate matches of all modules, per segment and reference
+METEOR_MAX_WORDS = 5_000  # per line (hypothesis or reference)
+# The exact alignment (--meteor-alignment exact): steps of its dynamic programme per segment and
+# reference (a step is a state visited, or a candidate match tried from it; 2 million take about
+# 1 s in Python); a pair that needs more keeps the beam's alignment, with a note. WMT17 en-de
+# (exact and stem, 4 systems, 12,016 pairs) needs fewer for every pair; 4 need over 100,000 and
+# 23 over 20,000. WMT23 en-de's paragraphs (up to 498 words) need more for 57 of the first 200
+# pairs of its first system, which keep the beam's (3.4 s a pair in all, 676 s): the search in
+# Python is for sentences.
+METEOR_EXACT_MAX_STEPS = 2_000_000
+# A paraphrase table is unpacked and parsed into its cache once (English's: 62 MB of gzip, 272 MB
+# and 15.8 million lines unpacked, 22 s and 1.5 GB at the peak). One that unpacks to more than
+# these (about 1.5 times English's) is refused as it is unpacked, before it is parsed: a gzip of
+# 2 MB can hold 2 GB of empty lines, each a Python object once split.
+METEOR_PARAPHRASE_MAX_MB = 400
+METEOR_PARAPHRASE_MAX_LINES = 24_000_000
+
 
 def _memory_budget() -> int:
     """A quarter of the machine's memory, at most 1 GiB: enough for the results of the largest

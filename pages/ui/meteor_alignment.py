@@ -19,7 +19,12 @@ SEARCH_LABELS = {"beam": "beam (the jar's)", "exact": "exact"}
 TABLE_ROW = 35  # pixels a row of st.dataframe takes: the numbers table shows whole, unscrolled
 
 
-def choose_view(place: DeltaGenerator) -> str:
+def choose_view(place: DeltaGenerator, meteor_cannot_run: str | None) -> str:
+    """GTM's grid, METEOR's or both; GTM's alone, with the one line that says why, where METEOR
+    cannot run here (``meteor_cannot_run``: the core's reason, which names the install)."""
+    if meteor_cannot_run is not None:
+        place.caption(escape_markdown(f"Only GTM's grid is drawn. {meteor_cannot_run}"))
+        return VIEWS[0]
     return place.radio(
         "Grid",
         VIEWS,
@@ -39,8 +44,7 @@ def choose_search(place: DeltaGenerator) -> str:
         horizontal=True,
         key="bitext_meteor_search",
         help="beam: the alignment the jar's beam search chooses (METEOR 1.5's numbers); exact: "
-        "the most weighted coverage, then the fewest chunks, found exactly "
-        "(--meteor-alignment exact).",
+        "the most weighted coverage, then the fewest chunks, found exactly.",
     )
 
 

@@ -21,13 +21,20 @@ from mteval_core.metrics.choices import (
     meteor_default_modules,
     meteor_language_for,
     meteor_modules_here,
+    metrics_that_cannot_run,
 )
-from pages.ui import METRICS_STATE, session_metrics, session_options
+from pages.ui import DASHBOARD_METRICS, METRICS_STATE, session_metrics, session_options
 from pages.ui.markdown_escape import escape_markdown
 
 METRICS_WIDGET = "metrics_widget"  # the multiselect's state while the Data page shows it
+METRICS_EXPANDER = "metrics_expander"  # the expander's key: it stays open when moved
 METEOR_LANGUAGE_CHOSEN = "meteor_language_chosen"  # the user chose METEOR's language
 METEOR_MODULES_CHOSEN = "meteor_modules_chosen"  # the user chose METEOR's modules
+# said after the reason a metric cannot run, which names the command that installs its data
+RESTART_NOT_NEEDED = (
+    "Once it is installed on the dashboard's server, this list offers METEOR at the next click, "
+    "without a restart."
+)
 
 
 @dataclass(frozen=True)
@@ -49,16 +56,25 @@ def session_meteor_language(target: str | None) -> str:
 
 
 def choose_metrics(target: str | None) -> MetricChoice:
-    """The expander's widgets, and what they say (an empty metric list keeps the last one)."""
+    """The expander's widgets, and what they say (an empty metric list keeps the last one). A
+    metric that cannot run here is not offered, and one line says why (and how to install what
+    it needs); one chosen before it stopped being able to run is dropped from the list."""
     labels = builtin_metric_labels()
-    with st.expander("Metrics"):  # a fixed label: a changing one would close it
+    cannot_run = metrics_that_cannot_run(session_options().meteor_data)
+    offered = [name for name in labels if name not in cannot_run]
+    # a fixed label (a changing one would close it) and a key: an expander without one is
+    # known to the browser by its place, and the upload's message and button above it moved it,
+    # so that it was drawn anew, closed (tests/e2e/test_meteor_browser.py)
+    with st.expander("Metrics", key=METRICS_EXPANDER):
         # keyed, its value set from the session when the page opens: Streamlit forgets a
         # widget's state once another page has run
         if METRICS_WIDGET not in st.session_state:
             st.session_state[METRICS_WIDGET] = list(session_metrics())
+        kept = [name for name in st.session_state[METRICS_WIDGET] if name in offered]
+        st.session_state[METRICS_WIDGET] = kept
         chosen = st.multiselect(
             "Metrics every page computes",
-            list(labels),
+            offered,
             key=METRICS_WIDGET,
             format_func=labels.__getitem__,
             help="Scores, Correlation, Compare, the downloads and the report use these. chrF, "
@@ -66,13 +82,22 @@ def choose_metrics(target: str | None) -> MetricChoice:
             "nothing of them); TER is an error rate: lower is better, and correlations turn "
             "it round.",
         )
-        metrics = tuple(name for name in labels if name in chosen)
+        for reason in cannot_run.values():
+            st.caption(escape_markdown(f"{reason} {RESTART_NOT_NEEDED}"))
+        metrics = tuple(name for name in offered if name in chosen)
         if not metrics:
             st.warning("Choose at least one metric; until then the pages keep the last list.")
-            metrics = session_metrics()
-        language, modules = _meteor_widgets(target)
+            metrics = tuple(m for m in session_metrics() if m in offered) or DASHBOARD_METRICS
+        language, modules = _meteor_widgets(target) if not cannot_run else _meteor_as_it_is()
     st.caption(f"Every page computes {', '.join(labels[name] for name in metrics)}.")
     return MetricChoice(metrics, language, modules)
+
+
+def _meteor_as_it_is() -> tuple[str, tuple[str, ...] | None]:
+    """METEOR's language and modules as the options hold them, where METEOR cannot run (its
+    widgets are not drawn: there is nothing to choose)."""
+    current = session_options()
+    return current.meteor_language, current.meteor_modules
 
 
 def _meteor_widgets(target: str | None) -> tuple[str, tuple[str, ...] | None]:
@@ -89,7 +114,7 @@ def _meteor_widgets(target: str | None) -> tuple[str, tuple[str, ...] | None]:
         on_change=lambda: st.session_state.update({METEOR_LANGUAGE_CHOSEN: True}),
         help="Its stemmer, function words, parameters and default modules; the target "
         "language's until you choose ('other': exact matching, language-independent "
-        "parameters). --meteor-language on the command line.",
+        "parameters).",
     )
     here = meteor_modules_here(language, current.meteor_data)
     runnable = [module for module, why_not in here.items() if why_not is None]
@@ -102,17 +127,12 @@ def _meteor_widgets(target: str | None) -> tuple[str, tuple[str, ...] | None]:
             [m for m in (given or defaults) if m in runnable],
             on_change=lambda: st.session_state.update({METEOR_MODULES_CHOSEN: True}),
             help="Matching stages in order: exact words, then Snowball stems, WordNet synonyms, "
-            "paraphrases. The language's defaults until you choose. --meteor-modules on the "
-            "command line.",
+            "paraphrases. The language's defaults until you choose.",
         )
     )
-    reasons = {why_not for why_not in here.values() if why_not is not None}
-    if not runnable and len(reasons) == 1:  # one cause for all (no jar): said once
-        st.caption(escape_markdown(f"METEOR cannot run here: {reasons.pop()}"))
-    else:
-        for module, why_not in here.items():
-            if why_not is not None:
-                st.caption(escape_markdown(f"{module}: unavailable here ({why_not})"))
+    for module, why_not in here.items():
+        if why_not is not None:
+            st.caption(escape_markdown(f"{module}: unavailable here ({why_not})"))
     if runnable and not modules:
         st.warning("Choose at least one METEOR module; until then its defaults are used.")
     if meteor_language_for(current.meteor_language) == language:  # "en" and "english": equal

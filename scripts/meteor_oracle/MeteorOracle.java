@@ -10,6 +10,9 @@
 //        hypothesis and reference lines alternating on stdin -> every candidate match of the
 //        Stage, one "start length matchStart matchLength prob module" line each, in the jar's
 //        order, and a line "END" after each pair.
+//   java -cp ... MeteorOracle pow                                   "X Y" lines, each the bits of
+//        a double (Double.doubleToRawLongBits, in decimal) -> the bits of Math.pow(X, Y), as the
+//        jar's MeteorScorer computes its fragmentation penalty (HotSpot's own pow, not C's)
 //
 // Input and output are UTF-8 whatever the platform's default.
 
@@ -79,6 +82,13 @@ public class MeteorOracle {
 		} else if (command.equals("lower")) {
 			while ((line = in.readLine()) != null)
 				out.println(line.toLowerCase());
+		} else if (command.equals("pow")) {
+			while ((line = in.readLine()) != null) {
+				StringTokenizer numbers = new StringTokenizer(line);
+				double x = Double.longBitsToDouble(Long.parseLong(numbers.nextToken()));
+				double y = Double.longBitsToDouble(Long.parseLong(numbers.nextToken()));
+				out.println(Double.doubleToRawLongBits(Math.pow(x, y)));
+			}
 		} else if (command.equals("matches")) {
 			matches(in, out, Constants.normLanguageName(args[1]), args[2],
 					args.length > 3 ? args[3] : null);

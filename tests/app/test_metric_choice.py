@@ -24,7 +24,7 @@ from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.meta import evaluate
 from mteval_core.stats.significance import bootstrap_scores
 from pages.ui import DASHBOARD_METRICS, escape_markdown
-from pages.ui.metric_choice import METRICS_WIDGET
+from pages.ui.metric_choice import METRICS_WIDGET, RESTART_NOT_NEEDED
 from tests.app.test_metric_labels_shown import shown_texts
 from tests.helpers import load_sample
 
@@ -134,18 +134,20 @@ def test_a_module_without_its_data_is_shown_unavailable_with_the_cores_reason():
 
 
 def test_without_any_meteor_data_one_line_says_why(monkeypatch):
-    """No jar at all (the quick start installs none): one caption with the reason, no per-module
-    repetition and no warning to choose a module that cannot run."""
+    """No jar at all (the quick start installs none): METEOR is not offered, one caption gives
+    the reason and the install command, no per-module repetition and no warning to choose a
+    module that cannot run (tests/app/test_meteor_availability.py: the rest of it)."""
     monkeypatch.setattr(availability, "meteor_data", lambda path: MeteorData())  # none found
     availability.function_words.cache_clear()
     try:
         here = meteor_modules_here("english", None)
         assert all(why is not None for why in here.values())
         (reason,) = set(here.values())
-        assert "no METEOR data was found" in reason and "not in no" not in reason
+        assert "of meteor-1.5.jar, and none was found" in reason and "not in no" not in reason
         app = data_page()
+        assert "METEOR" not in app.multiselect(key=METRICS_WIDGET).options
         captions = [c.value for c in app.caption]
-        assert escape_markdown(f"METEOR cannot run here: {reason}") in captions
+        assert escape_markdown(f"METEOR cannot run here: {reason} {RESTART_NOT_NEEDED}") in captions
         assert not any("unavailable here" in c for c in captions)
         assert not any("Choose at least one METEOR module" in w.value for w in app.warning)
     finally:

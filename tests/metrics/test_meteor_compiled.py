@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from mteval_core.errors import InputError
 from mteval_core.metrics.meteor import corpus_alignment
-from mteval_core.metrics.meteor.corpus_alignment import WordTable, pair_statistics
+from mteval_core.metrics.meteor.corpus_alignment import Search, WordTable, pair_statistics
 from mteval_core.metrics.meteor.matchers import match_exact, match_stems
 from mteval_core.metrics.meteor.metric import METEOR, configuration_of
 from mteval_core.metrics.meteor.stage import Match, Stage
@@ -108,7 +108,9 @@ def test_compiled_equals_fallback_on_random_lines(pairs, spans, order, beam) -> 
 
     def compute() -> np.ndarray:
         table = WordTable(first_letter, function_words)
-        return pair_statistics(hypotheses, references, matchers, modules, table, beam)
+        return pair_statistics(
+            hypotheses, references, matchers, modules, table, Search(beam_size=beam)
+        )
 
     compiled = compute()
     saved = corpus_alignment.compiled_loops

@@ -1,32 +1,87 @@
 """METEOR against meteor-1.5.jar's pinned numbers (scripts/meteor_fixtures.py writes them).
 
 Every case of the fixture is a slice of a shared test set scored by the jar with some options
-(language, modules, task, weights, parameters, -norm, -lower, one or several references). mteval
-must give the same per-segment statistics as the jar's -ssOut, and the same segment and system
-scores (to 1e-12; see below). A case whose modules cannot run here (their matcher or data is
-missing) is skipped, with the reason.
+(language, modules, task, weights, parameters, -norm, -lower, one or several references; WMT23's
+English, German, Russian and Czech from the shared archive). mteval must give the same
+per-segment statistics as the jar's -ssOut, and the same segment and system scores, bit for bit.
+
+The one part of the jar's numbers mteval does not compute as the jar does is Math.pow: HotSpot's
+own, where mteval calls the C library's pow on every CPU (engine.libm; numpy's power, which it
+used before, rounds otherwise on AVX-512 CPUs: 3,537 of WMT23's English segments off). Where the
+two pows differ (the fixture lists the JVM's result for those arguments: 7 of the slices'
+segments, 77 of WMT23's 134,323 English ones), the test gives mteval Java's result, and every
+score must then be the jar's to the last bit. A case whose modules cannot run here (their matcher
+or data is missing) is skipped, with the reason.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import tarfile
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from mteval_core.engine import libm
 from mteval_core.errors import InputError
+from mteval_core.metrics.meteor import scorer
 from mteval_core.metrics.meteor.metric import METEOR, configuration_of
 from mteval_core.settings.options import Options
 from tests.helpers import read_lines, shared_dataset
 
 FIXTURE = Path(__file__).with_name("meteor_jar_fixture.json")
+ARCHIVES = {"wmt23-general-task": "wmt23-general-txt.tar.xz"}  # data sets kept as one archive
 
 
 @cache
 def fixture() -> dict:
     return json.loads(FIXTURE.read_text(encoding="utf-8"))
+
+
+@cache
+def archive_texts(dataset: str) -> dict[str, str]:
+    """Every file of a shared data set's archive by its name in it (skips where absent)."""
+    with tarfile.open(shared_dataset(dataset) / ARCHIVES[dataset]) as archive:
+        return {
+            member.name.removeprefix("./"): archive.extractfile(member).read().decode("utf-8")
+            for member in archive.getmembers()
+            if member.isfile()
+        }
+
+
+def case_lines(case: dict, name: str) -> list[str]:
+    """The lines of a file of the case's data set, sliced as the case says."""
+    if case["data"] in ARCHIVES:
+        lines = archive_texts(case["data"])[name].split("\n")[:-1]
+    else:
+        lines = read_lines(shared_dataset(case["data"]) / name)
+    return lines[case["start"] : case["start"] + case["count"]]
+
+
+def javas_pow(differences: dict[str, str], statistics: np.ndarray, parameters):
+    """libm.power, but with the JVM's Math.pow for the fragmentations of the segments (and the
+    system) listed in ``differences`` (the bits it gave there), to stand in for scorer's."""
+    segments = scorer.score_parts(statistics, parameters)["fragmentation"]
+    system = scorer.score_parts(statistics.sum(axis=0), parameters)["fragmentation"]
+    java = {}
+    for where, value in differences.items():
+        fragmentation = system if where == "system" else segments[int(where)]
+        java[float(fragmentation)] = float.fromhex(value)
+    beta = parameters.beta
+    c_power = libm.power
+
+    def power(values, exponent):
+        assert exponent == beta
+        ours = c_power(values, exponent)
+        flat = ours.reshape(-1)  # a scalar for the system score
+        for k, value in enumerate(np.asarray(values, dtype=np.float64).reshape(-1)):
+            flat[k] = java.get(float(value), flat[k])
+        return ours
+
+    return power
 
 
 def options_for(jar_args: list[str]) -> Options:
@@ -76,12 +131,10 @@ CASES = [
 
 
 @pytest.mark.parametrize(("name", "system"), CASES)
-def test_equal_to_the_jar(name: str, system: str) -> None:
+def test_equal_to_the_jar(name: str, system: str, monkeypatch) -> None:
     case = next(c for c in fixture()["cases"] if c["name"] == name)
-    folder = shared_dataset(case["data"])
-    stop = case["start"] + case["count"]
-    references = [read_lines(folder / r)[case["start"] : stop] for r in case["references"]]
-    hypotheses = read_lines(folder / "sys" / system)[case["start"] : stop]
+    references = [case_lines(case, r) for r in case["references"]]
+    hypotheses = case_lines(case, f"{case.get('systems_folder', 'sys')}/{system}")
     options = options_for(case["jar_args"])
     try:
         metric = METEOR(options)
@@ -95,10 +148,14 @@ def test_equal_to_the_jar(name: str, system: str) -> None:
     ours_stats = jar_layout(statistics, len(metric.configuration.modules))
     jar_stats = np.array([[int(x) for x in line.split()] for line in expected["stats"]])
     np.testing.assert_array_equal(ours_stats, jar_stats)
-    # Scores to 1e-12: they are equal to the last bit except where Java's Math.pow (HotSpot's
-    # intrinsic, not correctly rounded) and the C library's pow differ by one unit in the last
-    # place for a beta other than 1 (3 of 7,792 WMT21 zh-en segments with all modules).
-    np.testing.assert_allclose(
-        metric.segment_scores(statistics), expected["segments"], rtol=0, atol=1e-12
-    )
-    assert abs(metric.corpus_score(statistics) - expected["corpus"]) <= 1e-12
+    segments = metric.segment_scores(statistics)
+    differences = expected["java_pow"]
+    listed = sorted(int(k) for k in differences if k != "system")
+    off = np.flatnonzero(segments != np.array(expected["segments"]))
+    assert off.tolist() == [k for k in listed if segments[k] != expected["segments"][k]]
+    for k in off:  # where the pows differ the scores are at most 2 units in the last place off
+        assert abs(segments[k] - expected["segments"][k]) <= 2 * math.ulp(segments[k])
+    power = javas_pow(differences, statistics, metric.configuration.parameters)
+    monkeypatch.setattr(scorer.libm, "power", power)
+    assert metric.segment_scores(statistics).tolist() == expected["segments"]  # every bit
+    assert metric.corpus_score(statistics) == expected["corpus"]

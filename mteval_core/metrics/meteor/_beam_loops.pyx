@@ -20,11 +20,17 @@ node of a shared arena (match, previous node), so that copying one costs a few w
 
 The pairs are aligned without the interpreter lock, so that corpus_alignment.py can give ranges
 of pairs to threads, one per core.
+
+A pair is left out (its row NaN, left_out[p] set) where it was left out before the call (the
+given matches' modules found too many), where a line has more than max_words words, or where
+its modules' candidate matches pass max_matches: the matching stops at the first one over, so
+that neither the matches nor the beam's work on them grow past the limits (settings/limits.py).
 """
 
 import numpy as np
 
 from cpython.exc cimport PyErr_CheckSignals
+from libc.math cimport NAN
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
@@ -53,7 +59,7 @@ cdef struct Path:
 
 cdef struct Work:
     # matches of the pair in generation order, then by reference start (counting sort)
-    i64 n_matches, cap_matches
+    i64 n_matches, cap_matches, max_matches
     int* m_start
     int* m_len
     int* m_mstart
@@ -149,6 +155,9 @@ cdef int _add_node(Work* w, int match, i64 previous) except -1 nogil:
 
 cdef int _add_match(Work* w, int start, int length, int mstart, int mlength,
                     int module) except -1 nogil:
+    """Append a match; 1 (and nothing appended) where the pair has max_matches already."""
+    if w.n_matches == w.max_matches:
+        return 1
     _reserve_matches(w, w.n_matches + 1)
     cdef i64 k = w.n_matches
     w.m_start[k] = start
@@ -247,7 +256,8 @@ cdef int _generate(Work* w, i64 p, const int[::1] hyp_keys, const int[::1] hyp_s
                    i64 h0, i64 nh, const int[::1] ref_keys, const int[::1] ref_stems, i64 r0,
                    i64 nr, const int[::1] module_kinds, const i64[::1] given_offsets,
                    const int[:, ::1] given) except -1 nogil:
-    """Every module's candidate matches in the jar's order (aligner.align's matcher loop)."""
+    """Every module's candidate matches in the jar's order (aligner.align's matcher loop); 1 where
+    they pass w.max_matches (the matching stops there), else 0."""
     cdef i64 i, j, g, k
     cdef int n_modules = module_kinds.shape[0], kind
     cdef bint identical = nh == nr
@@ -265,17 +275,20 @@ cdef int _generate(Work* w, i64 p, const int[::1] hyp_keys, const int[::1] hyp_s
             for j in range(nr):
                 for i in range(nh):
                     if hyp_keys[h0 + i] == ref_keys[r0 + j]:
-                        _add_match(w, j, 1, i, 1, k)
+                        if _add_match(w, j, 1, i, 1, k):
+                            return 1
         elif kind == _STEM:
             for j in range(nr):
                 for i in range(nh):
                     if (hyp_stems[h0 + i] == ref_stems[r0 + j]
                             and hyp_keys[h0 + i] != ref_keys[r0 + j]):
-                        _add_match(w, j, 1, i, 1, k)
+                        if _add_match(w, j, 1, i, 1, k):
+                            return 1
         else:
             for g in range(given_offsets[p], given_offsets[p + 1]):
                 if given[g, 4] == k:
-                    _add_match(w, given[g, 0], given[g, 1], given[g, 2], given[g, 3], k)
+                    if _add_match(w, given[g, 0], given[g, 1], given[g, 2], given[g, 3], k):
+                        return 1
     return 0
 
 
@@ -477,15 +490,20 @@ def pair_statistics(  # long: one loop over pairs calling the steps above
     const int[:, ::1] given,
     const double[::1] search_weights,
     int beam_size,
+    i64 max_matches,
+    i64 max_words,
+    signed char[::1] left_out,
 ):
     """(n_pairs, n_stats) float64 statistics rows, each as scorer.statistics_row gives it for
-    aligner.align's alignment of the pair."""
+    aligner.align's alignment of the pair; NaN rows for the pairs left out (``left_out``, which
+    this sets for the pairs over ``max_words`` or ``max_matches``)."""
     cdef i64 n_pairs = hyp_offsets.shape[0] - 1, p, h0, nh, r0, nr, c, total = 0, k, first
     cdef int n_modules = module_kinds.shape[0]
     out_array = np.zeros((n_pairs, N_FIXED + PER_MODULE * n_modules + 1), dtype=np.float64)
     cdef double[:, ::1] out = out_array
     cdef Work w
     memset(&w, 0, sizeof(Work))
+    w.max_matches = max_matches
     try:
         for first in range(0, n_pairs, 1024):
             PyErr_CheckSignals()  # Ctrl+C between chunks; the pairs run without the lock
@@ -493,9 +511,17 @@ def pair_statistics(  # long: one loop over pairs calling the steps above
                 for p in range(first, min(first + 1024, n_pairs)):
                     h0, r0 = hyp_offsets[p], ref_offsets[p]
                     nh, nr = hyp_offsets[p + 1] - h0, ref_offsets[p + 1] - r0
-                    _reserve_words(&w, max(nh, nr) + 1)
-                    _generate(&w, p, hyp_keys, hyp_stems, h0, nh, ref_keys, ref_stems, r0, nr,
-                              module_kinds, given_offsets, given)
+                    if left_out[p] or nh > max_words or nr > max_words:
+                        left_out[p] = 1
+                    else:
+                        _reserve_words(&w, max(nh, nr) + 1)
+                        left_out[p] = _generate(&w, p, hyp_keys, hyp_stems, h0, nh, ref_keys,
+                                                ref_stems, r0, nr, module_kinds, given_offsets,
+                                                given)
+                    if left_out[p]:
+                        for k in range(out.shape[1]):
+                            out[p, k] = NAN
+                        continue
                     _index_matches(&w, nh, nr)
                     total = 0
                     for k in range(nr):

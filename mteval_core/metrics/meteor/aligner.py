@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from mteval_core.metrics.meteor.java_strings import java_lower
 from mteval_core.metrics.meteor.stage import Match, Stage
+from mteval_core.settings.limits import METEOR_MAX_MATCHES
 
 BEAM_SIZE = 40
 # The jar's aligner weighs the modules this way in its search (MeteorScorer sets them, "best
@@ -138,9 +139,11 @@ def align(
     modules: Sequence[str],
     function_words: frozenset[str],
     beam_size: int = BEAM_SIZE,
+    max_matches: int = METEOR_MAX_MATCHES,
 ) -> Alignment:
-    """The jar's alignment of two tokenized lines, with ``matchers[k]`` as module k."""
-    stage = Stage(list(hypothesis), list(reference))
+    """The jar's alignment of two tokenized lines, with ``matchers[k]`` as module k; a pair
+    whose modules find more than ``max_matches`` candidates raises stage.TooManyMatches."""
+    stage = Stage(list(hypothesis), list(reference), limit=max_matches)
     used_modules = len(matchers)
     if stage.hypothesis_keys == stage.reference_keys:  # the jar: identical lines (by Java hash
         used_modules = 1  # keys) need exact matches only

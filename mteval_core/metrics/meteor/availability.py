@@ -22,6 +22,7 @@ from mteval_core.metrics.meteor.configuration import MeteorConfiguration
 from mteval_core.metrics.meteor.matchers import module_matchers
 from mteval_core.metrics.meteor.normalizer import prepare_line
 from mteval_core.metrics.meteor.resources import (
+    NO_DATA,
     NORMALIZED_LANGUAGES,
     MeteorData,
     find_meteor_data,
@@ -30,10 +31,25 @@ from mteval_core.metrics.meteor.resources import (
 FUNCTION_WORDS_LANGUAGE = "english"  # the jar's list for every language (see above)
 
 
-@lru_cache(maxsize=4)
+_FOUND: dict[str | None, MeteorData] = {}  # data found, by where it was asked for
+_FOUND_KEPT = 4
+
+
 def meteor_data(path: str | None) -> MeteorData:
-    """METEOR's data: --meteor-data (a jar or a folder), else an installed pycocoevalcap's."""
-    return find_meteor_data(Path(path) if path is not None else None)
+    """METEOR's data: ``path`` (a jar or a folder), else an installed pycocoevalcap's.
+
+    Kept once found, and looked for again while it is not there (or its jar has gone): a
+    pycocoevalcap installed while a dashboard server runs is used from the next page on,
+    without a restart."""
+    data = _FOUND.get(path)
+    if data is None or (data.jar is not None and not data.jar.is_file()):
+        data = find_meteor_data(Path(path) if path is not None else None)
+        if data.describe() != NO_DATA:
+            while len(_FOUND) >= _FOUND_KEPT:
+                _FOUND.pop(next(iter(_FOUND)))
+            _FOUND[path] = data
+        function_words.cache_clear()  # its lists came from the data that was there before
+    return data
 
 
 def jar_path(path: str | None) -> Path | None:

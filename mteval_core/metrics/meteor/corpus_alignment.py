@@ -25,7 +25,8 @@ from mteval_core.engine.threads import map_on_cores, spans
 from mteval_core.metrics.meteor.aligner import BEAM_SIZE, Matcher, align, search_weights
 from mteval_core.metrics.meteor.java_strings import java_lower
 from mteval_core.metrics.meteor.scorer import statistics_row
-from mteval_core.metrics.meteor.stage import Stage
+from mteval_core.metrics.meteor.stage import Stage, TooManyMatches
+from mteval_core.settings.limits import METEOR_MAX_MATCHES, METEOR_MAX_WORDS
 from mteval_core.settings.options import Options
 from mteval_core.text import token_ids, token_table
 
@@ -162,10 +163,25 @@ def java_hashes(words: Sequence[str]) -> np.ndarray:
     return hashes.view(np.int32)
 
 
-CorpusMatcher = Callable[[Sequence[list[str]], Sequence[list[str]], int], np.ndarray]
-"""(hypotheses, references, module) -> the module's matches of every pair at once, as (n, 6)
-rows (pair, reference start, length, hypothesis start, length, module), each pair's in the order
-the module's matcher adds them (paraphrase_corpus.CorpusParaphrases.matches)."""
+CorpusMatcher = Callable[[Sequence[list[str]], Sequence[list[str]], int, int], tuple]
+"""(hypotheses, references, module, limit) -> the module's matches of every pair at once, as
+(n, 6) rows (pair, reference start, length, hypothesis start, length, module), each pair's in the
+order the module's matcher adds them, and whether each pair has more than ``limit`` (its rows
+are not listed) (paraphrase_corpus.CorpusParaphrases.matches)."""
+
+
+@dataclass(frozen=True)
+class Search:
+    """The beam's width (the jar's 40), and how much work one segment pair may cause
+    (settings/search.py): words per line, candidate matches of all modules together; a pair
+    above either is left out (its row NaN)."""
+
+    beam_size: int = BEAM_SIZE
+    max_words: int = METEOR_MAX_WORDS
+    max_matches: int = METEOR_MAX_MATCHES
+
+    def too_long(self, hypothesis: Sequence[str], reference: Sequence[str]) -> bool:
+        return max(len(hypothesis), len(reference)) > self.max_words
 
 
 def _given_matches(  # long: the per-pair matchers, then the corpus ones, merged by pair
@@ -174,33 +190,49 @@ def _given_matches(  # long: the per-pair matchers, then the corpus ones, merged
     matchers: Sequence[Matcher],
     given_modules: Sequence[int],
     corpus_matchers: dict[int, CorpusMatcher],
-) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets, rows) of the matches of the modules the compiled loops do not find themselves
-    (rows: reference start, length, hypothesis start, length, module), each module's in its
-    matcher's order; for identical lines only module 0's, as the jar uses no other there."""
+    search: Search,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(offsets, rows, left out) of the matches of the modules the compiled loops do not find
+    themselves (rows: reference start, length, hypothesis start, length, module), each module's
+    in its matcher's order; for identical lines only module 0's, as the jar uses no other there.
+    A pair whose lines are too long, or whose modules here find too many matches, is left out
+    (int8 1) with none of its rows."""
     found: list[tuple[int, int, int, int, int, int]] = []
+    left_out = np.zeros(len(hypotheses), dtype=np.int8)
     per_pair = [k for k in given_modules if k not in corpus_matchers]
-    if per_pair:
-        for pair, (hypothesis, reference) in enumerate(zip(hypotheses, references, strict=True)):
-            stage = Stage(hypothesis, reference)
+    for pair, (hypothesis, reference) in enumerate(zip(hypotheses, references, strict=True)):
+        if search.too_long(hypothesis, reference):
+            left_out[pair] = 1
+        elif per_pair:
+            stage = Stage(hypothesis, reference, limit=search.max_matches)
             identical = stage.hypothesis_keys == stage.reference_keys
-            for module in per_pair:
-                if module == 0 or not identical:
-                    matchers[module](stage, module)
+            try:
+                for module in per_pair:
+                    if module == 0 or not identical:
+                        matchers[module](stage, module)
+            except TooManyMatches:
+                left_out[pair] = 1
+                continue
             found += [
                 (pair, m.start, m.length, m.match_start, m.match_length, m.module)
                 for at_start in stage.matches
                 for m in at_start
             ]
     parts = [np.array(found, dtype=np.int64).reshape(len(found), 6)]
-    parts += [
-        corpus_matchers[k](hypotheses, references, k) for k in given_modules if k in corpus_matchers
-    ]
+    if left_out.any():  # the corpus matchers never read a line over the limit
+        hypotheses = [[] if out else h for h, out in zip(hypotheses, left_out, strict=True)]
+        references = [[] if out else r for r, out in zip(references, left_out, strict=True)]
+    for k in given_modules:
+        if k in corpus_matchers:
+            rows, over = corpus_matchers[k](hypotheses, references, k, search.max_matches)
+            left_out[over] = 1
+            parts.append(rows)
     rows = np.concatenate(parts)
     rows = rows[np.argsort(rows[:, 0], kind="stable")]
+    rows = rows[left_out[rows[:, 0]] == 0]
     offsets = np.zeros(len(hypotheses) + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows[:, 0], minlength=len(hypotheses)), out=offsets[1:])
-    return offsets, np.ascontiguousarray(rows[:, 1:], dtype=np.int32)
+    return offsets, np.ascontiguousarray(rows[:, 1:], dtype=np.int32), left_out
 
 
 def pair_statistics(
@@ -209,27 +241,47 @@ def pair_statistics(
     matchers: Sequence[Matcher],
     modules: Sequence[str],
     words: WordTable,
-    beam_size: int = BEAM_SIZE,
+    search: Search = Search(),
     corpus_matchers: dict[int, CorpusMatcher] | None = None,
     encoded: tuple[EncodedLines, EncodedLines] | None = None,
 ) -> np.ndarray:
     """(n_pairs, n_stats) statistics rows of hypothesis i against reference i, as
-    ``statistics_row(align(...))`` gives them for each pair. ``corpus_matchers`` find some
-    modules' matches for all pairs at once, and ``encoded`` are the hypotheses and references
-    already encoded by ``words`` (both used by the compiled path only)."""
+    ``statistics_row(align(...))`` gives them for each pair; NaN rows for the pairs over
+    ``search``'s limits. ``corpus_matchers`` find some modules' matches for all pairs at once, and
+    ``encoded`` are the hypotheses and references already encoded by ``words`` (both used by
+    the compiled path only)."""
     if compiled_loops is None:
-        rows = [
-            statistics_row(
-                align(h, r, matchers, modules, words.function_words, beam_size), len(h), len(r)
-            )
-            for h, r in zip(hypotheses, references, strict=True)
-        ]
-        width = 4 + 4 * len(modules) + 1
-        return np.array(rows, dtype=np.float64).reshape(len(rows), width)
+        return _python_pair_statistics(hypotheses, references, matchers, modules, words, search)
     given_modules = [k for k, m in enumerate(modules) if m not in KEY_MODULES]
-    given = _given_matches(hypotheses, references, matchers, given_modules, corpus_matchers or {})
+    given = _given_matches(
+        hypotheses, references, matchers, given_modules, corpus_matchers or {}, search
+    )
     hyp, ref = encoded or (words.encode(hypotheses), words.encode(references))
-    return _compiled_on_cores(hyp, ref, modules, given, beam_size)
+    return _compiled_on_cores(hyp, ref, modules, given, search)
+
+
+def _python_pair_statistics(
+    hypotheses: Sequence[list[str]],
+    references: Sequence[list[str]],
+    matchers: Sequence[Matcher],
+    modules: Sequence[str],
+    words: WordTable,
+    search: Search,
+) -> np.ndarray:
+    """pair_statistics without the compiled loops: aligner.align per pair, within the limits."""
+    width = 4 + 4 * len(modules) + 1
+    rows = np.full((len(hypotheses), width), np.nan)
+    for pair, (h, r) in enumerate(zip(hypotheses, references, strict=True)):
+        if search.too_long(h, r):
+            continue
+        try:
+            alignment = align(
+                h, r, matchers, modules, words.function_words, search.beam_size, search.max_matches
+            )
+        except TooManyMatches:
+            continue
+        rows[pair] = statistics_row(alignment, len(h), len(r))
+    return rows
 
 
 def matched_from_keys(modules: Sequence[str]) -> bool:
@@ -240,24 +292,34 @@ def matched_from_keys(modules: Sequence[str]) -> bool:
 
 
 def encoded_pair_statistics(
-    hyp: EncodedLines, ref: EncodedLines, modules: Sequence[str], beam_size: int = BEAM_SIZE
+    hyp: EncodedLines,
+    ref: EncodedLines,
+    modules: Sequence[str],
+    search: Search = Search(),
 ) -> np.ndarray:
     """``pair_statistics`` of lines already encoded, where ``matched_from_keys(modules)``."""
-    no_given = (np.zeros(len(hyp.offsets), np.int64), np.zeros((0, 5), np.int32))
-    return _compiled_on_cores(hyp, ref, modules, no_given, beam_size)
+    n_pairs = len(hyp.offsets) - 1
+    no_given = (
+        np.zeros(n_pairs + 1, np.int64),
+        np.zeros((0, 5), np.int32),
+        np.zeros(n_pairs, np.int8),
+    )
+    return _compiled_on_cores(hyp, ref, modules, no_given, search)
 
 
 def _compiled_on_cores(
     hyp: EncodedLines,
     ref: EncodedLines,
     modules: Sequence[str],
-    given_matches: tuple[np.ndarray, np.ndarray],
-    beam_size: int,
+    given_matches: tuple[np.ndarray, np.ndarray, np.ndarray],
+    search: Search,
 ) -> np.ndarray:
     """The compiled loops' rows, a range of pairs per core, each in a thread (the loops release
     the interpreter lock): a pair's row does not depend on its range. The loops match the
-    ``KEY_MODULES`` themselves and take the other modules' matches from ``given_matches``."""
-    given_offsets, given = given_matches
+    ``KEY_MODULES`` themselves and take the other modules' matches from ``given_matches``
+    (offsets, rows, and the pairs already left out); a pair over ``search``'s limits gets a NaN
+    row."""
+    given_offsets, given, left_out = given_matches
     kind = {"exact": compiled_loops.EXACT, "stem": compiled_loops.STEM}
     kinds = np.asarray([kind.get(m, compiled_loops.GIVEN) for m in modules], dtype=np.int32)
     weights = np.asarray(search_weights(modules), dtype=np.float64)
@@ -277,7 +339,10 @@ def _compiled_on_cores(
             given_offsets[first : last + 1],
             given,
             weights,
-            beam_size,
+            search.beam_size,
+            search.max_matches,
+            search.max_words,
+            left_out[first:last],
         )
 
     return np.concatenate(map_on_cores(pairs_from, spans(len(hyp.offsets) - 1, PARALLEL_PAIRS)))

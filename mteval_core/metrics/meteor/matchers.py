@@ -24,11 +24,13 @@ from mteval_core.metrics.meteor.synonyms import SynonymDictionary
 
 
 def match_exact(stage: Stage, module: int) -> None:
-    """One-word matches between words with one key (the jar's `ExactMatcher`)."""
+    """One-word matches between words with one key (the jar's `ExactMatcher`: every reference
+    word, then the hypothesis words with its key in ascending order), in time that grows with
+    the words and the matches, not with their product."""
+    hypothesis_positions = _positions_by_key(stage.hypothesis_keys)
     for j, reference_key in enumerate(stage.reference_keys):
-        for i, hypothesis_key in enumerate(stage.hypothesis_keys):
-            if hypothesis_key == reference_key:
-                stage.add(Match(j, 1, i, 1, 1.0, module))
+        for i in hypothesis_positions.get(reference_key, ()):
+            stage.add(Match(j, 1, i, 1, 1.0, module))
 
 
 def _positions_by_key(keys: Sequence[int]) -> dict[int, list[int]]:
@@ -52,17 +54,23 @@ def match_stems(stage: Stage, module: int, stem: Callable[[str], str]) -> None:
 
 
 def match_synonyms(stage: Stage, module: int, synonyms: SynonymDictionary) -> None:
-    """One-word matches between different words sharing a WordNet synset (`SynonymMatcher`)."""
-    hypothesis_sets = [synonyms.synsets(word) for word in stage.hypothesis]
+    """One-word matches between different words sharing a WordNet synset (`SynonymMatcher`:
+    every reference word, then the hypothesis words in ascending order), the hypothesis words
+    found through their synsets, so that the time grows with the matches and not with the
+    product of the lines' lengths."""
+    by_synset: dict[int, list[int]] = {}
+    for i, word in enumerate(stage.hypothesis):
+        for synset in synonyms.synsets(word):
+            by_synset.setdefault(synset, []).append(i)
+    keys = stage.hypothesis_keys
+    matched: dict[str, list[int]] = {}  # a repeated reference word's positions, found once
     for j, word in enumerate(stage.reference):
-        reference_sets = synonyms.synsets(word)
-        if not reference_sets:
-            continue
-        for i, sets in enumerate(hypothesis_sets):
-            if not sets.isdisjoint(reference_sets) and (
-                stage.hypothesis_keys[i] != stage.reference_keys[j]
-            ):
-                stage.add(Match(j, 1, i, 1, 1.0, module))
+        if word not in matched:
+            sharing = {i for synset in synonyms.synsets(word) for i in by_synset.get(synset, ())}
+            key = stage.reference_keys[j]
+            matched[word] = sorted(i for i in sharing if keys[i] != key)
+        for i in matched[word]:
+            stage.add(Match(j, 1, i, 1, 1.0, module))
 
 
 class _PhraseIndex:

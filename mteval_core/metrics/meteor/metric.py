@@ -19,7 +19,7 @@ from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.errors import InputError, Note
 from mteval_core.metrics.base import Metric
 from mteval_core.metrics.meteor import availability
-from mteval_core.metrics.meteor.aligner import Alignment, Matcher, align
+from mteval_core.metrics.meteor.aligner import Alignment, Matcher
 from mteval_core.metrics.meteor.configuration import MeteorConfiguration, configure
 from mteval_core.metrics.meteor.corpus_alignment import (
     CorpusMatcher,
@@ -31,7 +31,7 @@ from mteval_core.metrics.meteor.corpus_alignment import (
     pair_statistics,
 )
 from mteval_core.metrics.meteor.java_strings import java_tokenize
-from mteval_core.metrics.meteor.optimal import MAX_STATES, align_optimally
+from mteval_core.metrics.meteor.optimal import optimal_alignment
 from mteval_core.metrics.meteor.paraphrase_corpus import CorpusParaphrases
 from mteval_core.metrics.meteor.scorer import (
     best_reference_row,
@@ -39,7 +39,13 @@ from mteval_core.metrics.meteor.scorer import (
     stat_names,
     statistics_row,
 )
+from mteval_core.metrics.meteor.stage import TooManyMatches
 from mteval_core.model.testset import TestSet
+from mteval_core.settings.limits import (
+    METEOR_EXACT_MAX_STEPS,
+    METEOR_MAX_MATCHES,
+    METEOR_MAX_WORDS,
+)
 from mteval_core.settings.options import Options
 
 
@@ -49,6 +55,11 @@ class ModulesLeftOut(Note):
 
 class BeamFallback(Note):
     """Some segments were too large for the exact alignment; the beam's was kept."""
+
+
+class SegmentsLeftOut(Note):
+    """Some segments were over METEOR's limits (words a line, candidate matches); METEOR leaves
+    them out."""
 
 
 def configuration_of(options: Options) -> MeteorConfiguration:
@@ -140,7 +151,7 @@ class METEOR(Metric):
             column = next(c for c in test_set.systems if c.name == system)
             references = [reference.segments for reference in test_set.references]
             computed[system] = self.segment_statistics(
-                column.segments, references, self._reference_words(test_set)
+                column.segments, references, self._reference_words(test_set), system
             )
         return computed[system]
 
@@ -156,43 +167,123 @@ class METEOR(Metric):
         hypotheses: Sequence[str],
         references: Sequence[Sequence[str]],
         reference_words: Sequence[Sequence[list[str]]] | None = None,
+        system: str | None = None,
     ) -> np.ndarray:
         """Statistics of every segment, each against its best reference (``reference_words``:
-        the references already prepared, see ``words``)."""
+        the references already prepared, see ``words``). A segment over METEOR's limits against
+        any reference (settings/limits.py) is left out: its row is 0, and a note (naming
+        ``system``) says which."""
         if reference_words is None:
             reference_words = [[self.words(text) for text in r] for r in references]
-        if self.options.meteor_alignment != "exact":
-            return self._beam_statistics(hypotheses, reference_words)
-        rows = []
+        per_reference = self._beam_statistics(hypotheses, reference_words)
+        if self.options.meteor_alignment == "exact":
+            rows = self._exact_statistics(hypotheses, reference_words, per_reference)
+        else:
+            rows = self._best_of(per_reference)
+        return self._without_left_out(rows, hypotheses, reference_words, system)
+
+    def _best_of(self, per_reference: np.ndarray) -> np.ndarray:
+        """Each segment's row against its best-scoring reference, the first on ties
+        (best_reference_row); NaN for a segment left out against any reference."""
+        if len(per_reference) == 1:
+            return per_reference[0]
+        best = np.argmax(self.score_from_totals(per_reference), axis=0)
+        rows = per_reference[best, np.arange(per_reference.shape[1])]
+        rows[np.isnan(per_reference).any(axis=(0, 2))] = np.nan
+        return rows
+
+    def _exact_statistics(
+        self,
+        hypotheses: Sequence[str],
+        reference_words: Sequence[Sequence[list[str]]],
+        per_reference: np.ndarray,
+    ) -> np.ndarray:
+        """--meteor-alignment exact: every pair's optimal alignment; the beam's row (from
+        ``per_reference``) where the search is too large, with a note; NaN where the beam's is
+        (the segment is over the limits)."""
+        rows = np.full(per_reference.shape[1:], np.nan)
         fallbacks = 0
         for index, hypothesis in enumerate(hypotheses):
+            if np.isnan(per_reference[:, index]).any():
+                continue
             hypothesis_words = self.words(hypothesis)
             candidates = []
-            for prepared in reference_words:
+            for k, prepared in enumerate(reference_words):
                 reference_line = prepared[index]
-                alignment, found = self.align(hypothesis_words, reference_line)
-                fallbacks += not found
+                alignment = self._optimal(hypothesis_words, reference_line)
+                fallbacks += alignment is None
                 candidates.append(
-                    statistics_row(alignment, len(hypothesis_words), len(reference_line))
+                    list(per_reference[k, index])
+                    if alignment is None
+                    else statistics_row(alignment, len(hypothesis_words), len(reference_line))
                 )
-            rows.append(best_reference_row(candidates, self.configuration.parameters))
+            rows[index] = best_reference_row(candidates, self.configuration.parameters)
         if fallbacks:
             warnings.warn(
                 f"METEOR's exact alignment: {fallbacks} segment-reference pair(s) had too many "
-                f"competing matches for the exact search (over {MAX_STATES:,} states); the "
-                "beam's alignment was kept for them",
+                "competing matches for the exact search (over "
+                f"{METEOR_EXACT_MAX_STEPS:,} steps); the beam's alignment was kept for them",
                 BeamFallback,
-                stacklevel=2,
+                stacklevel=3,
             )
-        return np.array(rows, dtype=np.float64).reshape(len(hypotheses), len(self.stat_names))
+        return rows
+
+    def _optimal(self, hypothesis: list[str], reference: list[str]) -> Alignment | None:
+        """optimal.optimal_alignment with this metric's matchers; None where it is too large."""
+        try:
+            return optimal_alignment(
+                hypothesis,
+                reference,
+                self.matchers(),
+                self.configuration.modules,
+                self.function_words(),
+            )
+        except TooManyMatches:  # counted as the beam counts them: not met within its limits
+            return None
+
+    def _without_left_out(
+        self,
+        rows: np.ndarray,
+        hypotheses: Sequence[str],
+        reference_words: Sequence[Sequence[list[str]]],
+        system: str | None,
+    ) -> np.ndarray:
+        """The rows with those of the segments left out (NaN) made 0, so that no sum counts
+        them, and a note that names them and the limits."""
+        left_out = np.flatnonzero(np.isnan(rows).any(axis=1))
+        if not left_out.size:
+            return rows
+        rows = rows.copy()
+        rows[left_out] = 0.0
+        first = int(left_out[0])
+        words = [len(self.words(hypotheses[first])), *(len(r[first]) for r in reference_words)]
+        numbers = ", ".join(str(s + 1) for s in left_out[:5]) + (
+            ", ..." if left_out.size > 5 else ""
+        )
+        why = (
+            f"has {words[0]:,} words against {', '.join(f'{n:,}' for n in words[1:])}"
+            if max(words) > METEOR_MAX_WORDS
+            else f"has more than {METEOR_MAX_MATCHES:,} candidate matches"
+        )
+        warnings.warn(
+            f"{system or 'METEOR'}: METEOR leaves out {left_out.size} segment(s) too large for its "
+            f"alignment (segment {numbers}; segment {first + 1} {why}; the limits are "
+            f"{METEOR_MAX_WORDS:,} words a line and {METEOR_MAX_MATCHES:,} candidate matches a "
+            "segment and reference): this system's METEOR scores cover its other segments, and "
+            "these segments score 0.",
+            SegmentsLeftOut,
+            stacklevel=3,
+        )
+        return rows
 
     def _beam_statistics(
         self, hypotheses: Sequence[str], reference_words: Sequence[Sequence[list[str]]]
     ) -> np.ndarray:
-        """The beam's statistics of every segment against its best reference, all pairs of one
-        reference at a time (corpus_alignment: compiled where built). Where the compiled loops
-        match every module from the encoded lines, the hypotheses are encoded straight from
-        their text, without their words."""
+        """The beam's statistics of every segment against each reference, (references,
+        segments, statistics), all pairs of one reference at a time (corpus_alignment: compiled
+        where built); NaN rows for pairs over the limits. Where the compiled loops match every
+        module from the encoded lines, the hypotheses are encoded straight from their text,
+        without their words."""
         modules = self.configuration.modules
         encoded = None
         if matched_from_keys(modules):
@@ -216,14 +307,7 @@ class METEOR(Metric):
                     reference_words, self._encodings(words, reference_words), strict=True
                 )
             ]
-        per_reference = np.stack(rows).reshape(
-            len(reference_words), len(hypotheses), len(self.stat_names)
-        )
-        if len(reference_words) == 1:
-            return per_reference[0]
-        # the best-scoring reference of each segment, the first on ties (best_reference_row)
-        best = np.argmax(self.score_from_totals(per_reference), axis=0)
-        return per_reference[best, np.arange(len(hypotheses))]
+        return np.stack(rows).reshape(len(reference_words), len(hypotheses), len(self.stat_names))
 
     def _encodings(
         self, hypotheses: list[list[str]], reference_words: Sequence[Sequence[list[str]]]
@@ -266,16 +350,6 @@ class METEOR(Metric):
                     table = data.paraphrases(self.configuration.language)
                     self._corpus[k] = CorpusParaphrases(table).matches
         return self._corpus
-
-    def align(self, hypothesis: list[str], reference: list[str]) -> tuple[Alignment, bool]:
-        """The alignment the options ask for, and False where the exact search fell back to
-        the beam."""
-        modules = self.configuration.modules
-        if self.options.meteor_alignment == "exact":
-            return align_optimally(
-                hypothesis, reference, self.matchers(), modules, self.function_words()
-            )
-        return align(hypothesis, reference, self.matchers(), modules, self.function_words()), True
 
     def words(self, text: str) -> list[str]:
         """The jar's preparation of a line: normalise, lowercase (Java's), split (Java's)."""

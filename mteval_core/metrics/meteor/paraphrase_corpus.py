@@ -18,6 +18,11 @@ so a key collision can never make a match, as in matchers.py.
 The matches come out as matchers.match_paraphrases adds them to a stage (first loop by reference
 start, phrase length, paraphrase rank in file order, hypothesis start; then second loop by
 hypothesis start, phrase length, rank, reference start), as rows for corpus_alignment.
+
+The hits of each pair are counted before they are listed: a pair with more than ``limit``
+(METEOR_MAX_MATCHES) hits in either loop is left out (METEOR leaves the segment out), so that one
+hostile pair (a word repeated thousands of times on one line, a paraphrase of it on the other)
+never lists millions of rows.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from mteval_core.metrics.meteor.paraphrases import ParaphraseTable
+from mteval_core.settings.limits import METEOR_MAX_MATCHES
 
 _MULTIPLIER = np.uint64(0x100000001B3)  # paraphrases._MULTIPLIER
 _PAIR_MIX = np.uint64(0x9E3779B97F4A7C15)  # spreads pair numbers over a key's bits
@@ -80,11 +86,34 @@ class _Phrases:
         return same
 
 
-def _ranges(sorted_keys: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(index into keys, index into sorted_keys) of every equal pair."""
+class _Over:
+    """The pairs whose hits pass ``limit`` (``over[pair]``), gathered over the loops."""
+
+    def __init__(self, n_pairs: int, limit: int) -> None:
+        self.limit = limit
+        self.over = np.zeros(n_pairs, dtype=bool)
+
+    def within(self, lines: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """``counts`` (the hits of keys of the pairs ``lines``) with those of every pair over the
+        limit made 0, so that they are never listed."""
+        per_pair = np.bincount(lines, weights=counts, minlength=len(self.over))
+        self.over |= per_pair > self.limit
+        return np.where(self.over[lines], 0, counts)
+
+
+def _ranges(
+    sorted_keys: np.ndarray,
+    keys: np.ndarray,
+    lines: np.ndarray | None = None,
+    pairs: _Over | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(index into keys, index into sorted_keys) of every equal pair; with ``pairs``, none of
+    the keys (of the pairs ``lines``) of a pair whose hits pass the limit."""
     low = np.searchsorted(sorted_keys, keys, side="left")
     high = np.searchsorted(sorted_keys, keys, side="right")
     counts = high - low
+    if pairs is not None:
+        counts = pairs.within(lines, counts)
     which = np.repeat(np.arange(len(keys)), counts)
     within = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
     return which, np.repeat(low, counts) + within
@@ -170,15 +199,24 @@ class CorpusParaphrases:
         return side
 
     def matches(
-        self, hypotheses: Sequence[list[str]], references: Sequence[list[str]], module: int
-    ) -> np.ndarray:
+        self,
+        hypotheses: Sequence[list[str]],
+        references: Sequence[list[str]],
+        module: int,
+        limit: int = METEOR_MAX_MATCHES,
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(n, 6) rows: pair, reference start, length, hypothesis start, length, module; by pair,
-        then in the order match_paraphrases adds them."""
+        then in the order match_paraphrases adds them; and whether each pair has more than
+        ``limit`` hits in a loop (its rows are then left out)."""
         table = self.index.table
         side = self._reference_side(references)
         ids, offsets = _word_ids(table, hypotheses)
         hyp = _Phrases(ids, offsets, table.longest_phrase)
-        both = np.concatenate([self._first_loop(hyp, side), self._second_loop(hyp, side)])
+        pairs = _Over(len(hypotheses), limit)
+        both = np.concatenate(
+            [self._first_loop(hyp, side, pairs), self._second_loop(hyp, side, pairs)]
+        )
+        both = both[~pairs.over[both[:, 0]]]  # over in the second loop: its first loop's go too
         both = both[np.lexsort(both.T[::-1])]  # pair, loop, then the loop's own order
         is_first = both[:, 1] == 0
         rows = np.empty((len(both), 6), dtype=np.int64)
@@ -188,13 +226,13 @@ class CorpusParaphrases:
         rows[:, 3] = np.where(is_first, both[:, 5], both[:, 2])  # hypothesis start
         rows[:, 4] = np.where(is_first, both[:, 6], both[:, 3])  # hypothesis length
         rows[:, 5] = module
-        return rows
+        return rows, pairs.over
 
-    def _first_loop(self, hyp: _Phrases, side: _ReferenceSide) -> np.ndarray:
+    def _first_loop(self, hyp: _Phrases, side: _ReferenceSide, pairs: _Over) -> np.ndarray:
         """A paraphrase of a reference phrase found in the hypothesis: rows (pair, 0, reference
         start, length, rank, hypothesis start, length)."""
         table, ref = self.index.table, side.phrases
-        which, entry = _ranges(side.forward_keys, _mixed(hyp.line, hyp.key))
+        which, entry = _ranges(side.forward_keys, _mixed(hyp.line, hyp.key), hyp.line, pairs)
         phrase = side.forward_phrase[entry]
         same = (hyp.line[which] == ref.line[phrase]) & hyp.equal_to(
             which, table, side.forward_target[entry]
@@ -212,13 +250,14 @@ class CorpusParaphrases:
             ]
         ).astype(np.int64)
 
-    def _second_loop(self, hyp: _Phrases, side: _ReferenceSide) -> np.ndarray:
+    def _second_loop(self, hyp: _Phrases, side: _ReferenceSide, pairs: _Over) -> np.ndarray:
         """A paraphrase of a hypothesis phrase found in the reference: rows (pair, 1, hypothesis
         start, length, rank, reference start, length)."""
         table, ref = self.index.table, side.phrases
         phrase, target, rank = self.index.paraphrases(hyp)
+        lines = hyp.line[phrase]
         found, place = _ranges(
-            side.phrase_keys, _mixed(hyp.line[phrase], table.phrase_hash[target])
+            side.phrase_keys, _mixed(lines, table.phrase_hash[target]), lines, pairs
         )
         phrase, target, rank = phrase[found], target[found], rank[found]
         in_reference = side.phrase_order[place]

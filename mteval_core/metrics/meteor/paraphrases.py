@@ -17,6 +17,14 @@ modification time, so that every clone or environment with the same file shares 
 loads map the arrays and read only the vocabulary (0.1 s, a few tens of MB). Phrases are
 word-id sequences found by a 64-bit hash (`phrase_hash`), every hash hit checked word by word,
 so a collision can never make a match.
+
+A damaged file is said as such: a table that is not gzip, or truncated, or fails its CRC, and one
+that unpacks to more than METEOR_PARAPHRASE_MAX_MB or METEOR_PARAPHRASE_MAX_LINES (settings/
+limits.py; checked as it is unpacked, before it is parsed). A cache whose files are not those its
+meta.json lists (a truncated array, a short vocabulary) is built again. One thread of a process
+and one process of a machine build a cache at a time (a lock per folder, and a lock file beside
+it): the others wait, then map what the first wrote, instead of parsing the table too (two
+sessions building at once took 3.1 GB).
 """
 
 from __future__ import annotations
@@ -27,16 +35,28 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+import threading
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
+from mteval_core.errors import InputError
 from mteval_core.metrics.meteor.java_strings import java_tokenize
+from mteval_core.settings.limits import METEOR_PARAPHRASE_MAX_LINES, METEOR_PARAPHRASE_MAX_MB
 
-CACHE_FORMAT = 1
+try:
+    import fcntl  # the lock file among processes (POSIX)
+except ImportError:  # Windows: threads are still built for one at a time
+    fcntl = None
+
+# 2: meta.json lists every file's size and the vocabulary's length, which a load checks
+CACHE_FORMAT = 2
+UNPACK_BLOCK = 1 << 24  # bytes unpacked at a time, each counted against the limits
 _MASK = (1 << 64) - 1
 _MULTIPLIER = 0x100000001B3  # FNV-1's 64-bit prime: spreads word ids over the 64 bits
 _ARRAYS = (
@@ -49,6 +69,8 @@ _ARRAYS = (
     "source_count",
     "targets",
 )
+_NPY_FILES = tuple(f"{name}.npy" for name in _ARRAYS)
+_SOURCE_ARRAYS = ("source_phrase", "source_start", "source_count")
 
 
 def extend_hash(value: int, word_id: int) -> int:
@@ -164,6 +186,56 @@ def cache_root() -> Path:
     return (Path(base) if base else Path.home() / ".cache" / "mteval") / "meteor"
 
 
+def cache_folder(path: Path, cache: Path | None = None) -> Path:
+    """The cache folder of one version of a table (under ``cache``, else ``cache_root()``)."""
+    return (cache or cache_root()) / f"paraphrase-{source_key(path)}"
+
+
+REPLACE_HINT = "Replace it with a good copy of the file, or leave the paraphrase module out."
+
+
+def unpacked(path: Path, replace_hint: str = REPLACE_HINT) -> bytes:
+    """The table's text, unpacked a block at a time and counted against the limits before more
+    is unpacked; a file that is not gzip, is truncated, fails its check or holds nothing is an
+    InputError naming it, with ``replace_hint``."""
+    blocks: list[bytes] = []
+    size = lines = 0
+    try:
+        with gzip.open(path, "rb") as handle:
+            while block := handle.read(UNPACK_BLOCK):
+                size += len(block)
+                lines += block.count(b"\n") + block.count(b"\r")
+                _check_unpacked(size, lines, str(path))
+                blocks.append(block)
+    except gzip.BadGzipFile as error:
+        problem = f"is not a readable gzip file ({error})"
+        raise InputError(problem, origin=str(path), hint=replace_hint) from None
+    except EOFError:
+        problem = "is truncated: it ends before its gzip stream does"
+        raise InputError(problem, origin=str(path), hint=replace_hint) from None
+    except zlib.error as error:
+        problem = f"is damaged: its gzip stream does not unpack ({error})"
+        raise InputError(problem, origin=str(path), hint=replace_hint) from None
+    if lines < 3:
+        problem = "holds no paraphrase (three lines each: probability, phrase, paraphrase)"
+        raise InputError(problem, origin=str(path), hint=replace_hint)
+    return b"".join(blocks)
+
+
+def _check_unpacked(size: int, lines: int, origin: str) -> None:
+    """Refuse a table over METEOR_PARAPHRASE_MAX_MB or METEOR_PARAPHRASE_MAX_LINES unpacked."""
+    hint = (
+        "METEOR 1.5's English table, the largest it ships, is 272 MB and 15.8 million lines "
+        "unpacked: give a table of its kind, or leave the paraphrase module out."
+    )
+    if size > METEOR_PARAPHRASE_MAX_MB << 20:
+        problem = f"unpacks to more than {METEOR_PARAPHRASE_MAX_MB:,} MB, the most METEOR reads"
+        raise InputError(problem, origin=origin, hint=hint)
+    if lines > METEOR_PARAPHRASE_MAX_LINES:
+        problem = f"has more than {METEOR_PARAPHRASE_MAX_LINES:,} lines, the most METEOR reads"
+        raise InputError(problem, origin=origin, hint=hint)
+
+
 SAMPLED_BLOCKS = 256  # blocks of the file read by source_key, evenly spread
 SAMPLED_BLOCK_SIZE = 1 << 12
 
@@ -202,29 +274,35 @@ class ParaphraseTable:
     targets: np.ndarray
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> ParaphraseTable:
-        """Parse an uncompressed paraphrase file held in memory (no cache)."""
+    def from_bytes(cls, data: bytes, origin: str = "the paraphrase table") -> ParaphraseTable:
+        """Parse an uncompressed paraphrase file held in memory (no cache), within the limits."""
+        _check_unpacked(len(data), data.count(b"\n") + data.count(b"\r"), origin)
         words, arrays = _build_arrays(lambda: data)
         return cls(_vocabulary_ids(words), **arrays)
 
     @classmethod
-    def load(cls, path: Path, cache: Path | None = None) -> ParaphraseTable:
-        """The table of a `paraphrase-*.gz` file, from its cache, built first if absent.
+    def load(
+        cls, path: Path, cache: Path | None = None, replace_hint: str = REPLACE_HINT
+    ) -> ParaphraseTable:
+        """The table of a `paraphrase-*.gz` file, from its cache, built first if absent or
+        damaged (by one thread and one process at a time; the others wait for it).
 
         With the cache folder not writable, the table is built in memory on every load.
+        ``replace_hint`` says where a good copy of a damaged file comes from.
         """
-        folder = (cache or cache_root()) / f"paraphrase-{source_key(path)}"
-        if not (folder / "meta.json").is_file():
-            words, arrays = _build_arrays(lambda: gzip.decompress(path.read_bytes()))
-            if not _write_cache(folder, path, words, arrays):
-                return cls(_vocabulary_ids(words), **arrays)
-        words = (folder / "vocabulary.txt").read_text(encoding="utf-8").split("\n")
-        # plain ndarray views of the maps: numpy's memmap subclass slows every small slice
-        arrays = {
-            name: np.load(folder / f"{name}.npy", mmap_mode="r").view(np.ndarray)
-            for name in _ARRAYS
-        }
-        return cls(_vocabulary_ids(words), **arrays)
+        folder = cache_folder(path, cache)
+        table = _from_cache(folder)
+        if table is not None:
+            return table
+        with _building(folder):
+            table = _from_cache(folder, discard=True)  # built meanwhile by another, or damaged
+            if table is None:
+                words, arrays = _build_arrays(lambda: unpacked(path, replace_hint))
+                written = _write_cache(folder, path, words, arrays)
+                table = _from_cache(folder) if written else None
+                if table is None:
+                    table = cls(_vocabulary_ids(words), **arrays)
+        return table
 
     @cached_property
     def longest_phrase(self) -> int:
@@ -270,7 +348,8 @@ def _vocabulary_ids(words: list[str]) -> dict[str, int]:
 
 
 def _write_cache(folder: Path, path: Path, words: list[str], arrays: dict[str, np.ndarray]) -> bool:
-    """Write the cache atomically (a temporary folder renamed); False if it cannot be written."""
+    """Write the cache atomically (a temporary folder renamed); False if it cannot be written.
+    Its meta.json lists every file's size and the vocabulary's length, which a load checks."""
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".building-", dir=folder.parent))
@@ -280,10 +359,131 @@ def _write_cache(folder: Path, path: Path, words: list[str], arrays: dict[str, n
         (staging / "vocabulary.txt").write_text("\n".join(words), encoding="utf-8")
         for name, array in arrays.items():
             np.save(staging / f"{name}.npy", array)
-        meta = {"format": CACHE_FORMAT, "source": str(path), "size": path.stat().st_size}
+        files = {item.name: item.stat().st_size for item in staging.iterdir()}
+        meta = {
+            "format": CACHE_FORMAT,
+            "source": str(path),
+            "size": path.stat().st_size,
+            "words": len(words),
+            "files": files,
+        }
         (staging / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
         staging.rename(folder)
-        return True
     except OSError:
         shutil.rmtree(staging, ignore_errors=True)
         return (folder / "meta.json").is_file()  # another process finished it first
+    _discard_older_formats(folder.parent)
+    return True
+
+
+def _from_cache(folder: Path, discard: bool = False) -> ParaphraseTable | None:
+    """The table a cache folder holds; None where there is none, or where it is damaged (a file
+    missing, of another size than written, unreadable, or not fitting the others), which with
+    ``discard`` is removed so that it can be built again."""
+    if not (folder / "meta.json").is_file():
+        return None
+    try:
+        return _mapped(folder)
+    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+        if discard:
+            _discard(folder)
+        return None
+
+
+def _mapped(folder: Path) -> ParaphraseTable:
+    """The cache's arrays mapped and its vocabulary read, after checking them against meta.json;
+    ValueError (or the reading's own error) where they do not fit."""
+    meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    sizes = meta["files"]
+    if meta["format"] != CACHE_FORMAT or set(sizes) != {"vocabulary.txt", *_NPY_FILES}:
+        raise ValueError("not a cache of this format")
+    if any((folder / name).stat().st_size != size for name, size in sizes.items()):
+        raise ValueError("a file is not the size it was written")
+    text = (folder / "vocabulary.txt").read_text(encoding="utf-8")
+    words = text.split("\n") if text else []
+    # plain ndarray views of the maps: numpy's memmap subclass slows every small slice
+    arrays = {
+        name: np.load(folder / f"{name}.npy", mmap_mode="r").view(np.ndarray) for name in _ARRAYS
+    }
+    if len(words) != meta["words"] or not _fitting(arrays):
+        raise ValueError("the vocabulary or the arrays do not fit one another")
+    return ParaphraseTable(_vocabulary_ids(words), **arrays)
+
+
+def _fitting(arrays: dict[str, np.ndarray]) -> bool:
+    """Whether the arrays' lengths fit one another (a few numbers read, not the arrays)."""
+    offsets = arrays["phrase_offsets"]
+    sources = len(arrays["source_hash"])
+    return (
+        len(offsets) >= 1
+        and int(offsets[-1]) == len(arrays["phrase_words"])
+        and len(arrays["phrase_hash"]) == len(offsets) - 1
+        and all(len(arrays[name]) == sources for name in _SOURCE_ARRAYS)
+    )
+
+
+def _discard(folder: Path) -> None:
+    """Remove a damaged cache folder: renamed out of the way first, so that no reader maps half
+    of it while it is deleted."""
+    with suppress(OSError):
+        away = Path(tempfile.mkdtemp(prefix=".damaged-", dir=folder.parent))
+        folder.rename(away / folder.name)
+        shutil.rmtree(away, ignore_errors=True)
+
+
+def _discard_older_formats(root: Path) -> None:
+    """Remove caches of earlier formats (their folder names differ: the format is part of the
+    key), so that an update leaves no 108 MB behind."""
+    for meta_path in root.glob("paraphrase-*/meta.json"):
+        with suppress(OSError, ValueError, KeyError, TypeError):
+            if json.loads(meta_path.read_text(encoding="utf-8"))["format"] < CACHE_FORMAT:
+                _discard(meta_path.parent)
+
+
+_LOCKS_GUARD = threading.Lock()
+_FOLDER_LOCKS: dict[Path, threading.RLock] = {}
+_TABLES: dict[Path, ParaphraseTable] = {}  # the tables this process has loaded, by cache folder
+KEPT_TABLES = 4  # distinct tables (languages, versions) kept loaded: their arrays are mapped
+
+
+def _folder_lock(folder: Path) -> threading.RLock:
+    with _LOCKS_GUARD:
+        return _FOLDER_LOCKS.setdefault(folder, threading.RLock())
+
+
+@contextmanager
+def _building(folder: Path) -> Iterator[None]:
+    """One builder of a cache folder at a time: a lock per folder among this process's threads,
+    and among processes a lock file beside the folder (``flock``; where the folder's parent
+    cannot be written, or without fcntl, threads only)."""
+    with _folder_lock(folder):
+        handle = None
+        if fcntl is not None:
+            with suppress(OSError):
+                folder.parent.mkdir(parents=True, exist_ok=True)
+                handle = (folder.parent / f"{folder.name}.lock").open("a")
+        try:
+            if handle is not None:
+                fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file is closed
+            yield
+        finally:
+            if handle is not None:
+                handle.close()
+
+
+def shared_table(
+    path: Path, cache: Path | None = None, replace_hint: str = REPLACE_HINT
+) -> ParaphraseTable:
+    """The table of ``path``, loaded once per process and content: threads that ask for it at
+    once wait for the first (``ParaphraseTable.load`` makes processes wait for one another)."""
+    folder = cache_folder(path, cache)
+    with _folder_lock(folder):
+        with _LOCKS_GUARD:
+            table = _TABLES.get(folder)
+        if table is None:
+            table = ParaphraseTable.load(path, cache, replace_hint)
+            with _LOCKS_GUARD:
+                while len(_TABLES) >= KEPT_TABLES:
+                    _TABLES.pop(next(iter(_TABLES)))
+                _TABLES[folder] = table
+        return table

@@ -7,26 +7,36 @@ and the English table, so an installed pycocoevalcap is found without being name
 PATH` names a jar, or a folder holding one (or a METEOR checkout's `resources/`) and `data/`.
 
 Exact matching and the Snowball stemmers need no data. Anything else asked of a `MeteorData`
-that lacks it raises an `InputError` naming the module, the file and where to get it.
+that lacks it raises an `InputError` naming the module, the file and the one command that
+installs it (INSTALL, the same in every message, README and page); a jar or table that is there
+but damaged, one naming the file and the command that installs it again. The messages name no
+command-line option: the command line and the dashboard each say how to point at other data.
 """
 
 from __future__ import annotations
 
 import gzip
+import importlib
 import importlib.util
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 
 from mteval_core.errors import InputError
 from mteval_core.metrics.meteor.java_strings import java_hash, java_lines, java_tokenize
-from mteval_core.metrics.meteor.paraphrases import ParaphraseTable
+from mteval_core.metrics.meteor.paraphrases import ParaphraseTable, shared_table
 from mteval_core.metrics.meteor.stemmers import SNOWBALL_LANGUAGES, jar_stemmer
 from mteval_core.metrics.meteor.synonyms import SynonymDictionary
 
-GET_DATA = "pip install pycocoevalcap (it ships meteor-1.5.jar) or give --meteor-data PATH"
+# The one way to install METEOR's data that every message gives: PyPI's pycocoevalcap 1.2 ships
+# meteor-1.5.jar and English's paraphrase table (its other dependencies need a compiler and are
+# not METEOR's, hence --no-deps)
+INSTALL = "pip install --no-deps pycocoevalcap==1.2"
+REINSTALL = "pip install --no-deps --force-reinstall pycocoevalcap==1.2"
+GET_DATA = f"Install METEOR's data (meteor-1.5.jar and English's paraphrase table): {INSTALL}."
 
 # Constants.normLanguageName: every name and code the jar takes, to its language name.
 _LANGUAGE_NAMES = {
@@ -141,21 +151,33 @@ class MeteorData:
         if self.resources is not None and (self.resources / name).is_file():
             return (self.resources / name).read_bytes()
         if self.jar is not None:
-            if self._zip is None:
-                self._zip = zipfile.ZipFile(self.jar)
             try:
-                return self._zip.read(name)
+                return self._from_jar(name)
             except KeyError:
                 pass
-        where = (
-            "no METEOR data was found"
-            if self.describe() == NO_DATA
-            else (f"it is not in {self.describe()}")
-        )
-        raise InputError(
-            f"METEOR's {needed_for} needs {name}, and {where}",
-            hint=f"{GET_DATA}.",
-        )
+        if self.describe() == NO_DATA:
+            problem = f"METEOR's {needed_for} needs {name} of meteor-1.5.jar, and none was found"
+        else:
+            problem = f"METEOR's {needed_for} needs {name}, and it is not in {self.describe()}"
+        raise InputError(problem, hint=GET_DATA)
+
+    def _from_jar(self, name: str) -> bytes:
+        """A file of the jar (KeyError where it has none); a jar that is not a whole zip file,
+        or a file of it that does not unpack, is an InputError naming the jar. The jar is opened
+        afresh after a failure, so that a jar installed again is read without a restart."""
+        try:
+            if self._zip is None:
+                self._zip = zipfile.ZipFile(self.jar)
+            return self._zip.read(name)
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as error:
+            self._zip = None
+            raise InputError(
+                f"is not a readable jar: {name} cannot be read from it ({error})",
+                origin=str(self.jar),
+                hint=f"Install it again: {REINSTALL}."
+                if self.installed
+                else "Replace it with a good copy of meteor-1.5.jar.",
+            ) from None
 
     def function_words(self, language: str) -> frozenset[str]:
         """The language's function word list (`function/<language>.words`), one word a line.
@@ -204,16 +226,28 @@ class MeteorData:
         hint = (
             GET_DATA
             if code == "en"
-            else "METEOR 1.5's full release has it in its data/ folder: give --meteor-data PATH"
+            else "pycocoevalcap ships English's table only; METEOR 1.5's full release has this "
+            "one in its data/ folder."
         )
         raise InputError(
-            f"METEOR's paraphrase module needs {file_name}, which is not in {where}",
-            hint=f"{hint}.",
+            f"METEOR's paraphrase module needs {file_name}, which is not in {where}", hint=hint
         )
 
     def paraphrases(self, language: str, cache_folder: Path | None = None) -> ParaphraseTable:
-        """The paraphrase table, parsed once and cached (see `paraphrases.ParaphraseTable`)."""
-        return _paraphrase_table(self.paraphrase_path(language), cache_folder)
+        """The paraphrase table, parsed once into its cache and loaded once per process (see
+        `paraphrases.ParaphraseTable`); a damaged table says how to get it again."""
+        path = self.paraphrase_path(language)
+        replace = (
+            f"Install it again: {REINSTALL}."
+            if self.installed and path.parent == self.paraphrase_folder
+            else "Replace it with METEOR 1.5's own, or leave the paraphrase module out."
+        )
+        return shared_table(path, cache_folder, replace)
+
+    @property
+    def installed(self) -> bool:
+        """Whether the data is an installed pycocoevalcap's (INSTALL gets it again)."""
+        return self.jar is not None and self.jar.parent.parent.name == "pycocoevalcap"
 
     def stemmer(self, language: str) -> Callable[[str], str]:
         """The stem module's stemmer: Snowball's as the jar has it, or the Arabic stem table."""
@@ -221,7 +255,8 @@ class MeteorData:
         if name in SNOWBALL_LANGUAGES:
             return jar_stemmer(name)
         if name == "arabic-buckwalter-reduced":
-            return _lookup_stemmer(self.read(f"stem/{name}.gz", "stem module"))
+            member = f"stem/{name}.gz"
+            return _lookup_stemmer(self.read(member, "stem module"), f"{self.describe()}: {member}")
         raise InputError(
             f"METEOR has no stemmer for {name}", hint="Leave 'stem' out of the modules."
         )
@@ -233,18 +268,21 @@ def _synonym_dictionary(synsets: bytes, exceptions: bytes) -> SynonymDictionary:
     return SynonymDictionary(synsets.decode("latin-1"), exceptions.decode("utf-8"))
 
 
-@cache
-def _paraphrase_table(path: Path, cache_folder: Path | None) -> ParaphraseTable:
-    return ParaphraseTable.load(path, cache_folder)
-
-
-def _lookup_stemmer(gzipped: bytes) -> Callable[[str], str]:
+def _lookup_stemmer(gzipped: bytes, origin: str) -> Callable[[str], str]:
     """The jar's `LookupTableStemmer`: "word count stem" lines, keyed by the word's Java hash.
 
     A later line for one key replaces an earlier one; an unlisted word is its own stem.
     """
+    try:
+        text = gzip.decompress(gzipped).decode("utf-8", errors="replace")
+    except (gzip.BadGzipFile, EOFError, zlib.error) as error:
+        raise InputError(
+            f"is damaged: it does not unpack ({error})",
+            origin=origin,
+            hint=f"Install the jar again: {REINSTALL}.",
+        ) from None
     table: dict[int, str] = {}
-    for line in java_lines(gzip.decompress(gzipped).decode("utf-8", errors="replace")):
+    for line in java_lines(text):
         words = java_tokenize(line)
         if len(words) >= 3:
             table[java_hash(words[0])] = words[2]
@@ -252,14 +290,16 @@ def _lookup_stemmer(gzipped: bytes) -> Callable[[str], str]:
 
 
 def _pycocoevalcap_jar() -> Path | None:
-    """meteor-1.5.jar of an installed pycocoevalcap, if any."""
-    spec = importlib.util.find_spec("pycocoevalcap")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for location in spec.submodule_search_locations:
-        jar = Path(location) / "meteor" / "meteor-1.5.jar"
-        if jar.is_file():
-            return jar
+    """meteor-1.5.jar of an installed pycocoevalcap, if any; one installed since the last look
+    is found too (the import system's listings of folders are read again first)."""
+    for fresh in (False, True):
+        if fresh:
+            importlib.invalidate_caches()
+        spec = importlib.util.find_spec("pycocoevalcap")
+        for location in (spec.submodule_search_locations or []) if spec else []:
+            jar = Path(location) / "meteor" / "meteor-1.5.jar"
+            if jar.is_file():
+                return jar
     return None
 
 
@@ -291,7 +331,7 @@ def find_meteor_data(path: Path | None = None) -> MeteorData:
     if path.is_dir():
         return _from_folder(path)
     if not path.is_file():
-        raise InputError("does not exist", origin=str(path), hint=f"{GET_DATA}.")
+        raise InputError("does not exist", origin=str(path), hint=GET_DATA)
     if not zipfile.is_zipfile(path):
         raise InputError(
             "is not a jar (zip) file", origin=str(path), hint="Give meteor-1.5.jar or its folder."

@@ -22,12 +22,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mteval_core.errors import InputError
 from mteval_core.metrics.meteor.aligner import Alignment, align
 from mteval_core.metrics.meteor.configuration import MeteorConfiguration
 from mteval_core.metrics.meteor.metric import METEOR, configuration_of
 from mteval_core.metrics.meteor.optimal import align_optimally
 from mteval_core.metrics.meteor.scorer import score_parts, statistics_row
-from mteval_core.metrics.meteor.stage import Match, Stage
+from mteval_core.metrics.meteor.stage import Match, Stage, TooManyMatches
+from mteval_core.settings.limits import GRID_MAX_CELLS, METEOR_MAX_MATCHES, METEOR_MAX_WORDS
 from mteval_core.settings.options import METEOR_ALIGNMENTS, Options
 
 
@@ -134,10 +136,19 @@ def meteor_segment_view(
     configuration = metric.configuration
     hypothesis_words = metric.words(hypothesis)
     reference_words = [metric.words(text) for text in references]
-    results = {
-        search: _search(metric, search, hypothesis_words, reference_words)
-        for search in METEOR_ALIGNMENTS
-    }
+    _check_size(hypothesis_words, reference_words)
+    try:
+        results = {
+            search: _search(metric, search, hypothesis_words, reference_words)
+            for search in METEOR_ALIGNMENTS
+        }
+    except TooManyMatches:
+        raise InputError(
+            f"METEOR's modules find more than {METEOR_MAX_MATCHES:,} candidate matches in this "
+            "segment, the most it aligns",
+            hint="METEOR leaves the segment out of its scores (a note beside them says so); "
+            "pick another segment to see an alignment.",
+        ) from None
     requested = configuration_of(options).modules
     return MeteorSegmentView(
         hypothesis=tuple(hypothesis_words),
@@ -151,6 +162,26 @@ def meteor_segment_view(
             _candidates(metric, configuration, hypothesis_words, words) for words in reference_words
         ),
     )
+
+
+def _check_size(hypothesis: list[str], references: list[list[str]]) -> None:
+    """Refuse a segment over METEOR's words a line (left out of its scores too) or over the
+    cells a grid draws (GRID_MAX_CELLS, as GTM's grid), before any matching."""
+    longest = max(len(hypothesis), *map(len, references))
+    if longest > METEOR_MAX_WORDS:
+        raise InputError(
+            f"this segment has a line of {longest:,} words, and METEOR aligns lines of up to "
+            f"{METEOR_MAX_WORDS:,}",
+            hint="METEOR leaves the segment out of its scores (a note beside them says so); "
+            "pick another segment to see an alignment.",
+        )
+    cells = max(len(hypothesis) * len(reference) for reference in references)
+    if cells > GRID_MAX_CELLS:
+        raise InputError(
+            f"this segment is too large to draw: its METEOR grid has {cells:,} cells, and the "
+            f"viewer draws up to {GRID_MAX_CELLS:,}",
+            hint="Its METEOR scores are on the Scores page; pick a shorter segment to see a grid.",
+        )
 
 
 def _search(

@@ -11,6 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mteval_core.metrics.meteor.java_strings import java_hash
+from mteval_core.settings.limits import METEOR_MAX_MATCHES
+
+
+class TooManyMatches(Exception):
+    """The modules found more candidate matches for one pair than its stage takes
+    (METEOR_MAX_MATCHES): the segment is left out of METEOR."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +41,16 @@ class Stage:
     and `reference_keys` are the words' Java `hashCode()`s: the jar compares words by these keys
     (the exact matcher matches equal keys, the stem and synonym matchers skip them, the aligner's
     identical-sentences shortcut compares them), so two words with one hash are one word to it.
+
+    A stage takes at most ``limit`` matches (METEOR_MAX_MATCHES): one more raises
+    TooManyMatches, so that no module's matches of a hostile pair (one word repeated thousands
+    of times on both lines) are held in memory, nor searched.
     """
 
     hypothesis: list[str]
     reference: list[str]
+    limit: int = METEOR_MAX_MATCHES
+    count: int = field(init=False, default=0)
     matches: list[list[Match]] = field(init=False)
     hypothesis_coverage: list[int] = field(init=False)
     reference_coverage: list[int] = field(init=False)
@@ -54,6 +66,9 @@ class Stage:
 
     def add(self, match: Match) -> None:
         """Record a match and the words it covers, as every matcher of the jar does."""
+        if self.count == self.limit:
+            raise TooManyMatches
+        self.count += 1
         self.matches[match.start].append(match)
         for i in range(match.match_start, match.match_start + match.match_length):
             self.hypothesis_coverage[i] += 1

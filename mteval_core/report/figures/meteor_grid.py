@@ -44,7 +44,13 @@ MODULE_COLOURS = {  # the four modules, fixed so a colour means one module in ev
 EMPTY_COLOUR, CANDIDATE_COLOUR = "#ffffff", "#d0d0d0"
 CHUNK_COLOUR = "#ee6677"
 EMPTY, CANDIDATE = 0, 1  # cell states; a matched cell is 2 + its module's place in MODULE_COLOURS
-KEY_HEIGHT = 28  # pixels under the grid for the colour key
+# The colour key under the grid starts at the figure's left edge (not the grid's, which long
+# hypothesis words push right) and breaks into lines that fit the figure's width: a key of one
+# line ran past a narrow figure's right edge and was cut ("not kept" and "chunk" lost).
+KEY_LINE = 18  # pixels a line of the key takes
+KEY_PAD = 10  # pixels between the grid and the key, and from the figure's left edge
+KEY_CHAR = 0.55  # a character's width in font sizes, a little over what Chromium draws (0.44)
+KEY_GAP = "   "  # between two entries of a line
 
 
 def meteor_alignment_figure(  # long: one figure's layers, drawn bottom to top
@@ -83,7 +89,9 @@ def meteor_alignment_figure(  # long: one figure's layers, drawn bottom to top
         name="cells",
     )
     axis = category_axis(layout.font)
-    bottom = BOTTOM_MARGIN + KEY_HEIGHT
+    key = _key(result, layout.width, layout.left)
+    key_height = KEY_PAD + KEY_LINE * (key["text"].count("<br>") + 1)
+    bottom = BOTTOM_MARGIN + key_height
     return go.Figure(
         cells,
         {
@@ -115,9 +123,9 @@ def meteor_alignment_figure(  # long: one figure's layers, drawn bottom to top
                 "constraintoward": "top",
             },
             "shapes": [*block_outlines(result), *chunk_outlines(result)],
-            "annotations": [_reference_name(name, layout.labels), _key(result)],
+            "annotations": [_reference_name(name, layout.labels), key],
             "width": layout.width,
-            "height": layout.height + KEY_HEIGHT,
+            "height": layout.height + key_height,
             "showlegend": False,
             "margin": {"l": layout.left, "r": RIGHT_MARGIN, "t": layout.top, "b": bottom},
             "plot_bgcolor": "white",
@@ -238,24 +246,48 @@ def _reference_name(name: str, labels: int) -> dict:
     }
 
 
-def _key(result: SearchResult) -> dict:
-    """The colours under the grid: each module with its match count, candidates, chunks."""
-    parts = [
-        f"<span style='color:{MODULE_COLOURS[c.module]}'>■</span> {c.module} {c.matches}"
+def _key(result: SearchResult, width: int, left: int) -> dict:
+    """The colours under the grid: each module with its match count, candidates, chunks; from
+    the figure's left edge (``left``: the grid's margin, which the paper coordinates start
+    after), in as many lines as ``width`` needs."""
+    entries = [
+        (f"<span style='color:{MODULE_COLOURS[c.module]}'>■</span> {c.module} {c.matches}", c)
         for c in result.per_module
     ]
+    parts = [html for html, _ in entries]
+    shown = [f"■ {c.module} {c.matches}" for _, c in entries]
     parts.append(f"<span style='color:{CANDIDATE_COLOUR}'>■</span> not kept")
     parts.append(f"<span style='color:{CHUNK_COLOUR}'>□</span> chunk")
+    shown += ["■ not kept", "□ chunk"]
+    plot_width = max(width - left - RIGHT_MARGIN, 1)
     return {
-        "x": 0,
+        "x": -(left - KEY_PAD) / plot_width,
         "xref": "paper",
         "xanchor": "left",
         "y": 0,
         "yref": "paper",
         "yanchor": "top",
-        "yshift": -6,
-        "text": "   ".join(parts),
+        "yshift": -KEY_PAD,
+        "align": "left",
+        "text": "<br>".join(_key_lines(parts, shown, width - 2 * KEY_PAD)),
         "font": {"size": MAX_FONT},
         "showarrow": False,
         "name": "key",
     }
+
+
+def _key_lines(parts: list[str], shown: list[str], room: int) -> list[str]:
+    """The key's entries (``parts``, drawn as the text ``shown``) in lines of at most ``room``
+    pixels each, in order, at least one entry a line."""
+    lines: list[list[str]] = []
+    used = 0.0
+    for part, text in zip(parts, shown, strict=True):
+        needed = len(text) * KEY_CHAR * MAX_FONT
+        gap = len(KEY_GAP) * KEY_CHAR * MAX_FONT
+        if lines and used + gap + needed <= room:
+            lines[-1].append(part)
+            used += gap + needed
+        else:
+            lines.append([part])
+            used = needed
+    return [KEY_GAP.join(line) for line in lines]

@@ -108,7 +108,8 @@ def test_paraphrase_matches_on_the_full_table_when_cached():
         pytest.skip("paraphrase-en.gz is not installed")
     if not (cache_root() / f"paraphrase-{source_key(path)}" / "meta.json").is_file():
         pytest.skip(
-            "the paraphrase cache is not built (scripts/meteor_oracle/make_fixtures.py builds it)"
+            "the tests' paraphrase cache is not built yet (tests/metrics/test_meteor_jar.py's "
+            "English cases build it)"
         )
     case = expected_matches()["english-full-table"]
     table = data.paraphrases("en")

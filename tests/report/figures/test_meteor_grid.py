@@ -4,9 +4,11 @@ so the figure is checked apart from the aligner."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from mteval_core.metrics.meteor.segment_view import (
     AlignedSpan,
@@ -17,7 +19,14 @@ from mteval_core.metrics.meteor.segment_view import (
 )
 from mteval_core.metrics.meteor.stage import Match
 from mteval_core.report.figures import meteor_alignment_figure, meteor_alignment_width
-from mteval_core.report.figures.meteor_grid import CANDIDATE_COLOUR, EMPTY_COLOUR, MODULE_COLOURS
+from mteval_core.report.figures.meteor_grid import (
+    CANDIDATE_COLOUR,
+    EMPTY_COLOUR,
+    KEY_CHAR,
+    KEY_LINE,
+    KEY_PAD,
+    MODULE_COLOURS,
+)
 
 MODULES = ("exact", "stem", "synonym", "paraphrase")
 HYPOTHESIS = ("the", "cats", "sat", "on", "a", "mat")
@@ -140,3 +149,34 @@ def test_words_and_names_are_drawn_as_written():
     assert figure.data[0].y[0] == "hypothesis 1: &lt;b>the"
     assert figure.layout.title.text.startswith("&lt;i>sys<br>")
     assert '<b>&lt;a href="x">B&lt;/a></b>' in [a.text for a in figure.layout.annotations]
+
+
+def key_lines(figure) -> list[str]:
+    """The key's lines as drawn: its entries without their colour tags."""
+    key = next(a for a in figure.layout.annotations if a.name == "key")
+    return [re.sub(r"<[^>]+>", "", line) for line in key.text.split("<br>")]
+
+
+@pytest.mark.parametrize(
+    "hypothesis",
+    [HYPOTHESIS, ("extraordinarily", "unbelievable", "sat", "on", "a", "mat")],
+    ids=["short words", "long words"],
+)
+def test_the_key_starts_at_the_figures_edge_and_fits_its_width(hypothesis):
+    """Issue 42: the key started at the grid's left edge, which long hypothesis words push
+    right, in one line: on a narrow figure it ran past the right edge ("not kept" and "chunk"
+    cut off; tests/e2e/test_meteor_browser.py measures it as drawn)."""
+    view = replace(VIEW, hypothesis=hypothesis)
+    figure = meteor_alignment_figure(view, "beam", ["ref-A", "ref-B"], "s, segment 1", 440)
+    layout = figure.layout
+    key = next(a for a in layout.annotations if a.name == "key")
+    plot_width = layout.width - layout.margin.l - layout.margin.r
+    assert layout.margin.l + key.x * plot_width == KEY_PAD  # from the figure's left edge
+    lines = key_lines(figure)
+    entries = ["■ exact 2", "■ stem 1", "■ synonym 0", "■ paraphrase 1", "■ not kept", "□ chunk"]
+    assert [entry for line in lines for entry in line.split("   ")] == entries
+    room = layout.width - 2 * KEY_PAD
+    assert all(len(line) * KEY_CHAR * 12 <= room for line in lines)
+    assert layout.margin.b >= KEY_PAD + KEY_LINE * len(lines)  # every line has its room
+    wide = meteor_alignment_figure(view, "beam", ["ref-A", "ref-B"], "s, segment 1", 940)
+    assert len(key_lines(wide)) <= len(lines)
