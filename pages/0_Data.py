@@ -20,7 +20,12 @@ from mteval_core.io.uploads import (
 from mteval_core.model.testset import TestSet
 from mteval_core.report.frames import files_summary, mqm_overview, segment_preview
 from mteval_core.settings.languages import languages_of, stemming_advice
-from mteval_core.settings.limits import MAX_UPLOAD_MB, MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
+from mteval_core.settings.limits import (
+    MAX_UPLOAD_MB,
+    MAX_UPLOAD_SEGMENTS,
+    MAX_UPLOAD_SYSTEMS,
+    MAX_UPLOAD_TEXTS,
+)
 from mteval_core.settings.options import (
     GTM_MATCHINGS,
     SNOWBALL_LANGUAGES,
@@ -74,9 +79,9 @@ st.markdown(
 )
 st.caption(
     f"Limits of this shared server: files of up to {MAX_UPLOAD_MB} MB each; a test set of up to "
-    f"{MAX_UPLOAD_SEGMENTS:,} segments and {MAX_UPLOAD_TEXTS:,} segment texts in all (segments "
-    "times references and systems). Score larger test sets with the command line "
-    "(mteval score)."
+    f"{MAX_UPLOAD_SEGMENTS:,} segments, {MAX_UPLOAD_SYSTEMS} systems and {MAX_UPLOAD_TEXTS:,} "
+    "segment texts in all (segments times references and systems). Score larger test sets with "
+    "the command line (mteval score)."
 )
 
 
