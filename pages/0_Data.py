@@ -49,6 +49,7 @@ from pages.ui import (
     show_overview,
 )
 from pages.ui.metric_choice import choose_metrics, keep_metric_choice
+from pages.ui.upload_chips import show_whole_file_names
 
 st.set_page_config(page_title="mteval: data", layout="wide")
 
@@ -120,6 +121,7 @@ def archive_choice(file) -> tuple[ArchivePair | None, str | None]:
     return pair, reference
 
 
+show_whole_file_names()  # WMT file names differ past the 20 characters a chip shows
 with st.form("upload"):
     references = st.file_uploader("References (one file per reference)", accept_multiple_files=True)
     systems = st.file_uploader("System outputs (one file per system)", accept_multiple_files=True)
