@@ -45,7 +45,7 @@ WATCH = textwrap.dedent(
     try:
         with open(probe, "wb") as written:  # as Python writes a module's bytecode
             written.write(os.urandom(64))
-        time.sleep(2)  # the watcher's events arrive within a fraction of that
+        time.sleep(1)  # the watcher's events arrive within a fraction of that
     finally:
         os.remove(probe)
         watcher.close()
