@@ -121,9 +121,11 @@ def show_mqm(annotations: MqmAnnotations | None) -> None:
         + (", with Critical as heavy as a non-translation" if "Critical" in start else "")
         + " and are in the address bar too."
     )
-    with friendly_errors():
+    errors = None
+    with friendly_errors(stop=False):  # the costs' section below still shows
         errors = errors_per_segment(annotations, start)
-    mqm_explorer(errors, start)
+    if errors is not None:
+        mqm_explorer(errors, start)
 
 
 def show_costs(sources: DeltaGenerator, annotations: MqmAnnotations | None) -> None:
