@@ -17,7 +17,12 @@ from mteval_core.report.evaluation_report import (
     ReportRequest,
     evaluation_report,
 )
-from mteval_core.report.frames import files_summary, scores_frame, segment_preview
+from mteval_core.report.frames import (
+    files_summary,
+    repeated_scores,
+    scores_frame,
+    segment_preview,
+)
 from mteval_core.stats.approximate_randomization import RandomizationOptions
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.meta import criterion_choices
@@ -37,19 +42,28 @@ from pages.ui.sample import load_sample
 from pages.ui.upload_state import archive_criterion, show_refused_upload
 
 PAGES = {  # file -> what it is for, as the home page lists it
-    "pages/0_Data.py": "**Data**: upload your own test set, choose the options",
+    "pages/0_Data.py": "**Data**: upload your own test set, choose the metrics and options",
     "pages/1_Scores.py": "**Scores**: every system under every metric, with confidence",
     "pages/2_Correlation.py": "**Correlation**: which metric agrees with people",
-    "pages/3_Bitext_grid.py": "**Bitext grid**: GTM's matching of a segment, drawn",
-    "pages/4_Loss.py": "**Loss**: which system is best when errors cost differently",
+    "pages/3_Bitext_grid.py": "**Bitext grid**: GTM's matching and METEOR's alignment of a "
+    "segment, drawn",
+    "pages/4_Loss.py": "**Loss**: which system is best when errors cost differently (Tate & "
+    "Voss's costs, MQM's error weights)",
     "pages/5_Compare.py": "**Compare**: why one system beats another, sentence by sentence",
 }
 INTRODUCTION = (
-    "Evaluate machine translation with exact lexical metrics (BLEU and NIST as sacreBLEU and "
-    "mteval-v13a compute them; unigram precision, recall, F1 and Fmean as Lavie et al. 2004 "
-    "define them; GTM as GTM 1.4 computes it, or with the true maximum matching), with and "
-    "without stemming, and see how well each agrees with human judgments."
+    "Evaluate machine translation with exact metrics: BLEU and NIST as sacreBLEU and mteval-v13a "
+    "compute them; chrF, chrF++ and TER as sacreBLEU computes them; METEOR as meteor-1.5.jar "
+    "computes it; unigram precision, recall, F1 and Fmean as Lavie et al. 2004 define them; GTM "
+    "as GTM 1.4 computes it, or with the true maximum matching. Score with and without "
+    "stemming, see which differences are significant, and how well each metric agrees with "
+    "human judgments."
 )
+# The scores table shows every system without scrolling up to this many (WMT news: 20-23 systems;
+# WMT25's largest language pair: 43, which scroll within 30 rows' height)
+HOME_TABLE_ROWS = 30
+ROW_PIXELS = 35  # Streamlit's own row height, set so that the height below fits it
+HOME_TABLE_PIXELS = (HOME_TABLE_ROWS + 1) * ROW_PIXELS + 3  # the header, the rows, the border
 SAMPLE_CAPTION = (
     "The dashboard opens on the project's own sample: German to English, with illustrative "
     "TIDES-style adequacy and fluency judgments (see sample_data/README.md). Upload your own on "
@@ -84,12 +98,19 @@ def home() -> None:
             cache_key("scores table", BootstrapOptions(n_resamples=0)),
             lambda _: scores_frame(scores),
         )
-    st.markdown("**Scores at a glance** (options from the Data page; intervals on the Scores page)")
+    st.markdown(
+        "**Scores at a glance** (best first by the first metric; options from the Data page; "
+        "intervals on the Scores page)"
+    )
     st.dataframe(
         table,
         width="stretch",
+        height="content" if len(table) <= HOME_TABLE_ROWS else HOME_TABLE_PIXELS,
+        row_height=ROW_PIXELS,
         column_config={column: st.column_config.NumberColumn(format="%.3f") for column in table},
     )
+    for line in repeated_scores(scores):  # GTM beside F1 at its default exponent
+        st.caption(escape_markdown(line))
     for note in scores.notes:  # e.g. GTM segments too large for the grid, left out
         st.warning(escape_markdown(note))
     report_download(test_set, scores)

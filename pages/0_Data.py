@@ -26,6 +26,7 @@ from mteval_core.settings.limits import (
     MAX_LOADED_SENTENCEPIECE_MODELS,
     MAX_UPLOAD_MB,
     MAX_UPLOAD_SEGMENTS,
+    MAX_UPLOAD_SYSTEMS,
     MAX_UPLOAD_TEXTS,
 )
 from mteval_core.settings.options import (
@@ -54,6 +55,7 @@ from pages.ui import (
     tokenizer_refusal,
 )
 from pages.ui.metric_choice import choose_metrics, keep_metric_choice
+from pages.ui.upload_chips import show_whole_file_names
 from pages.ui.upload_state import (
     ARCHIVE_CRITERION,
     forget_upload,
@@ -150,9 +152,9 @@ st.markdown(
 )
 st.caption(
     f"Limits of this shared server: files of up to {MAX_UPLOAD_MB} MB each; a test set of up to "
-    f"{MAX_UPLOAD_SEGMENTS:,} segments and {MAX_UPLOAD_TEXTS:,} segment texts in all (segments "
-    "times references and systems). Score larger test sets with the command line "
-    "(mteval score)."
+    f"{MAX_UPLOAD_SEGMENTS:,} segments, {MAX_UPLOAD_SYSTEMS} systems and {MAX_UPLOAD_TEXTS:,} "
+    "segment texts in all (segments times references and systems). Score larger test sets with "
+    "the command line (mteval score)."
 )
 
 
@@ -191,6 +193,7 @@ def archive_choice(file) -> tuple[ArchivePair | None, str | None]:
     return pair, reference
 
 
+show_whole_file_names()  # WMT file names differ past the 20 characters a chip shows
 with st.form("upload"):
     references = st.file_uploader("References (one file per reference)", accept_multiple_files=True)
     systems = st.file_uploader("System outputs (one file per system)", accept_multiple_files=True)

@@ -15,7 +15,7 @@ from mteval_core.report.figures import (
     significance_heatmap,
     system_scores_bar,
 )
-from mteval_core.report.frames import scores_frame
+from mteval_core.report.frames import repeated_scores, scores_frame
 from mteval_core.report.writers import metric_labels, to_csv, to_json, to_latex, too_few_resamples
 from mteval_core.settings.limits import MAX_RESAMPLED_CELLS
 from mteval_core.stats.approximate_randomization import (
@@ -140,6 +140,8 @@ with friendly_errors():
             warn_of_few_resamples(bootstrap)
     else:
         st.caption("Click a column header to sort. Choose resamples above for intervals.")
+    for line in repeated_scores(scores):  # GTM beside F1 at its default exponent
+        st.caption(escape_markdown(line))
     for name, why in undefined.items():
         st.info(escape_markdown(f"{labels[name]}: intervals and paired tests undefined ({why})."))
     for note in scores.notes:  # e.g. GTM segments too large for the grid, left out

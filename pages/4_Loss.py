@@ -1,10 +1,12 @@
 """Loss page: rank systems by Tate & Voss's average loss while the costs move, on the exact map
 of the cost shares where each ranking holds, per category and with bootstrap intervals; with MQM
-annotations from the Data page, the same for MQM's error weights."""
+annotations from the Data page, the same for MQM's error weights, shown first (they are the
+user's data; the costs' table is the paper's example unless the user uploads one)."""
 
 import hashlib
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from mteval_core.io.loss_csv import read_loss_table
 from mteval_core.io.mqm_tsv import MqmAnnotations
@@ -126,22 +128,25 @@ def show_mqm(annotations: MqmAnnotations | None) -> None:
         )
         + " and are in the address bar too."
     )
-    with friendly_errors():
+    errors = None
+    with friendly_errors(stop=False):  # the costs' section below still shows
         errors = errors_per_segment(annotations, start)
-    mqm_explorer(errors, start)
+    if errors is not None:
+        mqm_explorer(errors, start)
 
 
-st.title("Loss-function ranking")
-sources = st.empty()  # which data the page shows, once the choice below is known
-st.header("Costs")
-st.caption(
-    "AverageLoss = (-c1 CRR + c2 NRR) E(RTtot) + c3 IRR E(SubjMtot); lower is better. The costs "
-    "are in the address bar, so a setting can be shared."
-)
-chosen = chosen_table()
-annotations = session_mqm()
-show_sources(sources, chosen, annotations)
-if chosen.data is not None:
+def show_costs(sources: DeltaGenerator, annotations: MqmAnnotations | None) -> None:
+    """Tate & Voss's costs on the chosen table (the paper's, or the user's), and the line at
+    the top (``sources``) that names what the page shows."""
+    st.header("Costs")
+    st.caption(
+        "AverageLoss = (-c1 CRR + c2 NRR) E(RTtot) + c3 IRR E(SubjMtot); lower is better. The "
+        "costs are in the address bar, so a setting can be shared."
+    )
+    chosen = chosen_table()
+    show_sources(sources, chosen, annotations)
+    if chosen.data is None:
+        return
     with friendly_errors():
         analysis = analysis_of(chosen.name, chosen.data)
     for name, default in zip(("c1", "c2", "c3"), PAPER_PRESETS["Tables 5 and 9: (5, 2, 1)"]):
@@ -155,4 +160,13 @@ if chosen.data is not None:
         placeholder="Set the costs of one of the paper's tables",
     )
     cost_explorer(analysis)
-show_mqm(annotations)
+
+
+st.title("Loss-function ranking")
+sources = st.empty()  # which data the page shows, once the choice below is known
+annotations = session_mqm()
+if annotations is not None:  # the user's own data first; the paper's example below it
+    show_mqm(annotations)
+show_costs(sources, annotations)
+if annotations is None:
+    show_mqm(None)  # what to upload for it

@@ -75,7 +75,8 @@ CRITERION_PREFERENCE = (
     "wmt-z",
 )
 SCORE_LEVELS = {"seg": "segment", "sys": "system"}
-SizeCheck = Callable[[int, int, str], None]  # (segments, texts, origin) -> raise if too many
+# (segments, texts, systems, the source's origin) -> raise if too many
+SizeCheck = Callable[[int, int, int, str], None]
 
 
 @dataclass(frozen=True)
@@ -245,7 +246,8 @@ def read_mtme_tree(  # long: one step per folder of the layout, in reading order
             ),
         )
     if check_size is not None:
-        check_size(n_segments, n_segments * (len(systems) + 1), tree.origin(f"sources/{lp}.txt"))
+        origin = tree.origin(f"sources/{lp}.txt")
+        check_size(n_segments, n_segments * (len(systems) + 1), len(systems), origin)
     texts = TestSet(
         references=[_read_text(tree, f"references/{lp}.{chosen}.txt", chosen)],
         systems=[_read_text(tree, f"system-outputs/{lp}/{name}.txt", name) for name in systems],

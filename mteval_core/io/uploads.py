@@ -4,8 +4,9 @@ separate files, or an archive of mt-metrics-eval's folders (:func:`archive_pairs
 
 The dashboard's server is shared, so an upload is bounded before the work that grows with it:
 each file's size (:data:`MAX_UPLOAD_MB`; .streamlit/config.toml makes the browser refuse larger
-files with the same number), then, as each file is read, the segments and the texts (segments x
-(systems + references)) of the test set. The command line has no such limits.
+files with the same number), then, as each file is read, the segments, the texts (segments x
+(systems + references)) and the systems of the test set (its pairs of systems are what the
+significance tests and correlations compare). The command line has no such limits.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ from mteval_core.metrics.external import ExternalMetric
 from mteval_core.model.testset import HumanScores, TestSet
 from mteval_core.settings.limits import (
     MAX_ARCHIVE_PAIRS,
+    MAX_SYSTEM_PAIRS,
     MAX_UPLOAD_MB,
     MAX_UPLOAD_SEGMENTS,
+    MAX_UPLOAD_SYSTEMS,
     MAX_UPLOAD_TEXTS,
 )
 
@@ -160,12 +163,33 @@ def check_set_size(
         )
 
 
+def check_system_count(
+    n_systems: int, origin: str, counted: str, hint: str = COMMAND_LINE_HINT
+) -> None:
+    """Refuse a test set of more systems than the dashboard takes, naming ``origin``;
+    ``counted`` says where they were counted ("with this file the test set has")."""
+    if n_systems > MAX_UPLOAD_SYSTEMS:
+        raise InputError(
+            f"{counted} {n_systems:,} systems ({system_pairs(n_systems):,} pairs of systems); "
+            f"the dashboard takes test sets of up to {MAX_UPLOAD_SYSTEMS:,} systems "
+            f"({MAX_SYSTEM_PAIRS:,} pairs, each compared under every metric)",
+            origin=origin,
+            hint=hint,
+        )
+
+
+def system_pairs(n_systems: int) -> int:
+    """How many pairs of systems the significance tests and correlations compare."""
+    return n_systems * (n_systems - 1) // 2
+
+
 class _TextCounter:
     """Reads reference and system files, refusing a test set over the limits as soon as the
     file that crosses one has been read, before the others are read and the set is checked."""
 
     def __init__(self, reading: TextChoices) -> None:
         self.texts = 0
+        self.systems = 0
         self.carriage_returns = reading.carriage_returns
         self.byte_order_mark = reading.byte_order_mark
 
@@ -175,6 +199,9 @@ class _TextCounter:
         check_set_size(n_segments, 0, name)
         self.texts += n_segments * len(read.columns)
         check_set_size(n_segments, self.texts, name)
+        if role == "sys":
+            self.systems += len(read.columns)
+            check_system_count(self.systems, name, "with this file the test set has")
         return read
 
     def read_source(self, name: str, data: bytes) -> ColumnsRead:
@@ -323,8 +350,10 @@ def test_set_from_archive(
         pair = archive_pairs(archive)[0]
     tree = _archive_tree(archive).at(pair.folder)
 
-    def check_size(n_segments: int, n_texts: int, origin: str) -> None:
+    def check_size(n_segments: int, n_texts: int, n_systems: int, origin: str) -> None:
         check_set_size(n_segments, n_texts, origin, MTME_COMMAND_HINT)
+        outputs = tree.origin(f"system-outputs/{pair.lp}")
+        check_system_count(n_systems, outputs, "the folder has", MTME_COMMAND_HINT)
 
     read = read_mtme_tree(
         tree,

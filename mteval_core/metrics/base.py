@@ -73,6 +73,12 @@ class Metric(ABC):
         """The metric's own options that change its numbers (beyond preprocessing)."""
         return {}
 
+    def why_equal_to(self, other: Metric) -> str | None:
+        """Why this metric, under its options, can give every system the same score as
+        ``other`` (a table that shows both then repeats a column), or None. Said to readers only
+        where the scores are equal."""
+        return None
+
     @property
     def case_label(self) -> str | None:
         """How this metric treats case, for the ``case`` field of its signature: the shared

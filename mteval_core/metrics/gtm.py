@@ -12,6 +12,7 @@ denominator is 0 (so an empty candidate against an empty reference scores 0, as 
 from __future__ import annotations
 
 import warnings
+from typing import ClassVar
 
 import numpy as np
 
@@ -91,6 +92,7 @@ class _GTMStatistics(Metric):
     stat_names = ("size", "candidate_length", "mean_reference_length")
     scale = "0 to 1"
     statistics_kind = "gtm matching"
+    unigram_twin: ClassVar[str]  # the unigram metric whose formula this one shares: P, R or F1
 
     def statistics(self, corpus: EncodedCorpus, system: str) -> np.ndarray:
         from mteval_core.gtm.matching import mean_reference_lengths
@@ -104,10 +106,22 @@ class _GTMStatistics(Metric):
     def signature_options(self) -> dict[str, str]:
         return {"gtm-e": f"{self.options.gtm_exponent:g}", "gtm-match": self.options.gtm_matching}
 
+    def why_equal_to(self, other: Metric) -> str | None:
+        """At e = 1 a matching's size is the number of words matched, whatever their runs, and
+        with one reference the maximum is the clipped unigram matches (Melamed et al. 2003)."""
+        if other.name != self.unigram_twin or self.options.gtm_exponent != 1:
+            return None
+        return (
+            "at GTM's exponent 1 (GTM 1.4's default) and with one reference, GTM's matching "
+            "counts the same matched words as the unigram metrics; an exponent above 1 rewards "
+            "longer runs of matching words"
+        )
+
 
 class GTM(_GTMStatistics):
     name = "gtm"
     label = "GTM"
+    unigram_twin = "f1"
 
     def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
         return precision_recall_f(totals)[2]
@@ -116,6 +130,7 @@ class GTM(_GTMStatistics):
 class GTMPrecision(_GTMStatistics):
     name = "gtm_precision"
     label = "GTM-P"
+    unigram_twin = "precision"
 
     def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
         return precision_recall_f(totals)[0]
@@ -124,6 +139,7 @@ class GTMPrecision(_GTMStatistics):
 class GTMRecall(_GTMStatistics):
     name = "gtm_recall"
     label = "GTM-R"
+    unigram_twin = "recall"
 
     def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
         return precision_recall_f(totals)[1]

@@ -17,6 +17,7 @@ from mteval_core.errors import listed_names
 from mteval_core.loss.annotations import MqmAnnotations
 from mteval_core.metrics.scoring import Scores
 from mteval_core.model.testset import HumanScores, TestSet
+from mteval_core.report.evaluation_report import ranked_systems
 from mteval_core.report.writers import metric_labels
 from mteval_core.settings.languages import languages_of
 from mteval_core.stats.undefined import UNDEFINED, format_statistic
@@ -221,7 +222,8 @@ def _free(name: str, role: str, taken: Mapping[str, object]) -> str:
 def scores_frame(
     scores: Scores, ci: Mapping[str, Mapping[str, Sequence[float]]] | None = None
 ) -> pd.DataFrame:
-    """Systems x metrics corpus scores, columns headed by the metrics' labels.
+    """Systems x metrics corpus scores, columns headed by the metrics' labels, the systems best
+    first under the first metric (``evaluation_report.ranked_systems``: the Scores page's order).
 
     With ``ci`` (system -> metric -> [low, high]) every metric's column is followed by
     "<label> low" and "<label> high": plain numbers, so a table sorts by any of them. A metric
@@ -230,16 +232,43 @@ def scores_frame(
     without a value; the page says why beside the table.
     """
     corpus = scores.corpus()
+    systems = ranked_systems(scores)
     columns: dict[str, list[float] | list[str]] = {}
     for name, label in metric_labels(scores.metrics).items():
-        columns[label] = [corpus[s][name] for s in scores.systems]
+        columns[label] = [corpus[s][name] for s in systems]
         if ci:
-            intervals = [ci[s].get(name) for s in scores.systems]
+            intervals = [ci[s].get(name) for s in systems]
             for end, position in (("low", 0), ("high", 1)):
                 columns[f"{label} {end}"] = [
                     UNDEFINED if interval is None else interval[position] for interval in intervals
                 ]
-    return pd.DataFrame(columns, index=pd.Index(scores.systems, name="system"))
+    return pd.DataFrame(columns, index=pd.Index(systems, name="system"))
+
+
+def repeated_scores(scores: Scores) -> list[str]:
+    """A line for each reason why a metric gives every system the same score as another one
+    shown beside it (GTM and F1 at GTM's exponent 1 with one reference), naming those pairs, so
+    that a reader takes the second column neither for a mistake nor for a second opinion."""
+    corpus = scores.corpus()
+    labels = metric_labels(scores.metrics)
+    pairs: dict[str, list[str]] = {}  # reason -> "GTM repeats F1", ...
+    for position, metric in enumerate(scores.metrics):
+        for other in scores.metrics[:position]:
+            why = metric.why_equal_to(other) or other.why_equal_to(metric)
+            if why and all(corpus[s][metric.name] == corpus[s][other.name] for s in corpus):
+                pairs.setdefault(why, []).append(
+                    f"{labels[metric.name]} repeats {labels[other.name]}"
+                )
+    return [
+        f"{_and_list(repeats)}: every system has the same score under "
+        f"{'both' if len(repeats) == 1 else 'each pair'}, since {why}."
+        for why, repeats in pairs.items()
+    ]
+
+
+def _and_list(parts: Sequence[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def segment_level_frame(

@@ -19,6 +19,19 @@ MAX_UPLOAD_MB = 50  # per file; .streamlit/config.toml (server.maxUploadSize) sa
 # 50,000 texts) fit four times over.
 MAX_UPLOAD_SEGMENTS = 20_000  # segments in one uploaded test set
 MAX_UPLOAD_TEXTS = 200_000  # segments x (systems + references) in one uploaded test set
+# Systems and their pairs cost the pages apart from the texts: 1,000 systems of 10 segments (5%
+# of the texts) made the Scores page fail on a 1.5 GB allocation. Measured with
+# bench/bench_systems.py (each page in AppTest with its defaults and the seven default metrics;
+# the growth of peak resident memory at 20 to 200 systems of 10 segments, and 50 of 2,000):
+# Scores holds about 4 MB per system at its 20,000 resamples (50, 100, 200 systems: 0.21, 0.41,
+# 0.82 GB), and approximate randomization over every pair at 20,000 trials took 93 s for 100
+# systems (about 19 ms a pair) and 90 s (0.43 GB) for 50 systems of 2,000 segments; Correlation
+# holds about 0.6 MB per system and 37 KB per pair at 1,000 resamples (50, 100, 200 systems:
+# 0.10, 0.27, 0.92 GB); Home's report takes about 9 ms a pair (100 systems: 46 s). WMT25's
+# largest language pair has 43 systems; at 50 the worst of any page stays under half a gigabyte
+# and about a minute and a half.
+MAX_UPLOAD_SYSTEMS = 50  # systems in one uploaded test set
+MAX_SYSTEM_PAIRS = MAX_UPLOAD_SYSTEMS * (MAX_UPLOAD_SYSTEMS - 1) // 2  # 1,225 per metric
 
 # An uploaded archive (mt-metrics-eval's folders as .zip or .tar.gz) is read in memory. Its members
 # together may unpack to at most MAX_ARCHIVE_RATIO times the archive's size (text compresses 3-10

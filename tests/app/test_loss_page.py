@@ -197,10 +197,22 @@ MQM = MQM_HEADER + (
 )
 
 
+def mqm_sliders(app: AppTest) -> list:
+    """The error weights' sliders (the cost sliders are c1, c2, c3)."""
+    return [s for s in app.slider if not s.label.startswith(("c1:", "c2:", "c3:"))]
+
+
+def mqm_table(app: AppTest):
+    (table,) = [f.value for f in app.dataframe if "error points per segment" in f.value]
+    return table
+
+
 def test_mqm_weights_rank_live_from_the_url_and_map_two_weights():
     annotations = read_mqm(MQM.encode(), "mqm.tsv")
     app = page({"c1": "5", "w_critical": "4"}, mqm=annotations)
-    assert [s.label for s in app.slider][3:] == [
+    # the user's annotations first, the paper's example of costs below them
+    assert [h.value for h in app.header] == ["MQM weights", "Costs"]
+    assert [s.label for s in mqm_sliders(app)] == [
         "Major (other than non-translation)",
         "Minor (other than punctuation)",
         "Neutral",
@@ -208,13 +220,13 @@ def test_mqm_weights_rank_live_from_the_url_and_map_two_weights():
         "Minor/Fluency/Punctuation",
         "Critical",
     ]
-    assert [s.value for s in app.slider][3:] == [5.0, 1.0, 0.0, 25.0, 0.1, 4.0]
+    assert [s.value for s in mqm_sliders(app)] == [5.0, 1.0, 0.0, 25.0, 0.1, 4.0]
     # Mean points per segment: A (5.1 + 0) / 2, B (2 + 4) / 2, C (1 + 5) / 2.
-    table = app.dataframe[-1].value
+    table = mqm_table(app)
     assert table["system"].tolist() == ["A", "B", "C"]  # B and C tie at 3: input order
     assert table["error points per segment"].tolist() == [2.55, 3.0, 3.0]
     assert rankings(app, "**MQM ranking:** ") == ["A > B > C"]
-    app.slider[4].set_value(0.5).run()  # Minor 1 -> 0.5: A 2.55, B 2.5, C 2.75
+    mqm_sliders(app)[1].set_value(0.5).run()  # Minor 1 -> 0.5: A 2.55, B 2.5, C 2.75
     assert rankings(app, "**MQM ranking:** ") == ["B > A > C"]
     assert app.query_params["w_minor"] == "0.5" and app.query_params["w_critical"] == "4"
     assert app.query_params["c1"] == "5"
@@ -227,26 +239,47 @@ def test_mqm_weights_rank_live_from_the_url_and_map_two_weights():
     assert (google["x"][0], google["y"][0]) == (5.0, 1.0)
     regions = {t["name"] for t in weight_map["data"] if t.get("fill") == "toself"}
     assert "B > A > C" in regions and "A > B > C" in regions
-    app.selectbox[-2].set_value("Critical").run()  # x axis: Critical against Minor
+    (x_axis,) = [box for box in app.selectbox if box.label == "Weight on the x axis"]
+    x_axis.set_value("Critical").run()  # x axis: Critical against Minor
     weight_map = figure_titled(app, "MQM ranking by weight (best first)")
     assert weight_map["layout"]["xaxis"]["title"]["text"] == "weight of Critical"
     app.button[0].click().run()  # back to Google's weights
-    assert [s.value for s in app.slider][3:] == [5.0, 1.0, 0.0, 25.0, 0.1, 0.0]  # as judged
+    assert [s.value for s in mqm_sliders(app)] == [5.0, 1.0, 0.0, 25.0, 0.1, 0.0]
+
+
+def test_without_mqm_annotations_the_costs_come_first():
+    assert [h.value for h in page().header] == ["Costs", "MQM weights"]
 
 
 def test_ted_mqm_with_google_weights_gives_the_system_means():
     folder = shared_dataset("wmt21-ted-mqm-ende") / "human" / "original"
     annotations = read_mqm((folder / "mqm_ted_ende.tsv").read_bytes(), "mqm_ted_ende.tsv")
     app = page(mqm=annotations)
-    table = app.dataframe[-1].value
+    table = mqm_table(app)
     expected = system_error_points(annotations, GOOGLE_WEIGHTS)
     assert table["system"].tolist() == sorted(expected, key=expected.__getitem__)
     assert table["error points per segment"].tolist() == [
         round(expected[system], 3) for system in table["system"]
     ]
     assert table["error points per segment"].iloc[0] == 0.912  # ref, the human translation
-    assert len(app.slider) == 3 + 5  # no Critical errors in the TED annotations
+    assert len(mqm_sliders(app)) == 5  # no Critical errors in the TED annotations
     assert app.multiselect[0].value == table["system"].tolist()[:4]
+
+
+def test_every_ranking_on_the_ted_mqm_map_has_a_colour_of_its_own():
+    """Six systems of TED en-de on the map of Major and Minor: 12 rankings, one more than
+    Plotly's Pastel palette, which wrapped round and gave two rankings one colour."""
+    folder = shared_dataset("wmt21-ted-mqm-ende") / "human" / "original"
+    app = page(mqm=read_mqm((folder / "mqm_ted_ende.tsv").read_bytes(), "mqm_ted_ende.tsv"))
+    (shown,) = app.multiselect
+    shown.set_value(shown.options[:6]).run()
+    weight_map = figure_titled(app, "MQM ranking by weight (best first)")
+    colours: dict[str, str] = {}
+    for trace in weight_map["data"]:
+        if trace.get("fill") == "toself":  # a region: its ranking and its colour
+            assert colours.setdefault(trace["name"], trace["fillcolor"]) == trace["fillcolor"]
+    assert len(colours) == 12
+    assert len(set(colours.values())) == len(colours)
 
 
 # ------------------------------------------------------------------ which data the page shows

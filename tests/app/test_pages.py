@@ -8,7 +8,8 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.settings.options import Options
-from tests.helpers import SAMPLE_DATA
+from pages.ui import escape_markdown
+from tests.helpers import SAMPLE_DATA, load_sample, make_test_set
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -211,3 +212,46 @@ def test_an_external_metric_appears_on_scores_and_correlation():
             *(str(c) for t in tables for c in t.columns),
         }
         assert any("comet" in name for name in shown), page
+
+
+def test_home_introduces_every_metric_and_page():
+    app = run("app.py")
+    introduction = app.markdown[0].value
+    for metric in ("BLEU", "NIST", "chrF", "chrF++", "TER", "METEOR", "F1", "Fmean", "GTM"):
+        assert metric in introduction, metric
+    links = " ".join(link.proto.label for link in app.get("page_link"))
+    assert "METEOR's alignment" in links and "MQM's error weights" in links
+
+
+def test_home_ranks_every_system_best_first_and_says_when_gtm_repeats_f1():
+    """15 systems (Home showed them alphabetically, 10 in view) against one reference, where
+    GTM at its default exponent gives F1's scores: the table is ranked by BLEU, the first
+    metric, as the Scores page ranks it, and a line under it (on both pages) says why two
+    columns are equal."""
+    reference = load_sample().test_set.references[0].segments
+    systems = {
+        f"sys-{chr(ord('a') + k)}": [
+            " ".join(line.split()[: 3 + (k * 7) % 15]) for line in reference
+        ]
+        for k in range(15)
+    }
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    app.session_state["test_set"] = make_test_set(list(reference), systems)
+    app.run()
+    assert not app.exception, [e.message for e in app.exception]
+    glance = app.dataframe[0].value
+    assert len(glance) == 15 and glance["BLEU"].is_monotonic_decreasing
+    assert list(glance.index) != sorted(glance.index)
+    assert (glance["GTM"] == glance["F1"]).all()
+    repeats = [c.value for c in app.caption if "GTM repeats F1" in c.value]
+    assert repeats == [
+        escape_markdown(
+            "GTM repeats F1: every system has the same score under both, since at GTM's "
+            "exponent 1 (GTM 1.4's default) and with one reference, GTM's matching counts the "
+            "same matched words as the unigram metrics; an exponent above 1 rewards longer runs "
+            "of matching words."
+        )
+    ]
+    app.switch_page("pages/1_Scores.py").run()
+    assert list(app.dataframe[0].value.index) == list(glance.index)
+    assert [c.value for c in app.caption if "GTM repeats F1" in c.value] == repeats

@@ -222,6 +222,14 @@ def upload(page, files: dict[str, Sequence[dict | str | Path]], submit: bool = T
     before then goes without that file (the server then names a file as missing, and the test
     waits in vain for what it expected)."""
     inputs = page.locator("[data-testid=stFileUploader] input[type=file]")
+    # The inputs mount a moment after the page has run (Streamlit loads their code on demand),
+    # not always in page order: under load the metric scores' input was once the only one, and
+    # the references' files went to it ("Non-multiple file input can only accept single file").
+    page.wait_for_function(
+        "(count) => document.querySelectorAll("
+        "'[data-testid=stFileUploader] input[type=file]').length >= count",
+        arg=len(UPLOADS),
+    )
     for name, chosen in files.items():
         inputs.nth(UPLOADS[name]).set_input_files(
             [f if isinstance(f, dict) else str(f) for f in chosen]

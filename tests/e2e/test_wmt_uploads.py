@@ -131,6 +131,11 @@ def test_ende_upload_is_named_on_home(ende_page, ende):
     assert "Scores at a glance" in text
     assert_no_error(page)
     shot(page, "wmt21-ende-home")
+    # every one of the 20 systems in view, without scrolling the table (Streamlit's default
+    # showed 10 of 15)
+    scroller = page.locator("[data-testid=stDataFrame]").first.locator(".dvn-scroller")
+    room = scroller.evaluate("node => [node.scrollHeight, node.clientHeight]")
+    assert room[0] <= room[1] and room[1] >= (len(systems) + 1) * 35, room
 
 
 def test_ende_scores_show_significance_clusters(ende_page, ende):

@@ -1,4 +1,5 @@
-"""The dashboard's limits on one uploaded test set: segments, and texts (segments x columns)."""
+"""The dashboard's limits on one uploaded test set: segments, texts (segments x columns) and
+systems (their pairs)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,15 @@ import gzip
 import pytest
 
 from mteval_core.errors import InputError
-from mteval_core.io.uploads import MAX_UPLOAD_MB
+from mteval_core.io.uploads import MAX_UPLOAD_MB, test_set_from_archive
 from mteval_core.io.uploads import test_set_from_uploads as from_uploads
-from mteval_core.settings.limits import MAX_UPLOAD_SEGMENTS, MAX_UPLOAD_TEXTS
+from mteval_core.settings.limits import (
+    MAX_SYSTEM_PAIRS,
+    MAX_UPLOAD_SEGMENTS,
+    MAX_UPLOAD_SYSTEMS,
+    MAX_UPLOAD_TEXTS,
+)
+from tests.helpers import archive_of, tiny
 
 
 def lines(n: int, word: bytes = b"x") -> bytes:
@@ -75,3 +82,52 @@ def test_a_file_with_several_columns_counts_each(monkeypatch) -> None:
         from_uploads([("t.xml", too_many)], [("t.xml", too_many)])
     assert caught.value.origin == "t.xml"
     assert "the test set has 1,200 texts" in caught.value.problem
+
+
+def test_a_test_set_at_the_systems_limit_is_taken() -> None:
+    systems = [(f"mt-{k}.en", lines(3)) for k in range(MAX_UPLOAD_SYSTEMS)]
+    test_set = from_uploads([("ref.en", lines(3))], systems)
+    assert len(test_set.systems) == MAX_UPLOAD_SYSTEMS == 50
+    assert MAX_SYSTEM_PAIRS == 1_225
+
+
+def test_one_system_more_is_refused_before_the_next_file_is_read() -> None:
+    """1,000 systems of 10 segments (5% of the texts) took the Scores page past 1.5 GB: the
+    51st system file is refused by name, and the one after it (not even text) is never read."""
+    systems = [(f"mt-{k}.en", lines(10)) for k in range(MAX_UPLOAD_SYSTEMS + 1)]
+    with pytest.raises(InputError) as caught:
+        from_uploads([("ref.en", lines(10))], [*systems, ("later.en", gzip.compress(b"x"))])
+    error = caught.value
+    assert error.origin == "mt-50.en"
+    assert error.problem == (
+        "with this file the test set has 51 systems (1,275 pairs of systems); the dashboard "
+        "takes test sets of up to 50 systems (1,225 pairs, each compared under every metric)"
+    )
+    assert "mteval score" in error.hint and "no such limit" in error.hint
+
+
+def test_the_systems_of_one_file_are_counted_each() -> None:
+    """One WMT XML file of 51 systems and 10 segments (561 texts, far under that limit)."""
+    many = wmt_xml(n_systems=MAX_UPLOAD_SYSTEMS + 1, n_segments=10)
+    with pytest.raises(InputError) as caught:
+        from_uploads([("t.xml", many)], [("t.xml", many)])
+    assert caught.value.origin == "t.xml"
+    assert "the test set has 51 systems (1,275 pairs of systems)" in caught.value.problem
+
+
+def test_an_archive_of_too_many_systems_is_refused_before_they_are_read(tmp_path) -> None:
+    """mt-metrics-eval's folder: the systems are counted from the folder's file names, so none
+    is read; the references' texts shown as systems (refB here) are not counted."""
+    folder = tiny(tmp_path) / "wmt22/system-outputs/de-en"
+    for k in range(3, MAX_UPLOAD_SYSTEMS + 2):  # s1, s2 and these: 51 systems
+        (folder / f"s{k}.txt").write_bytes(b"\xff not even UTF-8\n")
+    with pytest.raises(InputError) as caught:
+        test_set_from_archive(("a.zip", archive_of(tmp_path)), None)
+    error = caught.value
+    assert error.origin == "wmt22/system-outputs/de-en in a.zip"
+    assert error.problem.startswith("the folder has 51 systems (1,275 pairs of systems); ")
+    assert "mteval score --mtme" in (error.hint or "")
+    (folder / f"s{MAX_UPLOAD_SYSTEMS + 1}.txt").unlink()
+    (folder / "s3.txt").unlink()
+    with pytest.raises(InputError, match="not valid UTF-8"):  # at the limit, the files are read
+        test_set_from_archive(("a.zip", archive_of(tmp_path)), None)

@@ -1,18 +1,27 @@
-"""Tables for people: hand-checked rows of the correlation and segment tables."""
+"""Tables for people: hand-checked rows of the correlation and segment tables; the scores' table
+ranked, and a line where one metric repeats another."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
+from mteval_core.io import read_directory
+from mteval_core.metrics.scoring import Scores, score_test_set
+from mteval_core.model.testset import TestSet
 from mteval_core.report.frames import (
     SHOWN_COLUMNS,
     correlation_frame,
     primary_correlation_columns,
+    repeated_scores,
+    scores_frame,
     segment_level_frame,
     shown_columns,
     system_segments_frame,
 )
-from tests.helpers import make_test_set
+from mteval_core.settings.options import Options
+from tests.helpers import make_test_set, shared_dataset
 
 
 def test_segments_where_metric_and_people_disagree_come_first():
@@ -193,3 +202,48 @@ def test_an_error_rates_segments_are_ranked_turned_round():
     assert agreeing["rank disagreement"].tolist() == [0.0, 0.0, 0.0]
     read_as_higher = system_segments_frame(test_set, ter, human, "mt")
     assert read_as_higher["rank disagreement"].max() > 0.6
+
+
+@cache
+def wmt21_one_reference(gtm_exponent: float = 1.0, references: int = 1) -> Scores:
+    """WMT21 news en-de's 20 systems against ref-A (or its first ``references``), TER first."""
+    test_set = read_directory(shared_dataset("wmt21-newstest2021-ende")).test_set
+    test_set = TestSet(references=test_set.references[:references], systems=test_set.systems)
+    return score_test_set(
+        test_set,
+        ["ter", "precision", "recall", "f1", "gtm", "gtm_precision", "gtm_recall"],
+        Options(gtm_exponent=gtm_exponent),
+    )
+
+
+def test_the_scores_table_puts_the_best_first_under_the_first_metric() -> None:
+    """Home showed WMT's systems in alphabetical order; the first metric here is TER, an error
+    rate, so the lowest comes first (as the Scores page's bars and Compare's pair rank them)."""
+    scores = wmt21_one_reference()
+    table = scores_frame(scores)
+    corpus = scores.corpus()
+    assert list(table.index) == sorted(scores.systems, key=lambda s: corpus[s]["ter"])
+    assert table["TER"].is_monotonic_increasing and len(table) == 20
+    assert list(table.index) != sorted(table.index)
+
+
+def test_gtm_repeating_f1_is_said_once_with_the_reason() -> None:
+    """At GTM's default exponent with one reference, GTM equals F1 (and GTM-P P, GTM-R R) for
+    every system, bit for bit: two columns that look like two opinions."""
+    scores = wmt21_one_reference()
+    corpus = scores.corpus()
+    assert all(corpus[s]["gtm"] == corpus[s]["f1"] for s in scores.systems)
+    assert repeated_scores(scores) == [
+        "GTM repeats F1, GTM-P repeats P and GTM-R repeats R: every system has the same score "
+        "under each pair, since at GTM's exponent 1 (GTM 1.4's default) and with one reference, "
+        "GTM's matching counts the same matched words as the unigram metrics; an exponent above "
+        "1 rewards longer runs of matching words."
+    ]
+
+
+def test_gtm_differing_from_f1_gets_no_line() -> None:
+    """Three references (GTM's mean reference length is not F1's), or exponent 2."""
+    for scores in (wmt21_one_reference(references=3), wmt21_one_reference(gtm_exponent=2.0)):
+        corpus = scores.corpus()
+        assert any(corpus[s]["gtm"] != corpus[s]["f1"] for s in scores.systems)
+        assert repeated_scores(scores) == []

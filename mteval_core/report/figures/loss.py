@@ -22,6 +22,8 @@ MAP_PLOT_PX = MAP_HEIGHT - MAP_MARGIN["t"] - MAP_MARGIN["b"]  # the plot area's 
 EQUAL_SCALE_SIZES = tuple((side, side) for side in (MAP_PLOT_PX, 300, 240))
 FREE_SCALE_SIZES = tuple((width, MAP_PLOT_PX) for width in (600, 250, 400, 900))
 LABEL_FONT_PX = 12
+GOLDEN_ANGLE = 137.50776405003785  # degrees: 360 (1 - 1 / golden ratio), never a repeat
+PALE_LIGHTNESS = (72, 82, 90)  # percent: pale enough for black labels and lines on top
 
 
 def ranking_label(ranking: Sequence[str]) -> str:
@@ -77,13 +79,28 @@ def rank_reversal_map(  # noqa: PLR0913  # long: keyword-only labels; one figure
     return figure
 
 
+def ranking_colours(count: int) -> list[str]:
+    """``count`` different fill colours, one per ranking on a map: Plotly's Pastel palette
+    while it lasts (11), else pale colours around the hue circle, each next one a golden angle
+    on (so that rankings listed one after another differ most) at one of three lightnesses. The
+    palette used to wrap round: TED en-de's MQM map of six systems has 12 rankings, and two of
+    them got one colour."""
+    if count <= len(qualitative.Pastel):
+        return list(qualitative.Pastel[:count])
+    return [
+        f"hsl({k * GOLDEN_ANGLE % 360:.3f}, 60%, {PALE_LIGHTNESS[k % len(PALE_LIGHTNESS)]}%)"
+        for k in range(count)
+    ]
+
+
 def _add_regions(figure: go.Figure, regions: Sequence[RankingRegion]) -> None:
-    colours: dict[tuple[str, ...], str] = {}
+    rankings = list(dict.fromkeys(region.ranking for region in regions))
+    colours = dict(zip(rankings, ranking_colours(len(rankings))))
+    shown: set[tuple[str, ...]] = set()
     for region in regions:
-        first_time = region.ranking not in colours
-        colour = colours.setdefault(
-            region.ranking, qualitative.Pastel[len(colours) % len(qualitative.Pastel)]
-        )
+        first_time = region.ranking not in shown
+        shown.add(region.ranking)
+        colour = colours[region.ranking]
         x, y = region.vertices[:, 0], region.vertices[:, 1]
         figure.add_trace(
             go.Scatter(

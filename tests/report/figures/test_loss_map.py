@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from plotly.colors import qualitative
 
 from mteval_core.io.loss_csv import read_loss_table
 from mteval_core.loss.mqm_view import WeightPlane, map_view_at, weight_map
@@ -23,7 +24,7 @@ from mteval_core.loss.reversal import SIMPLEX, AffineLosses, simplex_point
 from mteval_core.loss.view import PAPER_PRESET_POINTS, PAPER_PRESETS, analyse_loss, view_at
 from mteval_core.report.figures import rank_reversal_map
 from mteval_core.report.figures.labels import PlacedLabel, PlotArea, place_labels
-from mteval_core.report.figures.loss import EQUAL_SCALE_SIZES
+from mteval_core.report.figures.loss import EQUAL_SCALE_SIZES, ranking_colours
 
 ROOT = Path(__file__).resolve().parents[3]
 TABLES = {
@@ -228,3 +229,14 @@ def test_a_label_stays_inside_the_triangle_plot_at_its_corners():
         (label,) = place_labels([corner], ["current costs"], area)
         ((_, box),) = boxes([as_annotation(label)], (0, 1), (0, 1), (side, side))
         assert box[0] >= 0 and box[1] >= 0 and box[2] <= side and box[3] <= side
+
+
+@pytest.mark.parametrize("count", [1, 11, 12, 30, 500])
+def test_every_ranking_gets_a_colour_of_its_own(count):
+    """Pastel's 11 while they last, then pale colours of their own (12 wrapped round before)."""
+    colours = ranking_colours(count)
+    assert len(colours) == len(set(colours)) == count
+    if count <= len(qualitative.Pastel):
+        assert colours == list(qualitative.Pastel[:count])
+    else:
+        assert all(colour.startswith("hsl(") for colour in colours)
