@@ -115,8 +115,8 @@ def beam_vs_exact(args: argparse.Namespace) -> None:
     """How often the exact alignment has fewer chunks (or more coverage) than the beam's."""
     reference = (DATA / "ref" / "ref.de").read_text(encoding="utf-8").split("\n")[:-1]
     common = {"meteor_language": args.language, "meteor_modules": tuple(args.modules.split(","))}
-    beam = METEOR(Options(**common))
-    exact = METEOR(Options(**common, meteor_alignment="exact"))
+    beam = METEOR(Options.from_flags(**common))
+    exact = METEOR(Options.from_flags(**common, meteor_alignment="exact"))
     pairs = differ = fallbacks = 0
     score_gain = []
     chunk_gain = []

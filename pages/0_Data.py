@@ -30,7 +30,6 @@ from mteval_core.settings.limits import (
     MAX_UPLOAD_TEXTS,
 )
 from mteval_core.settings.options import (
-    GTM_MATCHINGS,
     SNOWBALL_LANGUAGES,
     SPM_TOKENIZERS,
     STEMMERS,
@@ -55,6 +54,7 @@ from pages.ui import (
     tokenizer_refusal,
 )
 from pages.ui.metric_choice import choose_metrics, keep_metric_choice
+from pages.ui.parameter_widgets import parameter_widgets
 from pages.ui.upload_chips import show_whole_file_names
 from pages.ui.upload_state import (
     ARCHIVE_CRITERION,
@@ -106,40 +106,6 @@ def sentencepiece_upload(current: Options) -> SentencePieceModel | None:
         st.session_state[SPM_UPLOAD] = (model.file_id, uploaded)
         return uploaded.model
     return current.spm_model
-
-
-def tercom_options(current: Options) -> dict[str, bool]:
-    """TER's options, as sacreBLEU names them (its Tercom tokenizer's)."""
-    columns = st.columns(4)
-    return {
-        "case_sensitive": columns[0].checkbox(
-            "Case-sensitive TER",
-            current.ter_case_sensitive,
-            help="TER is case-insensitive by default, as sacreBLEU's (case:lc in its "
-            "signature), so that it matches published TER numbers; tick this to count case "
-            "differences as edits.",
-        ),
-        "normalized": columns[1].checkbox(
-            "TER: normalized",
-            current.ter_normalized,
-            help="sacreBLEU's TER option normalized (norm:yes in TER's signature): punctuation "
-            "tokenized as Tercom's normaliser does; with Asian support, every CJK character a "
-            "word.",
-        ),
-        "no_punct": columns[2].checkbox(
-            "TER: no punctuation",
-            current.ter_no_punct,
-            help="sacreBLEU's no_punct (punct:no): punctuation removed; with Asian support, CJK "
-            "and fullwidth punctuation too.",
-        ),
-        "asian": columns[3].checkbox(
-            "TER: Asian support",
-            current.ter_asian_support,
-            help="sacreBLEU's asian_support (asian:yes): the CJK rules of normalized and no "
-            "punctuation; alone it changes no number, as in sacreBLEU. Chinese and Japanese "
-            "need it with normalized.",
-        ),
-    }
 
 
 st.title("Data")
@@ -347,24 +313,17 @@ if offer.note is not None:
 spm_model = sentencepiece_upload(current) if tokenize in SPM_TOKENIZERS else None
 if tokenize not in SPM_TOKENIZERS:
     st.session_state.pop(SPM_UPLOAD, None)  # its bytes are this session's memory
-left, middle, right = st.columns(3)
-lowercase = left.checkbox("Lowercase", current.lowercase)
-alpha = middle.number_input("Fmean alpha (weight of recall)", 0.0, 1.0, current.fmean_alpha, 0.05)
-exponent = right.number_input(
-    "GTM exponent",
-    0.1,
-    10.0,
-    float(current.gtm_exponent),
-    0.5,
-    help="GTM's reward for runs: 1 is GTM 1.4's default, where GTM with one reference equals "
-    "unigram F1 (the two columns agree); Melamed et al. use 2. Scores, Correlation and the "
-    "Bitext grid use it (the grid's own slider can override it there).",
+lowercase = st.checkbox(
+    "Lowercase",
+    current.lowercase,
+    help="Unicode lowercasing, for every metric (TER is case-insensitive anyway unless asked "
+    "otherwise; it is METEOR's -lower).",
 )
-matching = st.radio(
-    "GTM matching", GTM_MATCHINGS, GTM_MATCHINGS.index(current.gtm_matching), horizontal=True
-)
-tercom = tercom_options(current)
-if languages.target in UNSPACED_LANGUAGES and not (tercom["normalized"] and tercom["asian"]):
+st.markdown("**Each metric's own parameters** (changing one re-scores that metric alone)")
+parameters = parameter_widgets(current)
+if languages.target in UNSPACED_LANGUAGES and not (
+    parameters["ter_normalized"] and parameters["ter_asian_support"]
+):
     st.caption(escape_markdown(unspaced_note(NAMES[languages.target])))
 metric_choice = choose_metrics(languages.target)
 keep_metric_choice(metric_choice)  # whatever the options below say
@@ -375,19 +334,13 @@ try:
             hint="Upload its .model file above. Until then every page keeps the options of the "
             "signature below.",
         )
-    options = Options(
+    options = Options.from_flags(
         tokenize=tokenize,
         lowercase=lowercase,
         stem=stem,
         stem_language=language,
-        fmean_alpha=alpha,
-        gtm_exponent=exponent,
-        gtm_matching=matching,
-        ter_case_sensitive=tercom["case_sensitive"],
-        ter_normalized=tercom["normalized"],
-        ter_no_punct=tercom["no_punct"],
-        ter_asian_support=tercom["asian"],
         spm_model=spm_model,
+        **parameters,
         meteor_language=metric_choice.meteor_language,
         meteor_modules=metric_choice.meteor_modules,
     )

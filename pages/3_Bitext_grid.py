@@ -66,7 +66,7 @@ segment = int(
         "Segment", min_value=1, max_value=test_set.n_segments, step=1, key="bitext_segment"
     )
 )
-data_exponent = float(session_options().gtm_exponent)
+data_exponent = float(session_options().gtm.exponent)
 exponent = controls[3].slider(
     "Exponent e",
     min_value=1.0,
@@ -95,7 +95,7 @@ exact_for_all = right.toggle(
     "switch.",
 )
 view_column, search_column = st.columns([4, 7])
-view = choose_view(view_column, meteor_cannot_run(session_options().meteor_data))
+view = choose_view(view_column, meteor_cannot_run(session_options().meteor.data))
 meteor_search = choose_search(search_column) if view != VIEWS[0] else "beam"
 st.query_params.update({"system": system, "segment": str(segment)})
 options = viewer_options(session_options(), exponent)

@@ -27,12 +27,12 @@ def random_test_sets(draw, n_systems=2):
 
 
 OPTIONS = st.builds(
-    Options,
+    Options.from_flags,
     tokenize=st.sampled_from(["13a", "none", "mteval"]),
     lowercase=st.booleans(),
     stem=st.sampled_from(["none", "porter"]),
     fmean_alpha=st.sampled_from([0.0, 0.5, 0.9, 1.0]),
-    bp=st.sampled_from(["closest", "shortest"]),
+    bleu_bp=st.sampled_from(["closest", "shortest"]),
 )
 
 

@@ -5,11 +5,20 @@ commands that read text files."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from mteval_core.errors import InputError, listed_names
+from mteval_core.settings.languages import DEFAULT_TOKENIZER
 from mteval_core.settings.limits import MAX_RESAMPLES
-from mteval_core.settings.options import METEOR_ALIGNMENTS, METEOR_TASKS
+from mteval_core.settings.options import (
+    SPM_TOKENIZERS,
+    STEMMERS,
+    TOKENIZERS,
+    Options,
+    SentencePieceModel,
+)
+from mteval_core.settings.parameters import FAMILIES, Declared
 from mteval_core.stats.bootstrap import DEFAULT_SEED, BootstrapOptions
 
 if TYPE_CHECKING:
@@ -222,72 +231,128 @@ def load_mtme(args: argparse.Namespace, refused: dict[str, str]) -> MtmeRead | N
     return read
 
 
-def add_meteor_arguments(parser: argparse.ArgumentParser) -> None:
-    """METEOR 1.5's options, named as the jar's (-l -m -w -p -t -norm); --lowercase is -lower."""
+def add_preprocessing_arguments(parser: argparse.ArgumentParser) -> None:
+    """--tokenize, --spm-model, --lowercase, --stem and --stem-language: the preprocessing every
+    metric that reads tokens shares (`score`, `compare`, `report`)."""
     parser.add_argument(
-        "--meteor-language",
-        metavar="LANG",
-        help="METEOR's language (en, de, fr, es, cz, ru, ..., other; default: the target "
-        "language when the files say it, else en)",
+        "--tokenize",
+        choices=TOKENIZERS,
+        default=None,
+        help="default: the one sacreBLEU's BLEU uses for the target language the file names "
+        "give (zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean), else 13a; WMT's "
+        "official BLEU uses char for Japanese; none splits on whitespace as sacreBLEU's none, "
+        "gtm14 as GTM 1.4 and METEOR (space, tab, LF, CR, form feed only)",
     )
     parser.add_argument(
-        "--meteor-modules",
-        type=text_list,
-        metavar="M,...",
-        help="METEOR's matching modules in order, from exact, stem, synonym, paraphrase "
-        "(default: the language's, as the jar's)",
-    )
-    parser.add_argument(
-        "--meteor-weights",
-        type=number_list,
-        metavar="W,...",
-        help="one weight per METEOR module (default: the jar's for the language and task)",
-    )
-    parser.add_argument(
-        "--meteor-parameters",
-        type=number_list,
-        metavar="ALPHA,BETA,GAMMA,DELTA",
-        help="METEOR's parameters (default: the jar's for the language and task)",
-    )
-    parser.add_argument(
-        "--meteor-task",
-        choices=METEOR_TASKS,
-        help="the task METEOR's defaults are tuned for (default: rank, or li for a language "
-        "the jar has no tuned parameters for)",
-    )
-    parser.add_argument(
-        "--meteor-normalize",
-        action="store_true",
-        help="METEOR's normaliser before scoring (the jar's -norm; it also lowercases)",
-    )
-    parser.add_argument(
-        "--meteor-data",
+        "--spm-model",
         metavar="PATH",
-        help="meteor-1.5.jar or the folder holding it (default: the one pycocoevalcap installs)",
+        help="the SentencePiece model file of --tokenize flores101, flores200 or spm (sacreBLEU "
+        "downloads it; mteval reads it from here); signatures name it by its SHA-256 "
+        "(spm-model:...)",
     )
+    parser.add_argument("--lowercase", action="store_true", help="Unicode lowercasing")
+    parser.add_argument("--stem", choices=STEMMERS, default="none")
     parser.add_argument(
-        "--meteor-alignment",
-        choices=METEOR_ALIGNMENTS,
-        default="beam",
-        help="beam: the jar's beam search (default); exact: the alignment of most weighted "
-        "coverage and then fewest chunks, found exactly",
+        "--stem-language",
+        default="english",
+        metavar="LANG",
+        help="language of the Snowball stemmer (default: english)",
     )
 
 
-def text_list(text: str) -> tuple[str, ...]:
-    """'exact, stem' -> ('exact', 'stem')."""
-    return tuple(part.strip().lower() for part in text.split(",") if part.strip())
+def given_options(args: argparse.Namespace) -> Options:
+    """The options of the preprocessing flags and of every family parameter the command takes,
+    with 13a until the test set's language resolves --tokenize (cli.score.resolved_options)."""
+    return options_from_arguments(
+        args,
+        tokenize=args.tokenize or DEFAULT_TOKENIZER,
+        spm_model=given_spm_model(args),
+        lowercase=args.lowercase,
+        stem=args.stem,
+        stem_language=args.stem_language,
+    )
 
 
-def number_list(text: str) -> tuple[float, ...]:
-    """'0.85,0.2' -> (0.85, 0.2), with a clear error for anything but numbers."""
-    values = []
-    for part in text.split(","):
+def given_spm_model(args: argparse.Namespace) -> SentencePieceModel | None:
+    """--spm-model PATH, read (its SHA-256 signs it) where --tokenize takes one."""
+    if args.spm_model and args.tokenize not in SPM_TOKENIZERS:
+        raise InputError(
+            "--spm-model works with --tokenize flores101, flores200 or spm",
+            hint="Give one of them, or leave out --spm-model.",
+        )
+    if args.tokenize not in SPM_TOKENIZERS:
+        return None
+    if not args.spm_model:
+        raise InputError(
+            f"--tokenize {args.tokenize} needs its SentencePiece model file",
+            hint="sacreBLEU downloads it; mteval reads the copy you give: --spm-model PATH (the "
+            "file sacreBLEU keeps in ~/.sacrebleu/models/), or choose another tokenizer.",
+        )
+    from mteval_core.text.sentencepiece_models import model_file
+
+    return model_file(args.spm_model)
+
+
+def add_parameter_arguments(
+    parser: argparse.ArgumentParser, families: Sequence[str] = tuple(FAMILIES)
+) -> None:
+    """Every parameter of each metric family in ``families`` (Options' field names), as
+    declared in settings.parameters: ``--<prefix>-<name>`` in an argument group per family,
+    whose dest is the flat name ``Options.from_flags`` takes (``gtm_exponent``). Values left out
+    are None here and the family's defaults in ``options_from_arguments``."""
+    from mteval_core.metrics import REGISTRY
+
+    for name in families:
+        family = FAMILIES[name]
+        metrics = [m for m, cls in REGISTRY.items() if cls.family == name]
+        group = parser.add_argument_group(
+            f"{family.title} parameters", f"what --metrics {', '.join(metrics)} read"
+        )
+        for declared in family.declared():
+            _add_parameter(group, family, declared)
+
+
+def _add_parameter(group: argparse._ArgumentGroup, family: type, declared: Declared) -> None:
+    spec = declared.spec
+    flags = [family.flag(declared.name), *spec.aliases]
+    dest = f"{family.prefix}_{declared.name}"
+    shown = f"{declared.default:g}" if declared.kind is float else declared.default
+    default = "" if shown is None or "default:" in spec.help else f" (default: {shown})"
+    if declared.kind is bool:
+        group.add_argument(*flags, dest=dest, action="store_true", help=spec.help)
+        return
+    group.add_argument(
+        *flags,
+        dest=dest,
+        choices=spec.choices,
+        type=_argument_type(spec.parse or (float if declared.kind is float else str)),
+        metavar=spec.metavar,
+        help=spec.help + default,
+    )
+
+
+def _argument_type(parse: Callable[[str], object]) -> Callable[[str], object]:
+    """``parse`` for argparse: its ValueError's reason becomes the usage error's."""
+
+    def parsed(text: str) -> object:
         try:
-            values.append(float(part))
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{part.strip()!r} is not a number (give numbers separated by commas, "
-                "e.g. 0.85,0.2,0.6,0.75)"
-            ) from None
-    return tuple(values)
+            return parse(text)
+        except ValueError as error:
+            reason = str(error) if parse not in (float, str) else f"{text!r} is not a number"
+            raise argparse.ArgumentTypeError(reason) from None
+
+    parsed.__name__ = getattr(parse, "__name__", "value")
+    return parsed
+
+
+def options_from_arguments(args: argparse.Namespace, **shared: object) -> Options:
+    """Options of the shared preprocessing (``shared``: tokenize, lowercase, ...) and of every
+    family parameter the arguments hold (those ``add_parameter_arguments`` added); a parameter
+    left out keeps its family's default."""
+    flags = dict(shared)
+    for family in FAMILIES.values():
+        for declared in family.declared():
+            value = getattr(args, f"{family.prefix}_{declared.name}", None)
+            if value is not None and value is not False:
+                flags[f"{family.prefix}_{declared.name}"] = value
+    return Options.from_flags(**flags)

@@ -22,11 +22,12 @@ from mteval_core.cli.arguments import (
     CARRIAGE_RETURNS_OFFER,
     add_byte_order_mark_argument,
     add_carriage_returns_argument,
+    add_preprocessing_arguments,
+    given_options,
     resample_count,
     seed,
 )
 from mteval_core.errors import InputError
-from mteval_core.settings.options import SPM_TOKENIZERS, STEMMERS, TOKENIZERS
 from mteval_core.stats.bootstrap import DEFAULT_SEED
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     )
     compare.add_argument("--format", choices=("text", "json", "html"), default="text")
     add_reading_argument(compare)
-    add_tokenizer_arguments(compare)
+    add_preprocessing_arguments(compare)
     add_carriage_returns_argument(compare, "the files")
     add_byte_order_mark_argument(compare, "the files")
     # resolved_options, shared with score, also chooses METEOR's language: none is given here
@@ -110,30 +111,6 @@ def add_reading_argument(parser: argparse.ArgumentParser) -> None:
         "is score's against the same reference; compare-mt splits each line on spaces and "
         "scores compare-mt 0.2.10's BLEU and NLTK's sentence BLEU, for compare-mt's numbers "
         "(give it text split into words: Chinese or Japanese as written reads near zero)",
-    )
-
-
-def add_tokenizer_arguments(parser: argparse.ArgumentParser) -> None:
-    """--tokenize, --spm-model, --lowercase, --stem and --stem-language, as `mteval score`
-    takes them (the tokenized reading's)."""
-    parser.add_argument(
-        "--tokenize",
-        choices=TOKENIZERS,
-        default=None,
-        help="default: the one sacreBLEU's BLEU uses for the target language the file names "
-        "give (zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean), else 13a, as "
-        "`mteval score` chooses it",
-    )
-    parser.add_argument(
-        "--spm-model", metavar="PATH", help="the SentencePiece model of --tokenize spm"
-    )
-    parser.add_argument("--lowercase", action="store_true", help="Unicode lowercasing")
-    parser.add_argument("--stem", choices=STEMMERS, default="none")
-    parser.add_argument(
-        "--stem-language",
-        default="english",
-        metavar="LANG",
-        help="language of the Snowball stemmer (default: english)",
     )
 
 
@@ -207,22 +184,9 @@ def tokenizer_options(args: argparse.Namespace, test_set: TestSet) -> Options:
     """The options of --tokenize, --spm-model, --lowercase and --stem, the tokenizer resolved
     by the target language as `mteval score` resolves it (with its note on stderr)."""
     from mteval_core.cli.score import resolved_options
-    from mteval_core.settings.languages import DEFAULT_TOKENIZER, languages_of
-    from mteval_core.settings.options import Options
+    from mteval_core.settings.languages import languages_of
 
-    if args.spm_model and args.tokenize not in SPM_TOKENIZERS:
-        raise InputError(
-            "--spm-model works with --tokenize flores101, flores200 or spm",
-            hint="Give one of them, or leave out --spm-model.",
-        )
-    options = Options(
-        tokenize=args.tokenize or DEFAULT_TOKENIZER,  # the language's, once resolved
-        spm_model=args.spm_model,
-        lowercase=args.lowercase,
-        stem=args.stem,
-        stem_language=args.stem_language,
-    )
-    return resolved_options(args, options, languages_of(test_set))
+    return resolved_options(args, given_options(args), languages_of(test_set))
 
 
 def print_notes(notes: tuple[str, ...], reading: Reading) -> None:

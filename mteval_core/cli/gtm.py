@@ -17,7 +17,8 @@ from decimal import Decimal
 from mteval_core.cli.arguments import add_byte_order_mark_argument
 from mteval_core.errors import InputError
 from mteval_core.model.testset import TestSet, TextColumn
-from mteval_core.settings.options import GTM_MATCHINGS, Options
+from mteval_core.settings.options import Options
+from mteval_core.settings.parameters import GTM_MATCHINGS, GTMParameters
 
 
 def add_command(commands: argparse._SubParsersAction) -> None:
@@ -42,7 +43,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> str:
-    options = Options(tokenize="gtm14", gtm_exponent=args.exponent, gtm_matching=args.matching)
+    options = Options(tokenize="gtm14", gtm=GTMParameters(args.exponent, args.matching))
     candidate, documents, segment_ids = _read_gtm_file(args.candidate, args.byte_order_mark)
     if documents is None:  # plain text: one document named after the file
         documents = (_stem(args.candidate),) * len(candidate[0])

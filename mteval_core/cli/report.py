@@ -18,7 +18,9 @@ import argparse
 from mteval_core.cli.arguments import (
     add_byte_order_mark_argument,
     add_carriage_returns_argument,
-    add_meteor_arguments,
+    add_parameter_arguments,
+    add_preprocessing_arguments,
+    given_options,
     resample_count,
     seed,
 )
@@ -27,7 +29,6 @@ from mteval_core.errors import InputError
 from mteval_core.metrics import DEFAULT_METRICS, REGISTRY
 from mteval_core.model.testset import TestSet
 from mteval_core.report.evaluation_report import REPORT_RESAMPLES, REPORT_TRIALS
-from mteval_core.settings.options import TOKENIZERS
 from mteval_core.stats.bootstrap import DEFAULT_SEED
 
 
@@ -64,12 +65,6 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         help=f"comma-separated, from: {', '.join(REGISTRY)} (default: %(default)s)",
     )
     report.add_argument(
-        "--tokenize",
-        choices=TOKENIZERS,
-        default=None,
-        help="default: the target language's, as `mteval score` chooses it",
-    )
-    report.add_argument(
         "--pair",
         nargs=2,
         metavar=("A", "B"),
@@ -94,7 +89,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
     )
     add_carriage_returns_argument(report, "the files")
     add_byte_order_mark_argument(report, "the files")
-    add_meteor_arguments(report)  # the options resolve as score's do, METEOR's included
+    add_preprocessing_arguments(report)
+    add_parameter_arguments(report)  # the options resolve as score's do, METEOR's included
     add_reading_argument(report)
     report.set_defaults(run=run)
 
@@ -107,7 +103,6 @@ def run(args: argparse.Namespace) -> str:
     from mteval_core.report.evaluation_html import evaluation_html
     from mteval_core.report.evaluation_report import ReportRequest, evaluation_report
     from mteval_core.settings.languages import languages_of
-    from mteval_core.settings.options import Options
     from mteval_core.stats.approximate_randomization import RandomizationOptions
     from mteval_core.stats.bootstrap import BootstrapOptions
 
@@ -133,7 +128,7 @@ def run(args: argparse.Namespace) -> str:
         test_set, segment_ids = with_segment_ids(args.segment_ids, test_set)
         test_set = with_human(args, test_set, segment_ids)
         check_criterion(test_set, args.criterion)
-    options = resolved_options(args, Options(), languages_of(test_set))
+    options = resolved_options(args, given_options(args), languages_of(test_set))
     scores = score_test_set(test_set, parse_metric_list(args.metrics), options)
     reading = COMPARE_MT if args.reading == COMPARE_MT.key else TokenizedReading(options)
     report = evaluation_report(

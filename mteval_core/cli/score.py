@@ -22,12 +22,14 @@ from mteval_core.cli.arguments import (
     CARRIAGE_RETURNS_OFFER,
     add_byte_order_mark_argument,
     add_carriage_returns_argument,
-    add_meteor_arguments,
     add_mtme_arguments,
+    add_parameter_arguments,
+    add_preprocessing_arguments,
     add_ranking_arguments,
     add_resampling_arguments,
     bootstrap_options,
     check_excluded,
+    given_options,
     load_mtme,
     resample_count,
     worker_count,
@@ -39,7 +41,6 @@ from mteval_core.metrics.scoring import Scores
 from mteval_core.model.testset import TestSet
 from mteval_core.report.writers import render_scores
 from mteval_core.settings.languages import (
-    DEFAULT_TOKENIZER,
     Languages,
     languages_in_names,
     languages_of,
@@ -47,13 +48,7 @@ from mteval_core.settings.languages import (
     resolve_tokenizer,
 )
 from mteval_core.settings.options import (
-    BREVITY_PENALTIES,
-    GTM_MATCHINGS,
-    SPM_TOKENIZERS,
-    STEMMERS,
-    TOKENIZERS,
     Options,
-    SentencePieceModel,
 )
 from mteval_core.stats.undefined import UNDEFINED
 
@@ -122,64 +117,8 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         default=",".join(DEFAULT_METRICS),
         help=f"comma-separated, from: {', '.join(REGISTRY)} (default: %(default)s)",
     )
-    score.add_argument(
-        "--tokenize",
-        choices=TOKENIZERS,
-        default=None,
-        help="default: the one sacreBLEU's BLEU uses for the target language the file names "
-        "give (zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean), else 13a; WMT's "
-        "official BLEU uses char for Japanese; none splits on whitespace as sacreBLEU's none, "
-        "gtm14 as GTM 1.4 and METEOR (space, tab, LF, CR, form feed only)",
-    )
-    score.add_argument(
-        "--spm-model",
-        metavar="PATH",
-        help="the SentencePiece model file of --tokenize flores101, flores200 or spm (sacreBLEU "
-        "downloads it; mteval reads it from here); signatures name it by its SHA-256 "
-        "(spm-model:...)",
-    )
-    score.add_argument("--lowercase", action="store_true", help="Unicode lowercasing")
-    score.add_argument(
-        "--ter-case-sensitive",
-        action="store_true",
-        help="case-sensitive TER; by default TER is case-insensitive, as sacreBLEU's (case:lc "
-        "in TER's signature)",
-    )
-    add_tercom_arguments(score)
-    score.add_argument("--stem", choices=STEMMERS, default="none")
-    score.add_argument(
-        "--stem-language",
-        default="english",
-        metavar="LANG",
-        help="language of the Snowball stemmer (default: english)",
-    )
-    score.add_argument(
-        "--fmean-alpha",
-        type=float,
-        default=0.9,
-        metavar="A",
-        help="Fmean = PR / (A P + (1 - A) R); 0.9 as Lavie et al. 2004 (default)",
-    )
-    score.add_argument(
-        "--bp",
-        choices=BREVITY_PENALTIES,
-        default="closest",
-        help="BLEU brevity penalty reference length (default: closest)",
-    )
-    score.add_argument(
-        "--gtm-exponent",
-        type=float,
-        default=1.0,
-        metavar="E",
-        help="GTM's reward for runs, e > 0 (default: 1, as GTM 1.4; the paper uses 2)",
-    )
-    score.add_argument(
-        "--gtm-matching",
-        choices=GTM_MATCHINGS,
-        default="greedy",
-        help="greedy: GTM 1.4 bit for bit (default); exact: the paper's maximum matching",
-    )
-    add_meteor_arguments(score)
+    add_preprocessing_arguments(score)
+    add_parameter_arguments(score)
     score.add_argument("--segments", action="store_true", help="also print segment scores")
     score.add_argument(
         "--documents",
@@ -253,28 +192,6 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         "metric, Holm-corrected per metric, with the significance clusters",
     )
     score.set_defaults(run=run)
-
-
-def add_tercom_arguments(score: argparse.ArgumentParser) -> None:
-    """sacreBLEU's TER options, under its names (--ter-normalized, ...)."""
-    score.add_argument(
-        "--ter-normalized",
-        action="store_true",
-        help="TER: tokenize punctuation as Tercom's normaliser (norm:yes in TER's signature); "
-        "with --ter-asian-support, every CJK character is a word",
-    )
-    score.add_argument(
-        "--ter-no-punct",
-        action="store_true",
-        help="TER: remove punctuation (punct:no); with --ter-asian-support, CJK punctuation too",
-    )
-    score.add_argument(
-        "--ter-asian-support",
-        action="store_true",
-        help="TER: Asian-script rules for --ter-normalized and --ter-no-punct (asian:yes); "
-        "alone it changes nothing, as in sacreBLEU. Chinese and Japanese need it with "
-        "--ter-normalized: without, most segments are one word and TER reads about 100",
-    )
 
 
 def add_shard_arguments(score: argparse.ArgumentParser) -> None:
@@ -429,53 +346,6 @@ def with_paired_ar(
     return report, render_randomization_text(randomization)
 
 
-def given_options(args: argparse.Namespace) -> Options:
-    """The options of the flags, with 13a until the test set's language resolves --tokenize."""
-    return Options(
-        tokenize=args.tokenize or DEFAULT_TOKENIZER,  # see resolved_options
-        spm_model=given_spm_model(args),
-        lowercase=args.lowercase,
-        stem=args.stem,
-        stem_language=args.stem_language,
-        fmean_alpha=args.fmean_alpha,
-        bp=args.bp,
-        gtm_exponent=args.gtm_exponent,
-        gtm_matching=args.gtm_matching,
-        ter_case_sensitive=args.ter_case_sensitive,
-        ter_normalized=args.ter_normalized,
-        ter_no_punct=args.ter_no_punct,
-        ter_asian_support=args.ter_asian_support,
-        meteor_language=args.meteor_language or "en",  # see resolved_options
-        meteor_task=args.meteor_task,
-        meteor_modules=args.meteor_modules,
-        meteor_weights=args.meteor_weights,
-        meteor_parameters=args.meteor_parameters,
-        meteor_normalize=args.meteor_normalize,
-        meteor_data=args.meteor_data,
-        meteor_alignment=args.meteor_alignment,
-    )
-
-
-def given_spm_model(args: argparse.Namespace) -> SentencePieceModel | None:
-    """--spm-model PATH, read (its SHA-256 signs it) where --tokenize takes one."""
-    if args.spm_model and args.tokenize not in SPM_TOKENIZERS:
-        raise InputError(
-            "--spm-model works with --tokenize flores101, flores200 or spm",
-            hint="Give one of them, or leave out --spm-model.",
-        )
-    if args.tokenize not in SPM_TOKENIZERS:
-        return None
-    if not args.spm_model:
-        raise InputError(
-            f"--tokenize {args.tokenize} needs its SentencePiece model file",
-            hint="sacreBLEU downloads it; mteval reads the copy you give: --spm-model PATH (the "
-            "file sacreBLEU keeps in ~/.sacrebleu/models/), or choose another tokenizer.",
-        )
-    from mteval_core.text.sentencepiece_models import model_file
-
-    return model_file(args.spm_model)
-
-
 def resolved_options(args: argparse.Namespace, options: Options, languages: Languages) -> Options:
     """The options with --tokenize, or the target language's default (said in a note on
     stderr), once its package is known to be there: a missing MeCab is one line, not a
@@ -484,7 +354,7 @@ def resolved_options(args: argparse.Namespace, options: Options, languages: Lang
 
     options, note = resolve_tokenizer(options, languages, args.tokenize)
     if args.meteor_language is None:  # METEOR's language: the target's when the files say it
-        options = replace(options, meteor_language=default_meteor_language(languages.target))
+        options = options.updated(meteor_language=default_meteor_language(languages.target))
     try:
         require_tokenizer(options)
     except InputError as error:

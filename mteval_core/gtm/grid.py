@@ -76,7 +76,7 @@ def bitext_grid(  # long: tokens, hits, runs and both matchings of one grid, in 
     """The grid of one segment (1-based, as in human judgments) of one system."""
     _check_system(test_set, system)
     if exact:
-        _check_exact_exponent(options.gtm_exponent)
+        _check_exact_exponent(options.gtm.exponent)
     if not 1 <= segment <= test_set.n_segments:
         raise InputError(
             f"segment {segment} does not exist; the test set has {test_set.n_segments} segments",
@@ -107,7 +107,7 @@ def bitext_grid(  # long: tokens, hits, runs and both matchings of one grid, in 
         )
     mean_reference_length = sum(len(r) for r in references) / len(references)
     cap = min(len(candidate), mean_reference_length)
-    e = float(options.gtm_exponent)
+    e = float(options.gtm.exponent)
 
     def numbers(blocks: np.ndarray, weight: float, method: str) -> GridMatching:
         size = weight ** (1.0 / e)
@@ -168,7 +168,7 @@ def viewer_options(options: Options, exponent: float) -> Options:
     """``options`` at the viewer's own exponent. The viewer computes both matchings whatever
     ``options`` chose, so the choice is set to one value: results cached under these options do
     not split by a setting that changes none of their numbers."""
-    return replace(options, gtm_exponent=exponent, gtm_matching="greedy")
+    return options.updated(gtm_exponent=exponent, gtm_matching="greedy")
 
 
 QUICK_EXACT_SEGMENTS = 10_000  # with one reference: segments matched exactly at once, unasked
@@ -189,7 +189,7 @@ def exact_table_is_quick(test_set: TestSet) -> bool:
 def viewer_exponent(options: Options, low: float, high: float) -> float:
     """The viewer's first exponent: the one every other page uses (the Data page's), within the
     viewer's range (the exact matching needs e >= 1)."""
-    return min(max(float(options.gtm_exponent), low), high)
+    return min(max(float(options.gtm.exponent), low), high)
 
 
 def segment_number(text: str, n_segments: int) -> int | None:
@@ -252,7 +252,7 @@ def _check_system(test_set: TestSet, system: str) -> None:
 
 def _check_exact_exponent(exponent: float) -> None:
     """The exact matching is defined for e >= 1 only; Options says why in plain words."""
-    Options(gtm_exponent=exponent, gtm_matching="exact")
+    Options.from_flags(gtm_exponent=exponent, gtm_matching="exact")
 
 
 @dataclass(frozen=True)
@@ -271,9 +271,9 @@ class MatchingGaps:
 
 
 def matching_gaps(test_set: TestSet, system: str, options: Options) -> MatchingGaps:
-    """Every segment of ``system`` matched both ways at ``options.gtm_exponent`` (e >= 1)."""
+    """Every segment of ``system`` matched both ways at ``options.gtm.exponent`` (e >= 1)."""
     corpus = _system_corpus(test_set, system, options)
-    return _gaps(corpus, system, options.gtm_exponent)
+    return _gaps(corpus, system, options.gtm.exponent)
 
 
 def _system_corpus(test_set: TestSet, system: str, options: Options) -> EncodedCorpus:
@@ -302,7 +302,7 @@ def segment_table(
 ) -> pd.DataFrame:
     """One row per segment of ``system``, in segment order, for the viewer's sortable list.
 
-    GTM F greedy (GTM 1.4) at ``options.gtm_exponent``, and with ``exact`` the exact F and the
+    GTM F greedy (GTM 1.4) at ``options.gtm.exponent``, and with ``exact`` the exact F and the
     size shortfall of the greedy (the exact matching of every segment takes seconds on a WMT set
     with several references: ``progress`` is told how far it is); then the token counts and the
     candidate text cut to SHORT_TEXT characters. Every column but the text is numeric, so sorting
@@ -317,14 +317,14 @@ def segment_table(
     def f(sizes: np.ndarray) -> np.ndarray:  # GTM's own F of (size, |C|, mean |R|) per segment
         return precision_recall_f(np.column_stack([sizes, candidate_lengths, reference_lengths]))[2]
 
-    greedy = greedy_sizes(*grids, options.gtm_exponent)
+    greedy = greedy_sizes(*grids, options.gtm.exponent)
     columns: dict[str, object] = {
         "segment": np.arange(1, test_set.n_segments + 1),
         "F greedy": f(greedy),
     }
     if exact:
-        _check_exact_exponent(options.gtm_exponent)
-        exact_size = exact_sizes(*grids, options.gtm_exponent, progress)[0]
+        _check_exact_exponent(options.gtm.exponent)
+        exact_size = exact_sizes(*grids, options.gtm.exponent, progress)[0]
         columns["F exact"] = f(exact_size)
         columns["size shortfall"] = exact_size - greedy
     columns["candidate tokens"] = candidate_lengths

@@ -40,6 +40,10 @@ class Metric(ABC):
     # False for a metric that reads the raw text (chrF, TER): tokenizer and stemmer change
     # nothing of it, and its signature leaves them out
     reads_tokens: ClassVar[bool] = True
+    # The family of parameters the metric reads (Options' field: "bleu", "unigram", "gtm",
+    # "ter", "meteor"), None for a metric with none: with the shared preprocessing, all that
+    # changes its statistics (settings.options.scoring_options)
+    family: ClassVar[str | None] = None
 
     def __init__(self, options: Options) -> None:
         self.options = options

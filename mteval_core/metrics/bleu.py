@@ -40,6 +40,7 @@ def brevity_penalty(sys_len: np.ndarray, ref_len: np.ndarray) -> np.ndarray:
 
 
 class _BleuStatistics(Metric):
+    family = "bleu"
     decimals = 2  # as sacreBLEU prints BLEU
     stat_names = (
         "hypothesis_length",
@@ -51,13 +52,13 @@ class _BleuStatistics(Metric):
 
     def statistics(self, corpus: EncodedCorpus, system: str) -> np.ndarray:
         hyp_len = corpus.hypothesis_lengths(system)
-        ref_len = reference_length(hyp_len, corpus.reference_lengths, self.options.bp)
+        ref_len = reference_length(hyp_len, corpus.reference_lengths, self.options.bleu.bp)
         matches = [corpus.clipped_matches(system, n) for n in range(1, MAX_ORDER + 1)]
         totals = [np.maximum(hyp_len - n + 1, 0) for n in range(1, MAX_ORDER + 1)]
         return np.column_stack([hyp_len, ref_len, *matches, *totals]).astype(np.float64)
 
     def signature_options(self) -> dict[str, str]:
-        return {"bp": self.options.bp}
+        return {"bp": self.options.bleu.bp}
 
     @staticmethod
     def _split(totals: np.ndarray) -> tuple[np.ndarray, ...]:

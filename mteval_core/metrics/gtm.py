@@ -50,10 +50,10 @@ def segment_sizes(corpus: EncodedCorpus, system: str, options: Options) -> np.nd
     # a block of segments at a time: the loops' int64 copies of the ids grow with the block
     for first, last in corpus.systems[system].blocks(ngrams.MATCH_BLOCK_TOKENS):
         grids = segment_grids(corpus, system, (first, last))
-        if options.gtm_matching == "greedy":
-            parts.append(greedy_sizes(*grids, options.gtm_exponent))
+        if options.gtm.matching == "greedy":
+            parts.append(greedy_sizes(*grids, options.gtm.exponent))
         else:
-            block_sizes, methods = exact_sizes(*grids, options.gtm_exponent)
+            block_sizes, methods = exact_sizes(*grids, options.gtm.exponent)
             parts.append(block_sizes)
             fallbacks += methods.count("greedy-fallback")
     sizes = np.concatenate(parts)
@@ -67,7 +67,7 @@ def segment_sizes(corpus: EncodedCorpus, system: str, options: Options) -> np.nd
         )
     left_out = np.flatnonzero(np.isnan(sizes))
     if left_out.size:
-        _warn_left_out(corpus, system, left_out, options.gtm_exponent)
+        _warn_left_out(corpus, system, left_out, options.gtm.exponent)
     return sizes
 
 
@@ -89,6 +89,7 @@ def _warn_left_out(corpus: EncodedCorpus, system: str, left_out: np.ndarray, e: 
 
 
 class _GTMStatistics(Metric):
+    family = "gtm"
     stat_names = ("size", "candidate_length", "mean_reference_length")
     scale = "0 to 1"
     statistics_kind = "gtm matching"
@@ -104,12 +105,12 @@ class _GTMStatistics(Metric):
         return statistics
 
     def signature_options(self) -> dict[str, str]:
-        return {"gtm-e": f"{self.options.gtm_exponent:g}", "gtm-match": self.options.gtm_matching}
+        return {"gtm-e": f"{self.options.gtm.exponent:g}", "gtm-match": self.options.gtm.matching}
 
     def why_equal_to(self, other: Metric) -> str | None:
         """At e = 1 a matching's size is the number of words matched, whatever their runs, and
         with one reference the maximum is the clipped unigram matches (Melamed et al. 2003)."""
-        if other.name != self.unigram_twin or self.options.gtm_exponent != 1:
+        if other.name != self.unigram_twin or self.options.gtm.exponent != 1:
             return None
         return (
             "at GTM's exponent 1 (GTM 1.4's default) and with one reference, GTM's matching "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -14,7 +14,7 @@ from mteval_core.metrics import REGISTRY, get_metric
 from mteval_core.metrics.base import Metric
 from mteval_core.metrics.external import ExternalMetric
 from mteval_core.model.testset import TestSet
-from mteval_core.settings.options import Options, signature
+from mteval_core.settings.options import Options, scoring_options, signature
 
 
 @dataclass(frozen=True, eq=False)
@@ -28,6 +28,8 @@ class Scores:
     # scores only (see without_segments)
     statistics: dict[str, dict[str, np.ndarray]]
     notes: tuple[str, ...] = ()  # what a reader of these scores must know (errors.Note)
+    # statistics kind -> the notes computing its statistics gave (kinds: statistics_kind_of)
+    kind_notes: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # metric name -> that metric's own signature, as sacreBLEU prints one per metric: TER's says
     # case:lc while BLEU's says case:mixed (see metric_signature)
     signatures: dict[str, str] = field(default_factory=dict)
@@ -165,21 +167,16 @@ def score_test_set(
     builtin = [get_metric(name, options) for name in metric_names]
     _check_external(external, builtin, test_set)
     statistics: dict[str, dict[str, np.ndarray]] = {}
+    kind_warnings: dict[str, list[warnings.WarningMessage]] = {}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", Note)
         if builtin:  # external scores alone need no tokenizing
-            statistics = _builtin_statistics(EncodedCorpus(test_set, options), builtin, progress)
+            corpus = EncodedCorpus(test_set, options)
+            statistics = _builtin_statistics(corpus, builtin, progress, caught, kind_warnings)
     for metric in external:
         statistics[metric.name] = {s: metric.statistics_of(s) for s in test_set.system_names}
     metrics: list[Metric] = [*builtin, *external]
-    notes = []
-    for warning in caught:  # notes are kept (once each, e.g. gtm and gtm_precision say the same)
-        if issubclass(warning.category, Note):
-            notes.append(str(warning.message))
-        else:  # anything else goes on as if it had not been caught
-            warnings.warn_explicit(
-                warning.message, warning.category, warning.filename, warning.lineno
-            )
+    notes = _notes_of(caught)
     notes += [note for metric in external for note in metric.notes]
     for note in dict.fromkeys(notes):
         warnings.warn(note, Note, stacklevel=2)
@@ -190,25 +187,55 @@ def score_test_set(
         statistics=statistics,
         notes=tuple(dict.fromkeys(notes)),
         signatures=metric_signatures(options, metrics, len(test_set.references)),
+        kind_notes={
+            kind: tuple(dict.fromkeys(_notes_of(caught, kind_warnings[kind])))
+            for kind in kind_warnings
+        },
     )
 
 
+def _notes_of(
+    caught: list[warnings.WarningMessage], only: list[warnings.WarningMessage] | None = None
+) -> list[str]:
+    """The notes among the warnings ``caught`` (or among ``only`` of them); any other warning
+    goes on, once, as if it had not been caught (when ``only`` is None)."""
+    notes = []
+    for warning in caught if only is None else only:
+        if issubclass(warning.category, Note):
+            notes.append(str(warning.message))
+        elif only is None:
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+    return notes
+
+
 def _builtin_statistics(
-    corpus: EncodedCorpus, metrics: Sequence[Metric], progress: Progress | None
+    corpus: EncodedCorpus,
+    metrics: Sequence[Metric],
+    progress: Progress | None,
+    caught: list[warnings.WarningMessage],
+    kind_warnings: dict[str, list[warnings.WarningMessage]],
 ) -> dict[str, dict[str, np.ndarray]]:
     """Every metric's statistics, system by system: a system's n-gram tables are dropped as soon
     as its statistics are out, so memory holds one system's tables, not all of them. Metrics of
-    one ``statistics_kind`` share one read-only array."""
+    one ``statistics_kind`` share one read-only array. The warnings a kind's computation adds
+    to ``caught`` are also listed under it in ``kind_warnings``, so that a kind's statistics
+    can be kept with their own notes (``statistics_parts``)."""
     statistics: dict[str, dict[str, np.ndarray]] = {metric.name: {} for metric in metrics}
+    for metric in metrics:
+        kind_warnings.setdefault(statistics_kind_of(metric.name), [])
     for done, system in enumerate(corpus.systems):
         if progress:
             progress(done / len(corpus.systems))
-        computed: dict[str, np.ndarray] = {}  # statistics kind (or metric name) -> array
+        computed: dict[str, np.ndarray] = {}  # statistics kind -> array
         for metric in metrics:
-            kind = metric.statistics_kind or metric.name
+            kind = statistics_kind_of(metric.name)
             if kind not in computed:
+                before = len(caught)
                 computed[kind] = compact(metric.statistics(corpus, system))
                 computed[kind].flags.writeable = False
+                kind_warnings[kind].extend(caught[before:])
             statistics[metric.name][system] = computed[kind]
         corpus.release(system)
     for metric in metrics:
@@ -216,49 +243,70 @@ def _builtin_statistics(
     return statistics
 
 
-# --------------------------------------------------- raw-text metrics shared across tokenizers
-def raw_text_options(options: Options) -> Options:
-    """``options`` with the tokenizer and stemmer at their defaults.
-
-    A metric that reads the raw text (``reads_tokens`` False: chrF, chrF++, TER, METEOR) has the
-    same statistics under every tokenizer and stemmer; scored under these options, they can be
-    kept once for choices that differ only there (the dashboard's Correlation page scores every
-    metric unstemmed and stemmed, and METEOR takes most of that time)."""
-    return replace(
-        options,
-        tokenize=Options.tokenize,
-        spm_model=None,
-        stem=Options.stem,
-        stem_language=Options.stem_language,
-    )
+# ------------------------------------------------------------- statistics kept kind by kind
+def statistics_kind_of(metric_name: str) -> str:
+    """The statistics a built-in metric reads: its ``statistics_kind`` (P, R, F1 and Fmean share
+    "unigram"), else its own name."""
+    return REGISTRY[metric_name].statistics_kind or metric_name
 
 
-def split_by_reading(metric_names: Sequence[str]) -> tuple[list[str], list[str]]:
-    """(the metrics that read tokens, those that read the raw text), each in the given order."""
-    tokens = [name for name in metric_names if REGISTRY[name].reads_tokens]
-    return tokens, [name for name in metric_names if not REGISTRY[name].reads_tokens]
+def kind_scoring_options(kind_metric: str, options: Options) -> Options:
+    """The options that change the statistics of ``kind_metric``'s kind (settings.options
+    ``scoring_options``): equal for two runs, equal statistics."""
+    metric = REGISTRY[kind_metric]
+    return scoring_options(options, metric.family, metric.reads_tokens)
 
 
-def joined_scores(
-    parts: Sequence[Scores], metric_names: Sequence[str], options: Options, n_references: int
+@dataclass(frozen=True, eq=False)
+class StatisticsPart:
+    """One statistics kind's per-segment statistics of every system, with the notes computing
+    them gave: what the dashboard keeps of a kind under its scoring options, so that a change of
+    one metric's parameter re-scores that metric's kind alone."""
+
+    by_system: dict[str, np.ndarray]
+    notes: tuple[str, ...]
+
+
+def statistics_parts(scores: Scores) -> dict[str, StatisticsPart]:
+    """Each built-in statistics kind of ``scores`` as a StatisticsPart."""
+    parts = {}
+    for metric in scores.metrics:
+        if isinstance(metric, ExternalMetric):
+            continue
+        kind = statistics_kind_of(metric.name)
+        if kind not in parts:
+            by_system = scores.statistics[metric.name]
+            parts[kind] = StatisticsPart(by_system, scores.kind_notes.get(kind, ()))
+    return parts
+
+
+def assembled_scores(
+    parts: dict[str, StatisticsPart],
+    metric_names: Sequence[str],
+    options: Options,
+    test_set: TestSet,
+    external: Scores | None = None,
 ) -> Scores:
-    """One Scores from parts scored apart (the raw-text metrics under ``raw_text_options``),
-    as ``score_test_set`` gives it for ``metric_names`` under ``options``: the built-in metrics
-    in that order, made under ``options`` (so their signatures are the run's), then the parts'
-    external metrics; the same statistics, the parts' notes once each."""
-    statistics: dict[str, dict[str, np.ndarray]] = {}
-    external: list[Metric] = []
-    for part in parts:
-        statistics.update(part.statistics)
-        external += [m for m in part.metrics if isinstance(m, ExternalMetric)]
-    metrics = [*(get_metric(name, options) for name in metric_names), *external]
+    """The Scores ``score_test_set(test_set, metric_names, options, external=...)`` gives, from
+    statistics kept kind by kind (``parts``, by kind) and, for the external metrics, a Scores
+    of them alone: the built-in metrics in the given order, made under ``options`` (so their
+    signatures are the run's), then the external ones; the same statistics and notes."""
+    metrics: list[Metric] = [get_metric(name, options) for name in metric_names]
+    statistics = {name: parts[statistics_kind_of(name)].by_system for name in metric_names}
+    notes = [note for name in metric_names for note in parts[statistics_kind_of(name)].notes]
+    if external is not None:
+        metrics += external.metrics
+        statistics.update(external.statistics)
+        notes += external.notes
+    n_references = len(test_set.references)
     return Scores(
         signature=run_signature(options, metrics, n_references),
-        systems=list(parts[0].systems),
+        systems=test_set.system_names,
         metrics=metrics,
-        statistics={m.name: statistics[m.name] for m in metrics},
-        notes=tuple(dict.fromkeys(note for part in parts for note in part.notes)),
+        statistics=statistics,
+        notes=tuple(dict.fromkeys(notes)),
         signatures=metric_signatures(options, metrics, n_references),
+        kind_notes={kind: parts[kind].notes for kind in map(statistics_kind_of, metric_names)},
     )
 
 

@@ -8,11 +8,11 @@ TER tokenizes with its own Tercom rules, not with the shared tokenizer: with sac
 (no normalisation, punctuation kept, no Asian-script handling) that is a split on whitespace, so
 on Chinese and Japanese, written without spaces, most segments are one word and TER reads about
 100 (WMT23 en-ja: 99-130; with normalized and asian_support, 68-71). sacreBLEU's options
-(``Options.ter_normalized``, ``ter_no_punct``, ``ter_asian_support``) give its numbers, and a
+(``Options.ter.normalized``, ``ter_no_punct``, ``ter_asian_support``) give its numbers, and a
 note says so where the output is Chinese or Japanese and they are not set. Its case follows
 sacreBLEU's default: case-insensitive (``case:lc`` in TER's signature), whatever the other
 metrics do, because published TER numbers (WMT's, mt-metrics-eval's) come from that default;
-``Options.ter_case_sensitive`` (``--ter-case-sensitive``) asks for case-sensitive TER
+``Options.ter.case_sensitive`` (``--ter-case-sensitive``) asks for case-sensitive TER
 (``case:mixed``), and ``lowercase`` lowercases TER's text as every other metric's.
 
 Statistics per segment, as sacreBLEU keeps them (computed by compiled code, ter_statistics.py,
@@ -62,6 +62,7 @@ class TER(RawTextMetric):
     scale = "0 and up, lower is better"
     higher_is_better: ClassVar[bool] = False
     stat_names = ("edits", "reference_length")
+    family = "ter"
 
     def scorer(self) -> SacrebleuTER:
         from sacrebleu.metrics import TER as SacrebleuTER
@@ -71,16 +72,16 @@ class TER(RawTextMetric):
     def tercom_options(self) -> dict[str, bool]:
         """sacreBLEU's ``TER(...)`` arguments for these options."""
         return {
-            "normalized": self.options.ter_normalized,
-            "no_punct": self.options.ter_no_punct,
-            "asian_support": self.options.ter_asian_support,
+            "normalized": self.options.ter.normalized,
+            "no_punct": self.options.ter.no_punct,
+            "asian_support": self.options.ter.asian_support,
             "case_sensitive": self.case_sensitive,
         }
 
     def text_statistics(self, test_set: TestSet, system: str) -> np.ndarray:
         """As every raw-text metric's, with a note where the output is Chinese or Japanese and
         TER's words are still whitespace-separated (sacreBLEU's default)."""
-        splits_characters = self.options.ter_normalized and self.options.ter_asian_support
+        splits_characters = self.options.ter.normalized and self.options.ter.asian_support
         target = languages_of(test_set).target
         if target in UNSPACED_LANGUAGES and not splits_characters:
             warnings.warn(unspaced_note(NAMES[target]), Note, stacklevel=2)
@@ -99,7 +100,7 @@ class TER(RawTextMetric):
     @property
     def case_sensitive(self) -> bool:
         """Case-sensitive only when asked for and the text is not lowercased anyway."""
-        return self.options.ter_case_sensitive and not self.options.lowercase
+        return self.options.ter.case_sensitive and not self.options.lowercase
 
     @property
     def case_label(self) -> str:
@@ -114,9 +115,9 @@ class TER(RawTextMetric):
         options = self.options
         return {
             "ter-tok": "tercom",
-            "norm": _yes_no(options.ter_normalized),
-            "punct": _yes_no(not options.ter_no_punct),
-            "asian": _yes_no(options.ter_asian_support),
+            "norm": _yes_no(options.ter.normalized),
+            "punct": _yes_no(not options.ter.no_punct),
+            "asian": _yes_no(options.ter.asian_support),
         }
 
 

@@ -28,6 +28,8 @@ def fmean(precision: np.ndarray, recall: np.ndarray, alpha: float) -> np.ndarray
 class _UnigramMetric(Metric):
     """Shared statistics (matches, candidate length, kept reference length) of the four metrics."""
 
+    family = "unigram"
+
     stat_names = ("matches", "hypothesis_length", "reference_length")
     scale = "0 to 1"
     statistics_kind = "unigram matches"
@@ -38,13 +40,13 @@ class _UnigramMetric(Metric):
         ref_len = corpus.reference_lengths.astype(np.float64)  # (k, n)
         precision = safe_divide(matches, hyp_len)
         recall = safe_divide(matches, ref_len)
-        kept = np.argmax(fmean(precision, recall, self.options.fmean_alpha), axis=0)
+        kept = np.argmax(fmean(precision, recall, self.options.unigram.alpha), axis=0)
         columns = np.arange(matches.shape[1])
         return np.column_stack([matches[kept, columns], hyp_len, ref_len[kept, columns]])
 
     def signature_options(self) -> dict[str, str]:
         # alpha changes Fmean, and with several references also which reference is kept.
-        return {"alpha": f"{self.options.fmean_alpha:g}"}
+        return {"alpha": f"{self.options.unigram.alpha:g}"}
 
     @staticmethod
     def _precision_recall(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -84,4 +86,4 @@ class Fmean(_UnigramMetric):
 
     def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
         precision, recall = self._precision_recall(totals)
-        return fmean(precision, recall, self.options.fmean_alpha)
+        return fmean(precision, recall, self.options.unigram.alpha)

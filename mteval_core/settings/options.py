@@ -7,11 +7,18 @@ metric, so a number is always reported together with the options that produced i
 from __future__ import annotations
 
 import hashlib
-import math
 from dataclasses import dataclass, field, replace
 
 from mteval_core import __version__
 from mteval_core.errors import InputError
+from mteval_core.settings.parameters import (
+    FAMILIES,
+    BLEUParameters,
+    GTMParameters,
+    METEORParameters,
+    TERParameters,
+    UnigramParameters,
+)
 
 TOKENIZERS = (
     "13a",
@@ -33,10 +40,6 @@ SPM_DIGEST_SIGNED = 12  # hex digits of the model's SHA-256 in the signature (sp
 # The extra of ``pip install "mteval[...]"`` a tokenizer needs, for the message when it is missing.
 TOKENIZER_EXTRAS = {"ja-mecab": "ja", "ko-mecab": "ko", **dict.fromkeys(SPM_TOKENIZERS, "spm")}
 STEMMERS = ("none", "porter", "snowball")
-BREVITY_PENALTIES = ("closest", "shortest")
-GTM_MATCHINGS = ("greedy", "exact")
-METEOR_ALIGNMENTS = ("beam", "exact")
-METEOR_TASKS = ("rank", "adq", "hter", "li", "tune")  # the jar's tasks with defaults
 SNOWBALL_LANGUAGES = (
     "arabic",
     "danish",
@@ -85,7 +88,9 @@ class SentencePieceModel:
 
 @dataclass(frozen=True)
 class Options:
-    """Every option that can change a number.
+    """Every option that can change a number: the preprocessing every metric shares, and each
+    metric family's own parameters (``settings.parameters``: ``bleu``, ``unigram``, ``gtm``,
+    ``ter``, ``meteor``).
 
     tokenize: '13a' (sacreBLEU's default), 'intl', 'none' (sacreBLEU's: no tokenization, words
     split on every Unicode whitespace as Python's str.split), 'gtm14' (GTM 1.4's and METEOR 1.5's
@@ -96,73 +101,57 @@ class Options:
     it; here it is the file the user gives, see SentencePieceModel).
     The language default (zh for Chinese output, ...) is chosen before an Options is made
     (``settings.languages.resolve_tokenizer``): here a tokenizer is always a definite choice.
-    lowercase: Unicode lowercasing.
+    lowercase: Unicode lowercasing (every metric; TER is case-insensitive anyway unless its
+    ``case_sensitive``; it is METEOR's -lower).
     stem: 'none', 'porter' (NLTK, its default NLTK_EXTENSIONS mode) or 'snowball' (NLTK, in
-    ``stem_language``). fmean_alpha: weight of recall in Fmean (0.9: Lavie's 10PR / (9P + R)).
-    bp: which reference length BLEU's brevity penalty uses when there are several.
-    gtm_exponent: GTM's e > 0, the reward for runs (1 = unigram matching, 2 = the paper's).
-    gtm_matching: 'greedy' (GTM 1.4, bit for bit) or 'exact' (the paper's maximum matching).
-    ter_case_sensitive: TER tells upper from lower case. Off by default, because sacreBLEU's TER
-    is case-insensitive by default (``case:lc`` in its signature) and published TER numbers come
-    from it; ``lowercase`` makes TER case-insensitive whatever this says.
-    meteor_*: METEOR 1.5's language (a code or name the jar knows; the CLI puts the target
-    language here when it is known), task (None: the jar's default for the language), modules,
-    weights and parameters (None: the task's defaults), its normaliser (``-norm``), the jar or
-    folder its data comes from (None: pycocoevalcap's) and the alignment search ('beam': the
-    jar's; 'exact': the most weighted coverage, then the fewest chunks, found exactly).
-    ``lowercase`` is the jar's ``-lower``. metrics/meteor/configuration.py checks them.
+    ``stem_language``).
+    The tokenizer and the stemmer feed the metrics that read tokens (BLEU, NIST, the unigram
+    metrics, GTM); chrF, TER and METEOR read the raw text. ``scoring_options`` keeps, for one
+    metric, only what changes its numbers.
     """
 
     tokenize: str = "13a"
     lowercase: bool = False
     stem: str = "none"
     stem_language: str = "english"
-    fmean_alpha: float = 0.9
-    bp: str = "closest"
-    gtm_exponent: float = 1.0
-    gtm_matching: str = "greedy"
-    ter_case_sensitive: bool = False
-    ter_normalized: bool = False
-    ter_no_punct: bool = False
-    ter_asian_support: bool = False
     spm_model: SentencePieceModel | None = None
-    meteor_language: str = "en"
-    meteor_task: str | None = None
-    meteor_modules: tuple[str, ...] | None = None
-    meteor_weights: tuple[float, ...] | None = None
-    meteor_parameters: tuple[float, ...] | None = None
-    meteor_normalize: bool = False
-    meteor_data: str | None = None
-    meteor_alignment: str = "beam"
+    bleu: BLEUParameters = field(default_factory=BLEUParameters)
+    unigram: UnigramParameters = field(default_factory=UnigramParameters)
+    gtm: GTMParameters = field(default_factory=GTMParameters)
+    ter: TERParameters = field(default_factory=TERParameters)
+    meteor: METEORParameters = field(default_factory=METEORParameters)
 
     def __post_init__(self) -> None:
         _check_choice("tokenize", self.tokenize, TOKENIZERS)
         self._check_spm_model()
         _check_choice("stem", self.stem, STEMMERS)
-        _check_choice("bp", self.bp, BREVITY_PENALTIES)
         if self.stem == "snowball":
             _check_choice("stem language", self.stem_language, SNOWBALL_LANGUAGES)
-        _check_choice("GTM matching", self.gtm_matching, GTM_MATCHINGS)
-        e = self.gtm_exponent
-        if not (isinstance(e, int | float) and math.isfinite(e) and 0.0 < e <= 1000.0):
-            raise InputError(
-                f"the GTM exponent must be a number above 0, got {e!r}",
-                hint="1 is GTM 1.4's default (unigram matching); 2 rewards runs as in the paper.",
-            )
-        if self.gtm_matching == "exact" and e < 1:
-            raise InputError(
-                f"the exact GTM matching needs an exponent of at least 1, got {e!r}",
-                hint="Below 1, splitting runs into single cells would maximise the sum of "
-                "len ** e; use the greedy matching (GTM 1.4's) for e < 1.",
-            )
-        alpha = self.fmean_alpha
-        if not (isinstance(alpha, int | float) and math.isfinite(alpha) and 0.0 <= alpha <= 1.0):
-            raise InputError(
-                f"Fmean alpha must be a number from 0 to 1, got {alpha!r}",
-                hint="0.9 weights recall nine times more than precision (Lavie et al. 2004); "
-                "0.5 gives F1.",
-            )
-        _check_choice("METEOR alignment", self.meteor_alignment, METEOR_ALIGNMENTS)
+        for name, family in FAMILIES.items():
+            if not isinstance(getattr(self, name), family):
+                raise TypeError(f"Options.{name} is a {family.__name__}")
+
+    @classmethod
+    def from_flags(cls, **values: object) -> Options:
+        """Options from flat names, as the command line's flags give them: the shared fields by
+        their own names (``tokenize``, ``lowercase``, ...) and each family's parameters as
+        ``<prefix>_<name>`` (``gtm_exponent``, ``ter_case_sensitive``, ``meteor_modules``,
+        ``fmean_alpha``, ``bleu_bp``)."""
+        return cls().updated(**values)
+
+    def updated(self, **values: object) -> Options:
+        """These options with some fields changed, named as ``from_flags`` names them."""
+        shared: dict[str, object] = {}
+        families: dict[str, dict[str, object]] = {}
+        for flag, value in values.items():
+            name, parameter = flag_field(flag)
+            if parameter is None:
+                shared[name] = value
+            else:
+                families.setdefault(name, {})[parameter] = value
+        for name, changed in families.items():
+            shared[name] = replace(getattr(self, name), **changed)
+        return replace(self, **shared)
 
     def _check_spm_model(self) -> None:
         """A SentencePiece tokenizer has its model, and only those tokenizers have one. The
@@ -213,6 +202,9 @@ class Options:
         return f"case:{self.case_label}|{self.tokenizer_signature}|stem:{self.stem_label}"
 
 
+SHARED_FIELDS = ("tokenize", "lowercase", "stem", "stem_language", "spm_model")
+
+
 # The stemmers a page offers by label: Porter, or Snowball in one of its languages.
 STEMMER_CHOICES = ("porter", *(f"snowball-{language}" for language in SNOWBALL_LANGUAGES))
 
@@ -232,6 +224,23 @@ def stemming_variants(options: Options, choice: str) -> dict[str, Options]:
         # Porter takes no language: the default one, so that equal stemmers give equal options
         "stemmed": replace(options, stem=stem, stem_language=language or Options.stem_language),
     }
+
+
+def scoring_options(options: Options, family: str | None, reads_tokens: bool) -> Options:
+    """Of ``options``, only what changes the statistics of a metric of ``family`` (None: a
+    metric without parameters) that reads tokens or the raw text: the shared lowercasing, the
+    tokenizer and stemmer where it reads tokens, and its own family's parameters; everything
+    else at its default. Two runs whose scoring options are equal give that metric the same
+    statistics, which is how the dashboard keeps them: changing GTM's exponent re-scores GTM
+    alone, and every tokenizer and stemmer shares chrF's, TER's and METEOR's."""
+    kept: dict[str, object] = {"lowercase": options.lowercase}
+    if reads_tokens:
+        kept.update(tokenize=options.tokenize, spm_model=options.spm_model, stem=options.stem)
+        if options.stem == "snowball":
+            kept["stem_language"] = options.stem_language
+    if family is not None:
+        kept[family] = getattr(options, family)
+    return Options(**kept)
 
 
 def signature(
@@ -257,6 +266,18 @@ def signature(
         parts.append(f"{key}:{value}")
     parts.append(f"version:{__version__}")
     return "|".join(parts)
+
+
+def flag_field(flag: str) -> tuple[str, str | None]:
+    """A flat name (``gtm_exponent``) as (Options' field, the family's parameter), or (a shared
+    field, None); a TypeError for a name that is neither."""
+    if flag in SHARED_FIELDS:
+        return flag, None
+    for name, family in FAMILIES.items():
+        start = f"{family.prefix}_"
+        if flag.startswith(start) and flag[len(start) :] in family.names():
+            return name, flag[len(start) :]
+    raise TypeError(f"Options has no option {flag!r}")
 
 
 def _check_choice(what: str, value: str, choices: tuple[str, ...]) -> None:

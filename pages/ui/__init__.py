@@ -13,22 +13,24 @@ import secrets
 import threading
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import streamlit as st
 
 from mteval_core.errors import InputError
 from mteval_core.io.mqm_tsv import MqmAnnotations
-from mteval_core.metrics import DEFAULT_METRICS
+from mteval_core.metrics import DEFAULT_METRICS, REGISTRY
 from mteval_core.metrics.external import ExternalMetric
 from mteval_core.metrics.scoring import (
     Progress,
     Scores,
-    joined_scores,
-    raw_text_options,
+    StatisticsPart,
+    assembled_scores,
+    kind_scoring_options,
     score_test_set,
-    split_by_reading,
+    statistics_kind_of,
+    statistics_parts,
 )
 from mteval_core.model.testset import TestSet
 from mteval_core.report.frames import overview
@@ -246,26 +248,32 @@ def cache_key(
     *choices: Hashable,
     content: Hashable | None = None,
     options: Options | None = None,
+    metrics: tuple[str, ...] | None = None,
+    external: tuple[str, ...] | None = None,
 ) -> CacheKey:
     """The key of a result of ``view`` for this session: ``content`` (by default the session's
     test set's content hash, which covers its judgments), ``options`` (by default the session's),
     the session's chosen and external metrics, and the view's own ``choices``. Every cached
     result is keyed here, so that two sessions share a result only when everything that changes
-    it is equal."""
+    it is equal. ``metrics`` and ``external`` narrow a key to the metrics a result depends
+    on (one statistics kind's, none), so that it outlives a change of the others."""
     return CacheKey(
         view,
         session_test_set().content_hash if content is None else content,
         session_options() if options is None else options,
-        tuple(session_metrics()),
-        tuple(session_external_metrics()),
+        tuple(session_metrics()) if metrics is None else metrics,
+        tuple(session_external_metrics()) if external is None else external,
         choices,
     )
 
 
-def cached(key: CacheKey, compute: Callable[[Progress], Any], label: str | None = None) -> Any:
+def cached(
+    key: CacheKey, compute: Callable[[Progress], Any], label: str | None = None, keep: bool = True
+) -> Any:
     """``compute(progress)`` once per key (shared by every session), behind a progress bar
     labelled ``label`` (none for quick work, ``label=None``). A session that asks while another
-    computes the same key waits for that result, following its progress on its own bar."""
+    computes the same key waits for that result, following its progress on its own bar. With
+    ``keep`` False the result is shared with those waiting but not kept (see ContentCache)."""
 
     def with_bar(report: Progress) -> Any:
         if label is None:
@@ -290,7 +298,7 @@ def cached(key: CacheKey, compute: Callable[[Progress], Any], label: str | None 
         finally:
             bar.empty()
 
-    return _cache().get_or_compute(key, with_bar, waiting if label is not None else None)
+    return _cache().get_or_compute(key, with_bar, waiting if label is not None else None, keep)
 
 
 def deferred(key: CacheKey, build: Callable[[], str | bytes]) -> Callable[[], str | bytes]:
@@ -346,32 +354,113 @@ def resample_choices(choices: Sequence[int]) -> list[int]:
 
 def scores_of(test_set: TestSet, options: Options, metrics: Sequence[str] | None = None) -> Scores:
     """Every system under ``metrics`` (by default the session's, chosen on the Data page) and
-    the session's external metrics, computed once per content and options.
+    the session's external metrics.
 
-    The metrics that read the raw text (chrF, TER, METEOR) are scored apart, under options
-    without tokenizer and stemmer, so that every tokenizer and stemmer shares them: the
-    Correlation page's stemmed columns then score only the metrics that read tokens."""
-    metrics = session_metrics() if metrics is None else metrics
+    The statistics are kept kind by kind (BLEU's; P, R, F1 and Fmean's; GTM's; ...), each under
+    only the options that change it (``kind_scoring_options``): changing one metric's parameter
+    re-scores that metric's kind alone, and every tokenizer and stemmer shares the statistics of
+    chrF, TER and METEOR, which read the raw text. The kinds not kept yet are scored in one run,
+    which tokenizes once for all of them. A kind that cannot be scored (METEOR whose data went
+    missing) is left out with a note, and the others are shown; when none can, its problem is
+    the page's."""
+    metrics = list(session_metrics() if metrics is None else metrics)
+    kinds = {statistics_kind_of(name): name for name in reversed(metrics)}  # kind -> a metric
+    keys = {
+        kind: cache_key(
+            "statistics",
+            kind,
+            content=test_set.content_hash,
+            options=kind_scoring_options(name, options),
+            metrics=(),
+            external=(),
+        )
+        for kind, name in kinds.items()
+    }
+    missing = [name for name in metrics if keys[statistics_kind_of(name)] not in _cache()]
+    problems = _score_together(test_set, missing, options, keys) if missing else {}
+    parts = {
+        kind: _kind_statistics(test_set, name, options, keys[kind])
+        for kind, name in kinds.items()
+        if kind not in problems
+    }
+    scored = [name for name in metrics if statistics_kind_of(name) not in problems]
+    scores = assembled_scores(parts, scored, options, test_set, _external_scores(test_set))
+    if not problems:
+        return scores
+    left_out = []
+    for kind, problem in problems.items():
+        labels = [REGISTRY[name].label for name in metrics if statistics_kind_of(name) == kind]
+        left_out.append(f"{', '.join(labels)} left out: {problem}")
+    return replace(scores, notes=(*left_out, *scores.notes))
+
+
+def _kind_statistics(
+    test_set: TestSet, name: str, options: Options, key: CacheKey
+) -> StatisticsPart:
+    """The statistics of ``name``'s kind, kept under ``key`` (scored now if they are not)."""
+    return cached(
+        key,
+        lambda progress: statistics_parts(score_test_set(test_set, [name], options, progress))[
+            statistics_kind_of(name)
+        ],
+        "Scoring...",
+    )
+
+
+def _score_together(
+    test_set: TestSet, names: list[str], options: Options, keys: dict[str, CacheKey]
+) -> dict[str, InputError]:
+    """Score ``names`` in one run and keep each kind's statistics under its key. Where that run
+    is refused, each kind is scored alone: the kinds that can be are kept, and the problems of
+    the others are returned by kind (all of them failing: the first problem is raised)."""
+    key = cache_key("scoring", tuple(names), content=test_set.content_hash, options=options)
+    try:
+        scores = cached(
+            key,
+            lambda progress: score_test_set(test_set, names, options, progress),
+            "Scoring...",
+            keep=False,
+        )
+    except InputError:
+        if len({statistics_kind_of(name) for name in names}) == 1:
+            raise
+        return _score_apart(test_set, names, options, keys)
+    for kind, part in statistics_parts(scores).items():
+        _cache().put(keys[kind], part)
+    return {}
+
+
+def _score_apart(
+    test_set: TestSet, names: list[str], options: Options, keys: dict[str, CacheKey]
+) -> dict[str, InputError]:
+    problems: dict[str, InputError] = {}
+    for name in names:
+        kind = statistics_kind_of(name)
+        if kind in problems or keys[kind] in _cache():
+            continue
+        alone = cache_key("scoring", (name,), content=test_set.content_hash, options=options)
+        try:
+            scores = cached(
+                alone,
+                lambda progress, name=name: score_test_set(test_set, [name], options, progress),
+                "Scoring...",
+                keep=False,
+            )
+        except InputError as problem:
+            problems[kind] = problem
+            continue
+        _cache().put(keys[kind], statistics_parts(scores)[kind])
+    if len(problems) == len({statistics_kind_of(name) for name in names}):
+        raise next(iter(problems.values()))
+    return problems
+
+
+def _external_scores(test_set: TestSet) -> Scores | None:
+    """The session's external metrics (scores read from files) as a Scores of their own."""
     external = list(session_external_metrics().values())
-    tokens, raw = split_by_reading(metrics)
-    parts = []
-    if tokens or external or not raw:
-        parts.append(
-            cached(
-                cache_key("scores", tuple(tokens), content=test_set.content_hash, options=options),
-                lambda progress: score_test_set(test_set, tokens, options, progress, external),
-                "Scoring...",
-            )
-        )
-    if raw:
-        raw_options = raw_text_options(options)
-        parts.append(
-            cached(
-                cache_key("scores", tuple(raw), content=test_set.content_hash, options=raw_options),
-                lambda progress: score_test_set(test_set, raw, raw_options, progress),
-                "Scoring...",
-            )
-        )
-    if not raw:  # scored under the session's options as they are
-        return parts[0]
-    return joined_scores(parts, metrics, options, len(test_set.references))
+    if not external:
+        return None
+    return cached(
+        cache_key("external scores", content=test_set.content_hash, options=Options(), metrics=()),
+        lambda _progress: score_test_set(test_set, [], Options(), external=external),
+    )

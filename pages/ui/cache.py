@@ -141,10 +141,13 @@ class ContentCache:
         key: CacheKey,
         compute: Callable[[Progress], Any],
         waiting: Callable[[], AbstractContextManager[Progress]] | None = None,
+        keep: bool = True,
     ) -> Any:
         """The value of ``key``: cached, or ``compute(progress)`` (told the share done, which
         sessions waiting for the same key follow), or the value another session is computing,
-        waited for inside ``waiting()`` (which shows that session's progress)."""
+        waited for inside ``waiting()`` (which shows that session's progress). With ``keep``
+        False the value is handed to the sessions waiting for it but not kept: a computation
+        whose parts the caller keeps under keys of their own (``put``)."""
         if not isinstance(key, CacheKey):
             raise TypeError(f"cache keys come from pages.ui.cache_key, not {type(key).__name__}")
         while True:
@@ -160,7 +163,7 @@ class ContentCache:
                     flight.waiting += 1
                     leading = False
             if leading:
-                return self._compute(key, flight, compute)
+                return self._compute(key, flight, compute, keep)
             try:
                 flight.wait(waiting)
             finally:
@@ -170,21 +173,29 @@ class ContentCache:
                 return flight.value
             # the session computing it stopped: this one (or another waiting) computes it
 
-    def _compute(self, key: CacheKey, flight: _Flight, compute: Callable[[Progress], Any]) -> Any:
+    def _compute(
+        self, key: CacheKey, flight: _Flight, compute: Callable[[Progress], Any], keep: bool
+    ) -> Any:
         """``compute`` outside the lock (other sessions and keys go on meanwhile), then keep
         the value within the budget and hand it to the sessions waiting for it."""
         try:
             value = compute(flight.report)
-            size = estimate_bytes((key, value))
             with self._lock:
                 flight.value, flight.succeeded = value, True
-                if size <= self._max_bytes:
-                    self._store(key, value, size)
+            if keep:
+                self.put(key, value)
         finally:  # also when the computing session stops: the sessions waiting take over
             with self._lock:
                 self._flights.pop(key, None)
             flight.done.set()
         return value
+
+    def put(self, key: CacheKey, value: Any) -> None:
+        """Keep ``value`` under ``key`` (unless it is larger than the whole budget)."""
+        size = estimate_bytes((key, value))
+        if size <= self._max_bytes:
+            with self._lock:
+                self._store(key, value, size)
 
     def _store(self, key: CacheKey, value: Any, size: int) -> None:
         """Keep ``value``, dropping the least recently used entries over the limits (under the

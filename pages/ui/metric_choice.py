@@ -51,7 +51,7 @@ def session_meteor_language(target: str | None) -> str:
     """METEOR's language the Data page offers: the user's choice once made, before that the
     target language's (as the command line's default)."""
     if st.session_state.get(METEOR_LANGUAGE_CHOSEN):  # by the jar's name ("en" -> "english")
-        return meteor_language_for(session_options().meteor_language)
+        return meteor_language_for(session_options().meteor.language)
     return meteor_language_for(target)
 
 
@@ -60,7 +60,7 @@ def choose_metrics(target: str | None) -> MetricChoice:
     metric that cannot run here is not offered, and one line says why (and how to install what
     it needs); one chosen before it stopped being able to run is dropped from the list."""
     labels = builtin_metric_labels()
-    cannot_run = metrics_that_cannot_run(session_options().meteor_data)
+    cannot_run = metrics_that_cannot_run(session_options().meteor.data)
     offered = [name for name in labels if name not in cannot_run]
     # a fixed label (a changing one would close it) and a key: an expander without one is
     # known to the browser by its place, and the upload's message and button above it moved it,
@@ -97,7 +97,7 @@ def _meteor_as_it_is() -> tuple[str, tuple[str, ...] | None]:
     """METEOR's language and modules as the options hold them, where METEOR cannot run (its
     widgets are not drawn: there is nothing to choose)."""
     current = session_options()
-    return current.meteor_language, current.meteor_modules
+    return current.meteor.language, current.meteor.modules
 
 
 def _meteor_widgets(target: str | None) -> tuple[str, tuple[str, ...] | None]:
@@ -116,10 +116,10 @@ def _meteor_widgets(target: str | None) -> tuple[str, tuple[str, ...] | None]:
         "language's until you choose ('other': exact matching, language-independent "
         "parameters).",
     )
-    here = meteor_modules_here(language, current.meteor_data)
+    here = meteor_modules_here(language, current.meteor.data)
     runnable = [module for module, why_not in here.items() if why_not is None]
     defaults = tuple(m for m in meteor_default_modules(language) if m in runnable)
-    given = current.meteor_modules if st.session_state.get(METEOR_MODULES_CHOSEN) else None
+    given = current.meteor.modules if st.session_state.get(METEOR_MODULES_CHOSEN) else None
     modules = tuple(
         right.multiselect(
             "METEOR modules",
@@ -135,8 +135,8 @@ def _meteor_widgets(target: str | None) -> tuple[str, tuple[str, ...] | None]:
             st.caption(escape_markdown(f"{module}: unavailable here ({why_not})"))
     if runnable and not modules:
         st.warning("Choose at least one METEOR module; until then its defaults are used.")
-    if meteor_language_for(current.meteor_language) == language:  # "en" and "english": equal
-        language = current.meteor_language  # options, so that the cached results stay valid
+    if meteor_language_for(current.meteor.language) == language:  # "en" and "english": equal
+        language = current.meteor.language  # options, so that the cached results stay valid
     return language, (modules if modules and modules != defaults else None)
 
 

@@ -20,7 +20,9 @@ from tests.helpers import load_sample, make_test_set, read_lines, shared_dataset
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "3_Bitext_grid.py")
 SAMPLE = load_sample().test_set
-AT_E2 = Options(gtm_exponent=2.0)  # chosen on the Data page: the page starts at its exponent
+AT_E2 = Options.from_flags(
+    gtm_exponent=2.0
+)  # chosen on the Data page: the page starts at its exponent
 
 
 def open_page(**query: str) -> AppTest:
@@ -88,7 +90,7 @@ def test_segment_list_of_the_chosen_system_at_the_chosen_exponent():
     app.selectbox(key="bitext_system").set_value("phrase-based")
     app.slider(key="bitext_exponent").set_value(3.0)
     run(app)
-    expected = segment_table(SAMPLE, "phrase-based", Options(gtm_exponent=3.0))
+    expected = segment_table(SAMPLE, "phrase-based", Options.from_flags(gtm_exponent=3.0))
     pd.testing.assert_frame_equal(app.dataframe[0].value, expected)
     captions = " ".join(caption.value for caption in app.caption)
     assert "40 of 40 segments of phrase-based at e = 3" in captions
@@ -168,7 +170,7 @@ def test_compare_draws_both_systems_with_their_numbers():
 def test_where_greedy_falls_short_both_matchings_are_shown():
     app = AppTest.from_file(PAGE, default_timeout=60)
     app.session_state["test_set"] = make_test_set(["a a a b", "x y z"], {"s": ["a b a a", "x y z"]})
-    app.session_state["options"] = Options(tokenize="none", gtm_exponent=2.0)
+    app.session_state["options"] = Options.from_flags(tokenize="none", gtm_exponent=2.0)
     run(app)
     assert metrics(app) == {  # |C| = |R| = 4: P = R = F = size / 4
         "P greedy": "0.612",  # sqrt(6) / 4: runs of 2, 1 and 1
@@ -212,7 +214,7 @@ def test_the_exponent_is_the_data_pages_unless_overridden_here():
         "This page uses e = 2.5; Scores and Correlation use e = 1 from the Data page, so their "
         "GTM differs from the F shown here."
     ]
-    expected = segment_table(SAMPLE, "neural-large", Options(gtm_exponent=2.5))
+    expected = segment_table(SAMPLE, "neural-large", Options.from_flags(gtm_exponent=2.5))
     pd.testing.assert_series_equal(app.dataframe[0].value["F greedy"], expected["F greedy"])
 
 
@@ -430,7 +432,7 @@ def test_without_meteors_data_gtms_grid_stays_and_the_problem_is_named(tmp_path)
     """METEOR's data given as a folder without it: only GTM's grid is offered, and one line
     names the problem (tests/app/test_meteor_availability.py: no jar installed at all)."""
     app = AppTest.from_file(PAGE, default_timeout=60)
-    app.session_state["options"] = Options(gtm_exponent=2.0, meteor_data=str(tmp_path))
+    app.session_state["options"] = Options.from_flags(gtm_exponent=2.0, meteor_data=str(tmp_path))
     run(app)
     assert [r for r in app.radio if r.label == "Grid"] == []
     assert len(figures(app)) == 1 and title(app).startswith("neural-large, segment 1<br>")

@@ -135,7 +135,7 @@ def test_ter_options_and_their_note_on_the_data_page():
     boxes["TER: normalized"].check()
     boxes["TER: Asian support"].check().run()
     options = app.session_state["options"]
-    assert options.ter_normalized and options.ter_asian_support and not options.ter_no_punct
+    assert options.ter.normalized and options.ter.asian_support and not options.ter.no_punct
     assert note not in [c.value for c in app.caption]
 
 

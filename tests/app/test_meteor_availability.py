@@ -117,6 +117,8 @@ def test_an_installed_pycocoevalcap_is_found_without_a_restart(tmp_path, monkeyp
     """The core looks again while none is found: a pycocoevalcap that appears on the import
     path after the first look (pip install into the running server's environment) is used."""
     monkeypatch.setattr(sys, "path", [str(tmp_path)])  # an environment without it, yet
+    for name in [name for name in sys.modules if name.split(".")[0] == "pycocoevalcap"]:
+        monkeypatch.delitem(sys.modules, name)  # imported by an earlier test in this worker
     monkeypatch.setattr(availability, "_FOUND", {})
     availability.function_words.cache_clear()
     try:

@@ -31,7 +31,7 @@ from tests.helpers import load_sample
 ROOT = Path(__file__).resolve().parents[2]
 CHOSEN = ["chrf", "ter", "meteor"]
 # the sample's target is English, the default METEOR language ("en"); its modules as chosen
-OPTIONS = Options(meteor_modules=("exact", "stem"))
+OPTIONS = Options.from_flags(meteor_modules=("exact", "stem"))
 
 
 def assert_fine(app: AppTest) -> None:

@@ -97,8 +97,8 @@ def test_data_page_shows_the_sample_and_sets_options_for_every_page():
     app.selectbox[1].set_value("porter").run()  # stemming
     assert app.session_state["options"].stem == "porter"
     assert "stem:porter-nltk" in app.caption[-1].value
-    app.number_input[1].set_value(0.5).run()  # GTM exponent below 1 with exact matching
-    next(radio for radio in app.radio if radio.label == "GTM matching").set_value("exact").run()
+    next(n for n in app.number_input if n.label == "GTM exponent").set_value(0.5).run()
+    next(s for s in app.selectbox if s.label == "GTM matching").set_value("exact").run()
     assert "at least 1" in app.error[0].value  # refused in plain words; options kept
 
 

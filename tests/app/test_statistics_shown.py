@@ -63,7 +63,7 @@ def test_the_notes_of_the_scores_are_shown_beside_them():
     words = " ".join(f"w{k % 3}" for k in range(1100))  # 1,100 x 1,100 cells, many blocks
     app = AppTest.from_file(str(ROOT / "pages/1_Scores.py"), default_timeout=120)
     app.session_state["test_set"] = make_test_set([words], {"long": [words]})
-    app.session_state["options"] = Options(gtm_matching="exact", gtm_exponent=2.0)
+    app.session_state["options"] = Options.from_flags(gtm_matching="exact", gtm_exponent=2.0)
     app.run()
     assert not app.exception
     (note,) = [w.value for w in app.warning if "too large for the exact matching" in w.value]

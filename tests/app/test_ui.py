@@ -4,7 +4,7 @@ the estimated memory of its entries."""
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 import numpy as np
@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 import pages.ui as ui
-from mteval_core.settings.options import Options, SentencePieceModel
+from mteval_core.settings.options import SHARED_FIELDS, Options, SentencePieceModel
+from mteval_core.settings.parameters import FAMILIES
 from pages.ui import CacheKey, ContentCache
 
 
@@ -90,7 +91,7 @@ OTHER_OPTIONS = {
     "stem": "porter",
     "stem_language": "german",
     "fmean_alpha": 0.5,
-    "bp": "shortest",
+    "bleu_bp": "shortest",
     "gtm_exponent": 2.0,
     "gtm_matching": "exact",
     "ter_case_sensitive": True,
@@ -135,13 +136,17 @@ def test_every_part_that_changes_a_number_changes_the_key(monkeypatch):
         "choice": ui.cache_key("scores", "bleu", 2000),
         "content given": ui.cache_key("scores", "bleu", 1000, content="sha-2"),
     }
-    assert sorted(OTHER_OPTIONS) == sorted(f.name for f in fields(Options))
+    flat_names = [
+        *SHARED_FIELDS,
+        *(f"{family.prefix}_{name}" for family in FAMILIES.values() for name in family.names()),
+    ]
+    assert sorted(OTHER_OPTIONS) == sorted(flat_names)
     for name, value in OTHER_OPTIONS.items():
         start = SPM_START if name == "spm_model" else Options()
         unchanged = ui.cache_key("scores", "bleu", 1000, options=start)
-        given = ui.cache_key("scores", "bleu", 1000, options=replace(start, **{name: value}))
+        given = ui.cache_key("scores", "bleu", 1000, options=start.updated(**{name: value}))
         keys[f"options given: {name}"] = base if given == unchanged else given
-        session["options"] = replace(start, **{name: value})
+        session["options"] = start.updated(**{name: value})
         changed = ui.cache_key("scores", "bleu", 1000)
         keys[f"session options: {name}"] = base if changed == unchanged else changed
     session["options"] = Options()

@@ -26,7 +26,9 @@ pytestmark = pytest.mark.usefixtures("gtm_loops")  # every grid on both GTM impl
 
 def test_grid_of_a_two_reference_segment():
     test_set = make_test_set([["a b"], ["c d x y"]], {"s": ["a b c d"]})
-    grid = bitext_grid(test_set, "s", 1, Options(tokenize="none", gtm_exponent=2.0), exact=True)
+    grid = bitext_grid(
+        test_set, "s", 1, Options.from_flags(tokenize="none", gtm_exponent=2.0), exact=True
+    )
     assert grid.candidate == ["a", "b", "c", "d"]
     assert grid.columns == ["a", "b", None, "c", "d", "x", "y", None]
     assert grid.reference_names == ["ref1", "ref2"]
@@ -44,7 +46,7 @@ def test_grid_of_a_two_reference_segment():
 def test_grid_numbers_equal_the_metric():
     refs = [["the cat sat on the mat ."], ["a cat was sitting on the mat ."]]
     system = {"s": ["the cat sat on a mat ."]}
-    options = Options(gtm_exponent=2.0)
+    options = Options.from_flags(gtm_exponent=2.0)
     scores = score_test_set(make_test_set(refs, system), ["gtm", "gtm_precision"], options)
     grid = bitext_grid(make_test_set(refs, system), "s", 1, options)
     assert grid.greedy.f == scores.corpus()["s"]["gtm"]
@@ -56,7 +58,7 @@ def test_fractional_cut_is_visible():
         make_test_set([["a b c d"], ["a b c d e"]], {"s": ["a b c d e"]}),
         "s",
         1,
-        Options(tokenize="none", gtm_exponent=2.0),
+        Options.from_flags(tokenize="none", gtm_exponent=2.0),
         exact=True,
     )
     assert grid.greedy.blocks.tolist() == [[0, 5, 4.5]]
@@ -77,7 +79,7 @@ def test_a_hundred_token_segment_is_instant():
     reference = " ".join(rng.choice(words, 150))
     candidate = " ".join(reference.split()[:80] + list(rng.choice(words, 70)))
     test_set = make_test_set([reference], {"s": [candidate]})
-    options = Options(gtm_exponent=2.0)
+    options = Options.from_flags(gtm_exponent=2.0)
     bitext_grid(test_set, "s", 1, options, exact=True)  # imports scipy once
     start = time.perf_counter()
     grid = bitext_grid(test_set, "s", 1, options, exact=True)
@@ -90,9 +92,9 @@ def test_bad_segment_exponent_and_system():
     with pytest.raises(InputError, match="segment 2 does not exist"):
         bitext_grid(test_set, "s", 2, Options())
     with pytest.raises(InputError, match="at least 1"):
-        bitext_grid(test_set, "s", 1, Options(gtm_exponent=0.5), exact=True)
+        bitext_grid(test_set, "s", 1, Options.from_flags(gtm_exponent=0.5), exact=True)
     with pytest.raises(InputError, match="at least 1"):
-        segment_table(test_set, "s", Options(gtm_exponent=0.5))
+        segment_table(test_set, "s", Options.from_flags(gtm_exponent=0.5))
     with pytest.raises(InputError, match="no system named 'nobody'"):
         bitext_grid(test_set, "nobody", 1, Options())
     with pytest.raises(InputError, match="no system named 'nobody'"):
@@ -105,7 +107,7 @@ def test_matching_gaps_report_where_greedy_falls_short():
     test_set = make_test_set(
         ["a a a b", "x y z", "a b c d"], {"s": ["a b a a", "x y z", "a b c d"]}
     )
-    gaps = matching_gaps(test_set, "s", Options(tokenize="none", gtm_exponent=2.0))
+    gaps = matching_gaps(test_set, "s", Options.from_flags(tokenize="none", gtm_exponent=2.0))
     np.testing.assert_allclose(gaps.greedy, [math.sqrt(6), 3, 4])
     np.testing.assert_allclose(gaps.exact, [math.sqrt(8), 3, 4])
     assert gaps.shortfall[0] > 0 and (gaps.shortfall[1:] == 0).all()
@@ -115,14 +117,14 @@ def test_matching_gaps_report_where_greedy_falls_short():
 def test_matching_gaps_of_a_test_set_with_human_judgments():
     """Human judgments name every system; scoring one system alone must not trip over them."""
     test_set = load_sample().test_set
-    gaps = matching_gaps(test_set, "neural-small", Options(gtm_exponent=2.0))
+    gaps = matching_gaps(test_set, "neural-small", Options.from_flags(gtm_exponent=2.0))
     assert len(gaps.greedy) == test_set.n_segments == 40
 
 
 @pytest.mark.parametrize("exponent", [1.0, 2.0, 3.0])
 def test_segment_table_rows_equal_their_grids(exponent):
     test_set = load_sample().test_set
-    options = Options(gtm_exponent=exponent)
+    options = Options.from_flags(gtm_exponent=exponent)
     table = segment_table(test_set, "neural-small", options)
     assert table["segment"].tolist() == list(range(1, 41))
     numeric = table.drop(columns="candidate")
@@ -144,7 +146,7 @@ def test_segment_table_shows_where_greedy_falls_short():
     test_set = make_test_set(
         ["a a a b", "x y z", "a b c d"], {"s": ["a b a a", "x y z", "a b c d"]}
     )
-    table = segment_table(test_set, "s", Options(tokenize="none", gtm_exponent=2.0))
+    table = segment_table(test_set, "s", Options.from_flags(tokenize="none", gtm_exponent=2.0))
     # |C| = |R| = 4, so P = R = F = size / 4: greedy sqrt(6) (runs 2 + 1 + 1), exact sqrt(8)
     np.testing.assert_allclose(table["F greedy"], [math.sqrt(6) / 4, 1, 1])
     np.testing.assert_allclose(table["F exact"], [math.sqrt(8) / 4, 1, 1])
@@ -156,7 +158,7 @@ def test_segment_table_shows_where_greedy_falls_short():
 def test_segment_table_of_an_empty_candidate_and_a_long_one():
     long_text = " ".join(["word"] * 60)
     test_set = make_test_set(["a b", "word"], {"s": ["", long_text]})
-    table = segment_table(test_set, "s", Options(gtm_exponent=2.0))
+    table = segment_table(test_set, "s", Options.from_flags(gtm_exponent=2.0))
     assert table["F greedy"].tolist()[0] == 0 and table["F exact"].tolist()[0] == 0
     assert table["candidate tokens"].tolist() == [0, 60]
     shortened = table["candidate"].iloc[1]
@@ -177,7 +179,7 @@ def test_search_finds_candidate_or_reference_text_ignoring_case():
 
 def test_segment_table_of_a_ted_system(ted):
     """Its speed is measured in bench/bench_dashboard.py, not here (timed tests are flaky)."""
-    options = Options(gtm_exponent=2.0)
+    options = Options.from_flags(gtm_exponent=2.0)
     table = segment_table(ted, "Nemo", options)
     greedy_only = segment_table(ted, "Nemo", options, exact=False)
     assert "F exact" not in greedy_only.columns

@@ -19,7 +19,7 @@ from mteval_core.gtm.grid import (
 from mteval_core.settings.options import Options
 from tests.helpers import make_test_set
 
-AT_E2 = Options(tokenize="none", gtm_exponent=2.0)
+AT_E2 = Options.from_flags(tokenize="none", gtm_exponent=2.0)
 
 
 def grid_of(references: list[list[str]] | list[str], candidate: list[str], segment: int = 1):
@@ -94,8 +94,8 @@ def test_a_segment_number_from_a_link(text, expected):
 
 
 def test_viewer_options_take_the_exponent_and_one_matching():
-    chosen = Options(stem="porter", gtm_exponent=1.0, gtm_matching="exact")
-    assert viewer_options(chosen, 2.5) == Options(stem="porter", gtm_exponent=2.5)
+    chosen = Options.from_flags(stem="porter", gtm_exponent=1.0, gtm_matching="exact")
+    assert viewer_options(chosen, 2.5) == Options.from_flags(stem="porter", gtm_exponent=2.5)
     assert viewer_options(Options(stem="porter"), 2.5) == viewer_options(chosen, 2.5)
 
 

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.usefixtures("gtm_loops")  # every test on both implemen
 
 
 def gtm(references, candidate, e=1.0, matching="greedy", tokenize="none"):
-    options = Options(tokenize=tokenize, gtm_exponent=e, gtm_matching=matching)
+    options = Options.from_flags(tokenize=tokenize, gtm_exponent=e, gtm_matching=matching)
     result = score_test_set(make_test_set(references, {"s": candidate}), GTM, options)
     return result.corpus()["s"]
 
@@ -121,7 +121,7 @@ def test_below_one_gtm14_scores_can_exceed_one():
 
 def test_exact_mode_refuses_exponents_below_one():
     with pytest.raises(InputError, match="at least 1"):
-        Options(gtm_exponent=0.5, gtm_matching="exact")
+        Options.from_flags(gtm_exponent=0.5, gtm_matching="exact")
     assert gtm(["a b c"], ["a b c"], e=0.5)["gtm"] == pytest.approx(1.0)  # greedy is fine
 
 
@@ -172,7 +172,7 @@ def test_wmt_segments_equal_the_independent_port():
     refs = [read_lines(folder / "ref" / f"ref-{x}.de")[:150] for x in "AC"]
     systems = {p.stem: read_lines(p)[:150] for p in sorted((folder / "sys").iterdir())[:3]}
     for e in (2.0, 3.0, 0.5):
-        options = Options(tokenize="13a", gtm_exponent=e)
+        options = Options.from_flags(tokenize="13a", gtm_exponent=e)
         result = score_test_set(make_test_set(refs, systems), ["gtm_precision"], options)
         for name, hyp in systems.items():
             stats = result.statistics["gtm_precision"][name]
@@ -303,7 +303,7 @@ def test_huge_grids_fall_back_to_greedy_with_a_warning(monkeypatch):
     monkeypatch.setattr(matching, "GTM_EXACT_MAX_STEPS", 0)  # past the search, to the program
     monkeypatch.setattr(matching, "MAX_EXACT_BLOCKS", 3)
     test_set = make_test_set(["a a a b"], {"s": ["a b a a"]})
-    options = Options(tokenize="none", gtm_exponent=2.0, gtm_matching="exact")
+    options = Options.from_flags(tokenize="none", gtm_exponent=2.0, gtm_matching="exact")
     with pytest.warns(UserWarning, match="1 segment"):
         scores = score_test_set(test_set, ["gtm_precision"], options).corpus()
     assert scores["s"]["gtm_precision"] == math.sqrt(6) / 4  # the greedy size, a lower bound

@@ -50,7 +50,7 @@ def test_a_repeated_word_is_one_run_and_costs_nothing():
 def test_the_bomb_scores_like_any_identical_pair():
     test_set = make_test_set([BOMB], {"s": [BOMB]})
     for e in (1.0, 2.0, 3.0):
-        scores = score_test_set(test_set, GTM, Options(tokenize="none", gtm_exponent=e))
+        scores = score_test_set(test_set, GTM, Options.from_flags(tokenize="none", gtm_exponent=e))
         assert scores.notes == ()
         assert scores.corpus()["s"]["gtm_precision"] == pytest.approx(1.0, abs=1e-12)
 
@@ -91,7 +91,9 @@ def small_limits(monkeypatch, gtm_loops):
 def test_a_segment_over_the_limits_is_left_out_with_a_note(small_limits):
     test_set = make_test_set(["a a a a", "x y"], {"s": ["a a a a", "x y"]})
     with pytest.warns(UserWarning, match=r"s: GTM leaves out 1 segment\(s\).*segment 1 has"):
-        scores = score_test_set(test_set, GTM, Options(tokenize="none", gtm_exponent=2.0))
+        scores = score_test_set(
+            test_set, GTM, Options.from_flags(tokenize="none", gtm_exponent=2.0)
+        )
     assert len(scores.notes) == 1  # once, though three GTM metrics met it
     assert "16 hits" in scores.notes[0]
     statistics = scores.statistics["gtm"]["s"]
@@ -104,7 +106,7 @@ def test_a_segment_over_the_limits_is_left_out_with_a_note(small_limits):
 
 def test_exact_mode_over_the_limits_leaves_out_too(small_limits):
     test_set = make_test_set(["a a a a", "x y"], {"s": ["a a a a", "x y"]})
-    options = Options(tokenize="none", gtm_exponent=2.0, gtm_matching="exact")
+    options = Options.from_flags(tokenize="none", gtm_exponent=2.0, gtm_matching="exact")
     with pytest.warns(UserWarning, match="GTM leaves out 1 segment"):
         scores = score_test_set(test_set, ["gtm"], options)
     assert scores.corpus()["s"]["gtm"] == 1.0
@@ -129,7 +131,7 @@ def test_the_viewer_refuses_a_grid_too_large_to_draw():
 
 def test_the_segment_list_survives_a_segment_over_the_limits(small_limits):
     test_set = make_test_set(["a a a a", "x y"], {"s": ["a a a a", "x y"]})
-    table = segment_table(test_set, "s", Options(tokenize="none", gtm_exponent=2.0))
+    table = segment_table(test_set, "s", Options.from_flags(tokenize="none", gtm_exponent=2.0))
     assert np.isnan(table["F greedy"][0]) and table["F greedy"][1] == 1.0
 
 
@@ -190,7 +192,7 @@ def test_without_the_compiled_module_the_python_loops_say_so_and_agree():
                 references=[TextColumn("ref", text, "ref")],
                 systems=[TextColumn("s", ("a b d e a b c", "x y z x"), "s")],
             )
-            options = Options(tokenize="none", gtm_exponent=2.0)
+            options = Options.from_flags(tokenize="none", gtm_exponent=2.0)
             print(repr(score_test_set(test_set, ["gtm"], options).corpus()["s"]["gtm"]))
         print(sum("pure-Python" in str(w.message) for w in caught))
         """
@@ -204,6 +206,8 @@ def test_without_the_compiled_module_the_python_loops_say_so_and_agree():
     )
     fallback, warned = done.stdout.split()
     test_set = make_test_set(["a b c a b d e", "x y x y z"], {"s": ["a b d e a b c", "x y z x"]})
-    compiled = score_test_set(test_set, ["gtm"], Options(tokenize="none", gtm_exponent=2.0))
+    compiled = score_test_set(
+        test_set, ["gtm"], Options.from_flags(tokenize="none", gtm_exponent=2.0)
+    )
     assert float(fallback) == compiled.corpus()["s"]["gtm"]
     assert warned == "1"

@@ -117,8 +117,12 @@ def test_shortest_brevity_penalty_by_hand():
     # 10 hypothesis tokens, all in the second reference; references of 6 and 12 tokens.
     refs = [["a b c d e f"], ["a b c d e f g h i j k l"]]
     test_set = make_test_set(refs, {"sys": ["a b c d e f g h i j"]})
-    closest = score_test_set(test_set, ["bleu"], Options(bp="closest")).corpus()["sys"]["bleu"]
-    shortest = score_test_set(test_set, ["bleu"], Options(bp="shortest")).corpus()["sys"]["bleu"]
+    closest = score_test_set(test_set, ["bleu"], Options.from_flags(bleu_bp="closest")).corpus()[
+        "sys"
+    ]["bleu"]
+    shortest = score_test_set(test_set, ["bleu"], Options.from_flags(bleu_bp="shortest")).corpus()[
+        "sys"
+    ]["bleu"]
     assert closest == pytest.approx(100 * math.exp(1 - 12 / 10))  # closest length is 12
     assert shortest == pytest.approx(100.0)  # shortest length is 6: no penalty
 

@@ -29,7 +29,7 @@ def sacrebleu_metric(name: str, options: Options | None = None):
     (case-insensitive TER) unless ``ter_case_sensitive`` asks for case-sensitive TER."""
     options = options or Options()
     if name == "ter":
-        return SacreTER(case_sensitive=options.ter_case_sensitive and not options.lowercase)
+        return SacreTER(case_sensitive=options.ter.case_sensitive and not options.lowercase)
     return SacreCHRF(word_order=2 if name == "chrf++" else 0, lowercase=options.lowercase)
 
 
@@ -75,7 +75,7 @@ def assert_equal_to_sacrebleu(
         expected_sentences = sentences(range(len(hypotheses) * len(picked)))
     else:
         texts = [text for column in (*references, *hypotheses) for text in column]
-        described = f"{name} lowercase={options.lowercase} ter-case={options.ter_case_sensitive}"
+        described = f"{name} lowercase={options.lowercase} ter-case={options.ter.case_sensitive}"
         key = inputs_key(f"sacrebleu {sacrebleu.__version__} {described}", texts)
         # a live corpus score costs as much as the whole pin: its sentences are what is checked
         expected_corpus = oracle_values(f"{pin}-corpus", key, len(hypotheses), corpus, 0)
@@ -112,7 +112,7 @@ EDGE_SYSTEMS = {
 def test_edge_cases_equal_sacrebleu(name, lowercase, ter_case, n_references):
     """Empty hypotheses and references, punctuation chrF++ splits off, shifts, case."""
     test_set = make_test_set(EDGE_REFERENCES[:n_references], EDGE_SYSTEMS)
-    options = Options(lowercase=lowercase, ter_case_sensitive=ter_case)
+    options = Options.from_flags(lowercase=lowercase, ter_case_sensitive=ter_case)
     assert_equal_to_sacrebleu(test_set, name, options)
 
 
@@ -120,11 +120,11 @@ def test_ter_is_case_insensitive_by_default_as_sacrebleu():
     """sacreBLEU's TER lowercases unless told not to; ours too, and its signature says so."""
     test_set = make_test_set(["The Cat sat"], {"upper": ["THE CAT SAT"]})
     default = get_metric("ter", Options())
-    cased = get_metric("ter", Options(ter_case_sensitive=True))
+    cased = get_metric("ter", Options.from_flags(ter_case_sensitive=True))
     assert default.corpus_score(default.text_statistics(test_set, "upper")) == 0.0
     assert cased.corpus_score(cased.text_statistics(test_set, "upper")) == 100.0  # 3 of 3
     assert (default.case_label, cased.case_label) == ("lc", "mixed")
-    lowercased = get_metric("ter", Options(lowercase=True, ter_case_sensitive=True))
+    lowercased = get_metric("ter", Options.from_flags(lowercase=True, ter_case_sensitive=True))
     assert lowercased.case_label == "lc"  # lowercased text has no case left to tell
 
 
@@ -165,7 +165,7 @@ def test_metric_attributes_and_signatures():
     assert "|nc:6|nw:2|space:no|" in run_signature(Options(), [chrf_pp], 1)
     assert "|ter-tok:tercom|norm:no|punct:yes|asian:no|" in signature
     assert signature.startswith("nrefs:1|case:mixed|") and "|ter-case:lc|" in signature
-    cased = Options(ter_case_sensitive=True)
+    cased = Options.from_flags(ter_case_sensitive=True)
     assert "ter-case" not in run_signature(cased, [chrf, get_metric("ter", cased)], 1)
     own = metric_signatures(Options(), [chrf, ter, get_metric("bleu", Options())], 1)
     # chrF and TER read the raw text: as sacreBLEU's, their signatures name no tokenizer
@@ -254,7 +254,7 @@ def test_shared_sets_ter_equals_sacrebleu(test_set, systems, segments):
     folder, references = SHARED_SETS[test_set]
     loaded = folder_test_set(folder, references, systems=systems, segments=segments)
     assert_equal_to_sacrebleu(loaded, "ter", every=3, pin=f"ter-{test_set}")
-    cased = Options(ter_case_sensitive=True)
+    cased = Options.from_flags(ter_case_sensitive=True)
     assert_equal_to_sacrebleu(loaded, "ter", cased, every=5, pin=f"ter-cased-{test_set}")
 
 

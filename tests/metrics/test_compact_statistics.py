@@ -28,7 +28,7 @@ def test_compact_keeps_only_whole_numbers_as_int32():
 @pytest.mark.parametrize("exponent", [1.0, 2.0])
 def test_scores_from_int32_statistics_equal_float64(ted, exponent):
     small = ted.with_systems(ted.systems[:3])
-    scores = score_test_set(small, METRICS, Options(gtm_exponent=exponent))
+    scores = score_test_set(small, METRICS, Options.from_flags(gtm_exponent=exponent))
     for metric in scores.metrics:
         for system in scores.systems:
             stats = scores.statistics[metric.name][system]

@@ -104,7 +104,7 @@ def options_for(jar_args: list[str]) -> Options:
             fields["meteor_weights"] = tuple(float(x) for x in value.split())
         elif flag == "-p":
             fields["meteor_parameters"] = tuple(float(x) for x in value.split())
-    return Options(**fields)
+    return Options.from_flags(**fields)
 
 
 def jar_layout(rows: np.ndarray, n_modules: int) -> np.ndarray:

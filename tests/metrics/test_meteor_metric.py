@@ -18,7 +18,7 @@ from mteval_core.metrics.scoring import score_test_set
 from mteval_core.settings.options import Options
 from tests.helpers import make_test_set
 
-EXACT = Options(meteor_modules=("exact",))
+EXACT = Options.from_flags(meteor_modules=("exact",))
 
 
 @pytest.fixture(autouse=True)
@@ -52,13 +52,15 @@ def test_the_best_reference_is_kept_and_the_first_on_ties():
 def test_lowercase_is_the_jars_lower_and_changes_matches():
     text = (["The Cat"], [["the cat"]])
     mixed = METEOR(EXACT).segment_statistics(*text)
-    lower = METEOR(Options(meteor_modules=("exact",), lowercase=True)).segment_statistics(*text)
+    lower = METEOR(
+        Options.from_flags(meteor_modules=("exact",), lowercase=True)
+    ).segment_statistics(*text)
     assert mixed[0, 4] == 0 and lower[0, 4] + lower[0, 6] == 2
 
 
 def test_scores_and_signature_in_score_test_set():
     test_set = make_test_set([["a b c d", "x y"]], {"s": ["a b d c", "x y"]})
-    scores = score_test_set(test_set, ["meteor"], Options(meteor_language="de"))
+    scores = score_test_set(test_set, ["meteor"], Options.from_flags(meteor_language="de"))
     signature = scores.signatures["meteor"]
     for part in ("meteor-lang:de", "meteor-p:0.95+1+0.55+0.55", "meteor-norm:no", "case:mixed"):
         assert part in signature

@@ -82,7 +82,7 @@ def test_block_ranges_cover_every_segment_once():
 )
 def test_gtm_sizes_in_blocks(ted, monkeypatch, exponent, matching):
     """GTM's loops take a block of segments at a time too: the same size for every segment."""
-    options = Options(gtm_exponent=exponent, gtm_matching=matching)
+    options = Options.from_flags(gtm_exponent=exponent, gtm_matching=matching)
     small = ted.with_systems(ted.systems[:3])
 
     def sizes() -> list[np.ndarray]:

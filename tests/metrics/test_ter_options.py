@@ -51,7 +51,7 @@ def wmt23_set(pair: str, systems: int, every: int = 1) -> TestSet:
 
 
 def ter_options(flags: dict[str, bool]) -> Options:
-    return Options(**{f"ter_{name}": value for name, value in flags.items()})
+    return Options.from_flags(**{f"ter_{name}": value for name, value in flags.items()})
 
 
 def sacrebleu_ter(test_set: TestSet, system: str, flags: dict[str, bool]) -> float:

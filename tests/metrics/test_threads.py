@@ -64,7 +64,7 @@ def small_wmt17(wmt17):
 def test_the_same_statistics_on_any_number_of_cores(small_wmt17, metrics, cores):
     if metrics == ["meteor"] and jar_path(None) is None:
         pytest.skip("pycocoevalcap (METEOR's data) is not installed")
-    options = Options(meteor_language="de")
+    options = Options.from_flags(meteor_language="de")
     results = []
     for n in CORES:
         cores(n)

@@ -13,7 +13,9 @@ UNIGRAM = ["precision", "recall", "f1", "fmean"]
 
 
 def scores(references, systems, **options):
-    result = score_test_set(make_test_set(references, systems), UNIGRAM, Options(**options))
+    result = score_test_set(
+        make_test_set(references, systems), UNIGRAM, Options.from_flags(**options)
+    )
     return result.corpus(), result.segments()
 
 

@@ -212,7 +212,7 @@ def wmt21_one_reference(gtm_exponent: float = 1.0, references: int = 1) -> Score
     return score_test_set(
         test_set,
         ["ter", "precision", "recall", "f1", "gtm", "gtm_precision", "gtm_recall"],
-        Options(gtm_exponent=gtm_exponent),
+        Options.from_flags(gtm_exponent=gtm_exponent),
     )
 
 

@@ -124,7 +124,7 @@ def test_a_corpus_with_fewer_references_gives_the_statistics_of_scoring_them_alo
     from tests.helpers import load_sample
 
     test_set = load_sample().test_set.with_human(None)
-    options = Options(gtm_exponent=2.0)
+    options = Options.from_flags(gtm_exponent=2.0)
     corpus = EncodedCorpus(test_set, options)
     for subset in ((0,), (1,), (1, 0)):
         alone = replace(test_set, references=tuple(test_set.references[i] for i in subset))

@@ -59,7 +59,7 @@ def test_signature_names_every_option():
     [
         {"tokenize": "moses"},
         {"stem": "lancaster"},
-        {"bp": "longest"},
+        {"bleu_bp": "longest"},
         {"fmean_alpha": 1.5},
         {"fmean_alpha": float("nan")},
         {"stem": "snowball", "stem_language": "klingon"},
@@ -67,5 +67,5 @@ def test_signature_names_every_option():
 )
 def test_bad_options_are_refused_with_advice(changes):
     with pytest.raises(InputError) as error:
-        Options(**changes)
+        Options.from_flags(**changes)
     assert "hoose" in str(error.value) or "from 0 to 1" in str(error.value)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from mteval_core.errors import InputError
 from mteval_core.metrics.meteor.scorer import Parameters
-from mteval_core.settings.options import METEOR_TASKS as TASKS
+from mteval_core.settings.parameters import METEOR_TASKS as TASKS
 
 MODULES = ("exact", "stem", "synonym", "paraphrase")
 

@@ -65,17 +65,18 @@ class SegmentsLeftOut(Note):
 def configuration_of(options: Options) -> MeteorConfiguration:
     """The jar's configuration for mteval's options (``--lowercase`` is the jar's -lower)."""
     return configure(
-        options.meteor_language,
-        task=options.meteor_task,
-        modules=options.meteor_modules,
-        weights=options.meteor_weights,
-        parameters=options.meteor_parameters,
-        normalize=options.meteor_normalize,
+        options.meteor.language,
+        task=options.meteor.task,
+        modules=options.meteor.modules,
+        weights=options.meteor.weights,
+        parameters=options.meteor.parameters,
+        normalize=options.meteor.normalize,
         lowercase=options.lowercase,
     )
 
 
 class METEOR(Metric):
+    family = "meteor"
     name = "meteor"
     label = "METEOR"
     scale = "0 to 1"
@@ -87,7 +88,7 @@ class METEOR(Metric):
         configuration = configuration_of(options)
         availability.check_normalizer(configuration)
         self._left_out_note: str | None = None
-        if options.meteor_modules is None:  # the defaults, without modules whose data is missing
+        if options.meteor.modules is None:  # the defaults, without modules whose data is missing
             configuration = self._without_missing_modules(configuration)
         self.configuration = configuration
         self.stat_names = stat_names(configuration.modules)
@@ -103,29 +104,29 @@ class METEOR(Metric):
         """The default modules that can run here, as if named with --meteor-modules (the jar's
         positional weights then follow the shorter list), and a note naming the others."""
         options = self.options
-        available = availability.available_modules(configuration, options.meteor_data)
+        available = availability.available_modules(configuration, options.meteor.data)
         if available == configuration.modules:
             return configuration
         left_out = [m for m in configuration.modules if m not in available]
-        if options.meteor_weights is not None:
+        if options.meteor.weights is not None:
             raise InputError(
                 f"--meteor-weights: the default METEOR modules of {configuration.language} "
                 f"include {', '.join(left_out)}, which cannot run here",
                 hint="Name the modules with --meteor-modules, one weight per module.",
             )
         reasons = "; ".join(
-            availability.why_missing(m, configuration, options.meteor_data) for m in left_out
+            availability.why_missing(m, configuration, options.meteor.data) for m in left_out
         )
         self._left_out_note = (
             f"METEOR leaves out its default {', '.join(left_out)} module(s) for "
             f"{configuration.language} ({reasons}); it scores with {', '.join(available)}"
         )
         return configure(
-            options.meteor_language,
-            task=options.meteor_task,
+            options.meteor.language,
+            task=options.meteor.task,
             modules=available,
-            parameters=options.meteor_parameters,
-            normalize=options.meteor_normalize,
+            parameters=options.meteor.parameters,
+            normalize=options.meteor.normalize,
             lowercase=options.lowercase,
         )
 
@@ -176,7 +177,7 @@ class METEOR(Metric):
         if reference_words is None:
             reference_words = [[self.words(text) for text in r] for r in references]
         per_reference = self._beam_statistics(hypotheses, reference_words)
-        if self.options.meteor_alignment == "exact":
+        if self.options.meteor.alignment == "exact":
             rows = self._exact_statistics(hypotheses, reference_words, per_reference)
         else:
             rows = self._best_of(per_reference)
@@ -335,7 +336,7 @@ class METEOR(Metric):
         if self._word_table is None:
             stem = None
             if "stem" in self.configuration.modules:
-                data = availability.meteor_data(self.options.meteor_data)
+                data = availability.meteor_data(self.options.meteor.data)
                 stem = data.stemmer(self.configuration.language)
             self._word_table = WordTable(stem, self.function_words())
         return self._word_table
@@ -346,7 +347,7 @@ class METEOR(Metric):
             self._corpus = {}
             for k, module in enumerate(self.configuration.modules):
                 if module == "paraphrase":
-                    data = availability.meteor_data(self.options.meteor_data)
+                    data = availability.meteor_data(self.options.meteor.data)
                     table = data.paraphrases(self.configuration.language)
                     self._corpus[k] = CorpusParaphrases(table).matches
         return self._corpus
@@ -358,19 +359,19 @@ class METEOR(Metric):
     def _prepared(self, text: str) -> str:
         """A line normalised and lowercased as the options ask, before Java's split."""
         if self._prepare is None:
-            self._prepare = availability.line_preparer(self.configuration, self.options.meteor_data)
+            self._prepare = availability.line_preparer(self.configuration, self.options.meteor.data)
         return self._prepare(text)
 
     def matchers(self) -> list[Matcher]:
         if self._matchers is None:
             self._matchers = [
-                availability.matcher(module, self.configuration, self.options.meteor_data)
+                availability.matcher(module, self.configuration, self.options.meteor.data)
                 for module in self.configuration.modules
             ]
         return self._matchers
 
     def function_words(self) -> frozenset[str]:
-        return availability.function_words(self.options.meteor_data)
+        return availability.function_words(self.options.meteor.data)
 
     # ------------------------------------------------------------------ scores
     def score_from_totals(self, totals: np.ndarray) -> np.ndarray:
@@ -385,7 +386,7 @@ class METEOR(Metric):
     def signature_options(self) -> dict[str, str]:
         return {
             **self.configuration.signature_options(),
-            "meteor-align": self.options.meteor_alignment,
+            "meteor-align": self.options.meteor.alignment,
         }
 
 

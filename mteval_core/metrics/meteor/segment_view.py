@@ -30,7 +30,8 @@ from mteval_core.metrics.meteor.optimal import align_optimally
 from mteval_core.metrics.meteor.scorer import score_parts, statistics_row
 from mteval_core.metrics.meteor.stage import Match, Stage, TooManyMatches
 from mteval_core.settings.limits import GRID_MAX_CELLS, METEOR_MAX_MATCHES, METEOR_MAX_WORDS
-from mteval_core.settings.options import METEOR_ALIGNMENTS, Options
+from mteval_core.settings.options import Options
+from mteval_core.settings.parameters import METEOR_ALIGNMENTS
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ class MeteorSegmentView:
     references: tuple[tuple[str, ...], ...]
     modules: tuple[str, ...]
     left_out: tuple[str, ...]  # default modules without their data here
-    scored_with: str  # the search the session's scores use (Options.meteor_alignment)
+    scored_with: str  # the search the session's scores use (Options.meteor.alignment)
     beam: SearchResult
     exact: SearchResult
     candidates: tuple[tuple[AlignedSpan, ...], ...]  # per reference, every module's matches
@@ -131,7 +132,7 @@ def meteor_segment_view(
     hypothesis: str, references: Sequence[str], options: Options
 ) -> MeteorSegmentView:
     """METEOR's alignments of one raw hypothesis against its raw references, beam and exact,
-    under the session's METEOR options (its data auto-detected or ``options.meteor_data``)."""
+    under the session's METEOR options (its data auto-detected or ``options.meteor.data``)."""
     metric = METEOR(options)
     configuration = metric.configuration
     hypothesis_words = metric.words(hypothesis)
@@ -155,7 +156,7 @@ def meteor_segment_view(
         references=tuple(tuple(words) for words in reference_words),
         modules=configuration.modules,
         left_out=tuple(m for m in requested if m not in configuration.modules),
-        scored_with=options.meteor_alignment,
+        scored_with=options.meteor.alignment,
         beam=results["beam"],
         exact=results["exact"],
         candidates=tuple(

@@ -78,7 +78,7 @@ def meteor_statistics(test_set, monkeypatch, direct: bool) -> dict[str, bytes]:
     with monkeypatch.context() as patch:
         if not direct:
             patch.setattr(metric, "matched_from_keys", lambda modules: False)
-        scores = score_test_set(test_set, ["meteor"], Options(meteor_language="de"))
+        scores = score_test_set(test_set, ["meteor"], Options.from_flags(meteor_language="de"))
     return {s: scores.statistics["meteor"][s].tobytes() for s in scores.systems}
 
 

@@ -36,7 +36,7 @@ from tests.helpers import make_test_set
 
 REPEATED = " ".join(["haus"] * 3_000)  # the issue's segment: 9 million exact matches
 ORDINARY = ["der hund schläft", "ein kleines haus am see", "die katze"]
-EXACT_STEM = Options(meteor_language="de", meteor_modules=("exact", "stem"))
+EXACT_STEM = Options.from_flags(meteor_language="de", meteor_modules=("exact", "stem"))
 
 
 @pytest.fixture(params=["compiled", "python"])
@@ -56,7 +56,7 @@ def scored(hypotheses: list[str], references: list[str], options: Options):
 @pytest.mark.usefixtures("meteor_loops")
 @pytest.mark.parametrize("alignment", ["beam", "exact"])
 def test_a_repeated_word_is_left_out_quickly_with_a_note(alignment):
-    options = Options(
+    options = Options.from_flags(
         meteor_language="de", meteor_modules=("exact", "stem"), meteor_alignment=alignment
     )
     hypotheses = [ORDINARY[0], REPEATED, *ORDINARY[1:]]
@@ -142,7 +142,7 @@ def test_the_exact_search_stops_at_its_steps():
 def test_the_exact_alignment_keeps_the_beams_past_its_steps():
     """120 repeated words: 14,520 candidates, far more states than the search may visit."""
     hypothesis, reference = " ".join(["haus"] * 120), " ".join(["haus"] * 121)
-    options = Options(
+    options = Options.from_flags(
         meteor_language="de", meteor_modules=("exact", "stem"), meteor_alignment="exact"
     )
     with pytest.warns(UserWarning, match=f"over {METEOR_EXACT_MAX_STEPS:,} steps"):
@@ -172,7 +172,7 @@ def test_the_viewer_says_why_it_draws_no_alignment():
 def test_the_viewer_says_so_where_the_modules_find_too_many():
     """Within the grid's cells, stems and synonyms both match every cell of "cars" x "car":
     2 x 160,000 candidates."""
-    options = Options(meteor_language="en", meteor_modules=("stem", "synonym"))
+    options = Options.from_flags(meteor_language="en", meteor_modules=("stem", "synonym"))
     try:
         METEOR(options).matchers()
     except InputError as error:

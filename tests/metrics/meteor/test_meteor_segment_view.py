@@ -93,7 +93,7 @@ def test_scores_and_kept_reference_are_the_metrics(views):
     references = [[r.segments[k] for k in SEGMENTS] for r in SAMPLE.references]
     hypotheses = [SAMPLE.system(SYSTEM)[k] for k in SEGMENTS]
     for search in ("beam", "exact"):
-        metric = METEOR(Options(meteor_alignment=search))
+        metric = METEOR(Options.from_flags(meteor_alignment=search))
         expected = metric.segment_scores(metric.segment_statistics(hypotheses, references))
         shown = np.array([view.result(search).score for view in views])
         np.testing.assert_array_equal(shown, expected)
@@ -118,7 +118,7 @@ def test_exact_never_has_more_chunks_than_beam_at_equal_coverage(views):
 
 
 def test_the_best_reference_is_kept_and_exact_stem_run_alone():
-    options = Options(meteor_modules=("exact", "stem"))
+    options = Options.from_flags(meteor_modules=("exact", "stem"))
     view = meteor_segment_view("the cats sat on a mat", ["x y z", "a cat sat on the mat"], options)
     assert view.modules == ("exact", "stem") and view.left_out == ()
     beam = view.beam
@@ -139,7 +139,9 @@ def test_the_best_reference_is_kept_and_exact_stem_run_alone():
 
 
 def test_a_whole_match_in_one_chunk_has_no_fragmentation():
-    view = meteor_segment_view("the cat sat", ["the cat sat"], Options(meteor_modules=("exact",)))
+    view = meteor_segment_view(
+        "the cat sat", ["the cat sat"], Options.from_flags(meteor_modules=("exact",))
+    )
     beam = view.beam
     assert beam.chunks == 1 and len(beam.chunk_spans) == 1 and beam.chunk_spans[0] == (0, 3, 0, 3)
     assert beam.fragmentation == beam.penalty == 0.0 and beam.score == pytest.approx(1.0)

@@ -22,7 +22,7 @@ from mteval_core.settings.options import Options
 from tests.helpers import cell_pixels, make_test_set
 
 PAGE_WIDTH = 940  # the page's column in a 1,400-px window beside the sidebar
-AT_E2 = Options(tokenize="none", gtm_exponent=2.0)
+AT_E2 = Options.from_flags(tokenize="none", gtm_exponent=2.0)
 
 
 def named_test_set(references: dict[str, str], candidate: str) -> TestSet:

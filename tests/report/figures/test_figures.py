@@ -41,7 +41,7 @@ def test_differential_scatter():
 
 def test_bitext_figure_draws_cut_blocks_and_barriers():
     test_set = make_test_set([["a b c d"], ["a b c d e"]], {"s": ["a b c d e"]})
-    grid = bitext_grid(test_set, "s", 1, Options(tokenize="none", gtm_exponent=2.0))
+    grid = bitext_grid(test_set, "s", 1, Options.from_flags(tokenize="none", gtm_exponent=2.0))
     figure = bitext_grid_figure(grid, grid.greedy, "s, segment 1")
     (cells,) = figure.data  # one trace for the whole grid, whatever its size
     states = np.array(cells.z)
@@ -86,13 +86,15 @@ def _hundred_token_grid(n_references: int):
     references = [[" ".join(rng.choice(words, 100))] for _ in range(n_references)]
     candidate = " ".join(references[0][0].split()[:60] + list(rng.choice(words, 40)))
     test_set = make_test_set(references, {"s": [candidate]})
-    return bitext_grid(test_set, "s", 1, Options(tokenize="none", gtm_exponent=2.0), exact=True)
+    return bitext_grid(
+        test_set, "s", 1, Options.from_flags(tokenize="none", gtm_exponent=2.0), exact=True
+    )
 
 
 @pytest.mark.parametrize("n_references", [1, 2])
 def test_bitext_figure_of_a_hundred_tokens_stays_readable(n_references):
     small_grid = bitext_grid(
-        make_test_set(["a b c"], {"s": ["a b c"]}), "s", 1, Options(gtm_exponent=2.0)
+        make_test_set(["a b c"], {"s": ["a b c"]}), "s", 1, Options.from_flags(gtm_exponent=2.0)
     )
     small = bitext_grid_figure(small_grid, small_grid.greedy)
     grid = _hundred_token_grid(n_references)
