@@ -1,0 +1,230 @@
+"""WMT25's automatic scores as the organisers ship them (wmt-conference/wmt25-general-mt,
+``data/automatic_scores/<SYSTEM>.jsonl``) and its systems metadata
+(``data/systems_metadata_updated3.json``).
+
+One file per system, named by the system; one JSON object per line and per document:
+``{"language_pair": "en-ar_EG", "domain": "news", "document_id": "...", "metric_scores":
+{"CometKiwi-XL": [one score per paragraph], ...}}``. A score may be ``null`` (20 of
+GEMBA-ESA-CMDA's are): it is kept as NaN and skipped by the means, as the organisers skip it.
+Every system of a language pair must score the same documents with the same paragraphs and
+metrics; a file that does not is refused with its name and line, so that no system is ranked
+on other segments than the rest.
+
+The metadata's ``supported_lps`` of a system lists the pairs it took part in; AutoRank counts a
+system for a pair when it has scores for the pair and the metadata lists the pair (whatever its
+value: "supported", "unsupported", "unknown").
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mteval_core.errors import InputError
+from mteval_core.io.jsonl import json_records
+from mteval_core.model.metric_segments import MetricSegments, SegmentKey
+
+SUFFIX = ".jsonl"
+
+
+@dataclass(frozen=True)
+class _Document:
+    key: tuple[str, str]  # domain, document id
+    scores: dict[str, list[float]]
+    line: int
+
+
+def read_automatic_scores(paths: Sequence[Path]) -> dict[str, MetricSegments]:
+    """The scores of every language pair in ``paths`` (``<SYSTEM>.jsonl`` files, or folders of
+    them), by language pair."""
+    files = _score_files(paths)
+    by_pair: dict[str, dict[str, list[_Document]]] = {}
+    origins: dict[tuple[str, str], str] = {}
+    for path in files:
+        system = path.name[: -len(SUFFIX)]
+        for pair, documents in _read_system(path.read_bytes(), str(path)).items():
+            if system in by_pair.setdefault(pair, {}):
+                raise InputError(
+                    f"a second file for system {system!r}",
+                    origin=str(path),
+                    hint=f"{origins[pair, system]} already holds it; give each system once.",
+                )
+            by_pair[pair][system] = documents
+            origins[pair, system] = str(path)
+    return {pair: _aligned(pair, systems, origins) for pair, systems in sorted(by_pair.items())}
+
+
+def read_systems_metadata(path: Path) -> dict[str, frozenset[str]]:
+    """Each system's language pairs (the keys of its ``supported_lps``)."""
+    try:
+        document = json.loads(path.read_bytes())
+    except (OSError, ValueError) as error:
+        raise InputError(
+            f"cannot be read as JSON: {error}",
+            origin=str(path),
+            hint="Give WMT25's data/systems_metadata_updated3.json (or a file of its layout).",
+        ) from None
+    if not isinstance(document, dict):
+        raise InputError("is not a JSON object of systems", origin=str(path), hint=_METADATA_LAYOUT)
+    pairs = {}
+    for system, entry in document.items():
+        supported = entry.get("supported_lps") if isinstance(entry, dict) else None
+        if not isinstance(supported, dict):
+            raise InputError(
+                f"system {system!r} has no supported_lps object",
+                origin=str(path),
+                hint=_METADATA_LAYOUT,
+            )
+        pairs[system] = frozenset(supported)
+    return pairs
+
+
+_METADATA_LAYOUT = (
+    'The layout is {"SYSTEM": {"supported_lps": {"en-de_DE": "supported", ...}, ...}, ...}.'
+)
+
+
+def _score_files(paths: Sequence[Path]) -> list[Path]:
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.name.endswith(SUFFIX))
+            if not found:
+                raise InputError(
+                    f"holds no {SUFFIX} files",
+                    origin=str(path),
+                    hint="Give WMT25's data/automatic_scores/ folder: one SYSTEM.jsonl per system.",
+                )
+            files += found
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise InputError("does not exist", origin=str(path), hint="Check the path.")
+    return files
+
+
+def _read_system(data: bytes, origin: str) -> dict[str, list[_Document]]:
+    """One system's documents, by language pair, each line checked."""
+    _, records = json_records(data, origin)
+    pairs: dict[str, list[_Document]] = {}
+    for record in records:
+        value = record.fields
+        missing = [
+            k for k in ("language_pair", "domain", "document_id", "metric_scores") if k not in value
+        ]
+        if missing:
+            raise InputError(
+                f"this line has no {', '.join(missing)}",
+                origin=origin,
+                line=record.line,
+                hint='Each line is {"language_pair", "domain", "document_id", "metric_scores"}.',
+            )
+        scores = _metric_scores(value["metric_scores"], origin, record.line)
+        key = (str(value["domain"]), str(value["document_id"]))
+        pairs.setdefault(str(value["language_pair"]), []).append(
+            _Document(key, scores, record.line)
+        )
+    return pairs
+
+
+def _metric_scores(value: object, origin: str, line: int) -> dict[str, list[float]]:
+    if not isinstance(value, dict) or not value:
+        raise InputError(
+            "metric_scores is not an object of metrics",
+            origin=origin,
+            line=line,
+            hint='It is {"METRIC": [one score per paragraph], ...}.',
+        )
+    scores: dict[str, list[float]] = {}
+    for metric, values in value.items():
+        if not isinstance(values, list) or not all(
+            v is None or (isinstance(v, int | float) and not isinstance(v, bool)) for v in values
+        ):
+            raise InputError(
+                f"metric {metric!r}'s scores are not a list of numbers (or null)",
+                origin=origin,
+                line=line,
+                hint="Give one number per paragraph; null where a metric gave none.",
+            )
+        floats = [math.nan if v is None else float(v) for v in values]
+        if any(math.isinf(v) for v in floats):
+            raise InputError(
+                f"metric {metric!r} has an infinite score",
+                origin=origin,
+                line=line,
+                hint="Give finite numbers, or null where a metric gave none.",
+            )
+        scores[metric] = floats
+    if len({len(v) for v in scores.values()}) > 1:
+        raise InputError(
+            "the metrics of this document score different numbers of paragraphs",
+            origin=origin,
+            line=line,
+            hint="Every metric scores every paragraph of the document.",
+        )
+    return scores
+
+
+def _aligned(
+    pair: str, systems: Mapping[str, list[_Document]], origins: Mapping[tuple[str, str], str]
+) -> MetricSegments:
+    """One language pair's documents of every system, checked to be the same segments."""
+    names = sorted(systems)
+    first = names[0]
+    layout = _layout(systems[first], pair, origins[pair, first])
+    for system in names[1:]:
+        other = _layout(systems[system], pair, origins[pair, system])
+        if other != layout:
+            raise InputError(
+                f"{pair}: system {system!r} scores other documents, paragraphs or metrics than "
+                f"{first!r}",
+                origin=origins[pair, system],
+                hint="Every system of a language pair is scored on the same segments with the "
+                "same metrics.",
+            )
+    metrics = tuple(next(iter(layout.values()))[1])
+    segments = tuple(
+        SegmentKey(domain, document, index)
+        for (domain, document), (count, _) in layout.items()
+        for index in range(count)
+    )
+    scores = {
+        metric: np.array(
+            [
+                [v for d in sorted(systems[s], key=lambda d: d.key) for v in d.scores[metric]]
+                for s in names
+            ],
+            dtype=float,
+        )
+        for metric in metrics
+    }
+    return MetricSegments(pair, tuple(names), metrics, segments, scores)
+
+
+def _layout(
+    documents: list[_Document], pair: str, origin: str
+) -> dict[tuple[str, str], tuple[int, tuple[str, ...]]]:
+    layout: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {}
+    for document in sorted(documents, key=lambda d: d.key):
+        if document.key in layout:
+            raise InputError(
+                f"{pair}: document {document.key[1]!r} ({document.key[0]}) a second time",
+                origin=origin,
+                line=document.line,
+                hint="Give each document once per system.",
+            )
+        count = len(next(iter(document.scores.values())))
+        layout[document.key] = (count, tuple(sorted(document.scores)))
+    metric_sets = {metrics for _, metrics in layout.values()}
+    if len(metric_sets) > 1:
+        raise InputError(
+            f"{pair}: the documents are scored by different metrics",
+            origin=origin,
+            hint="Every document of a language pair is scored by the same metrics.",
+        )
+    return layout
