@@ -1,16 +1,16 @@
 """``mteval rank``: official rankings as WMT makes them.
 
-Its source today is ``--autorank wmt24|wmt25`` over segment-level metric scores
-(``cli.rank_autorank``); human rankings from raw annotations (``--protocol``) will join it with
-their own argument group. The output layout (text, or JSON as ``rankings.table`` documents it)
-is one for every source.
+Two sources, each with its own argument group: ``--autorank wmt24|wmt25`` over segment-level
+metric scores (``cli.rank_autorank``) and ``--protocol wmt24`` over raw human annotations
+(``cli.rank_human``). The output layout (text, or JSON as ``rankings.table`` documents it) is one
+for both.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from mteval_core.cli import rank_autorank
+from mteval_core.cli import rank_autorank, rank_human
 from mteval_core.errors import InputError
 from mteval_core.rankings.table import rankings_json, rankings_text
 
@@ -18,12 +18,18 @@ from mteval_core.rankings.table import rankings_json, rankings_text
 def add_command(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "rank",
-        help="rank systems as WMT does: AutoRank from metric scores",
-        description="AutoRank as WMT24 or WMT25 computes it, from segment-level metric scores "
-        "(WMT25's data/automatic_scores/ as shipped), with bootstrap intervals and rank ranges "
-        "(--bootstrap) and the ranking without each metric (--leave-one-out).",
+        help="rank systems as WMT does: human rankings from raw annotations, AutoRank",
+        description="A human ranking by the year's procedure (--protocol wmt24: Appraise ESA "
+        "exports and the documents files), or AutoRank as WMT24 or WMT25 computes it from "
+        "segment-level metric scores (WMT25's data/automatic_scores/ as shipped), with "
+        "bootstrap intervals and rank ranges (--bootstrap) and the ranking without each metric "
+        "(--leave-one-out).",
     )
+    rank_human.add_arguments(parser.add_argument_group("human ranking"))
     rank_autorank.add_arguments(parser.add_argument_group("AutoRank"))
+    parser.add_argument(
+        "--lp", nargs="+", metavar="LP", help="rank only these language pairs (e.g. en-cs_CZ)"
+    )
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help="output layout (text)"
     )
@@ -31,10 +37,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> str:
-    if not rank_autorank.requested(args):
+    if rank_autorank.requested(args) == rank_human.requested(args):
         raise InputError(
-            "mteval rank needs a source: --autorank wmt24 or wmt25",
-            hint="e.g. mteval rank --autorank wmt25 --metric-scores DIR --systems-metadata FILE",
+            "mteval rank needs one source: --protocol (human annotations) or --autorank "
+            "(metric scores)",
+            hint="e.g. mteval rank --protocol wmt24 --human WAVE.csv --documents LP.docs, or "
+            "mteval rank --autorank wmt25 --metric-scores DIR --systems-metadata FILE",
         )
-    rankings = rank_autorank.run(args)
+    source = rank_autorank if rank_autorank.requested(args) else rank_human
+    rankings = source.run(args)
     return rankings_json(rankings) if args.format == "json" else rankings_text(rankings)

@@ -57,9 +57,6 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         help="WMT25's systems metadata: which systems count for each pair",
     )
     group.add_argument(
-        "--lp", nargs="+", metavar="LP", help="rank only these language pairs (e.g. en-de_DE)"
-    )
-    group.add_argument(
         "--autorank-metrics",
         type=text_list,
         metavar="M,M",

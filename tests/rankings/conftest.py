@@ -24,3 +24,15 @@ def wmt25(tmp_path_factory) -> Path:
     (folder / "meta.json").write_bytes(lzma.decompress(meta.read_bytes()))
     (folder / "report.tex").write_bytes(lzma.decompress(report.read_bytes()))
     return folder
+
+
+@pytest.fixture(scope="session")
+def wmt24(tmp_path_factory) -> Path:
+    """WMT24's ESA waves 2-3 and the four .docs files, decompressed (waves/, documents/)."""
+    source = shared_dataset("wmt-rankings") / "wmt24-news-systems"
+    folder = tmp_path_factory.mktemp("wmt24")
+    for sub, pattern in (("waves", "humeval/esa_*.csv.xz"), ("documents", "txt/documents/*.xz")):
+        (folder / sub).mkdir()
+        for path in sorted(source.glob(pattern)):
+            (folder / sub / path.name[:-3]).write_bytes(lzma.decompress(path.read_bytes()))
+    return folder
