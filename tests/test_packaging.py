@@ -48,6 +48,8 @@ def test_the_sdist_holds_every_compiled_module_source_and_its_c(tmp_path: Path) 
     for module in COMPILED:
         path = module.replace(".", "/")
         assert {f"{path}.pyx", f"{path}.c"} <= sdist, module
+    shared = {str(path.relative_to(ROOT)) for path in (ROOT / "mteval_core").rglob("*.pxd")}
+    assert shared and shared <= sdist  # the helpers the .pyx files cimport
 
 
 def test_the_one_list_of_compiled_modules_names_every_pyx() -> None:
