@@ -26,19 +26,16 @@ files, so installing from it needs a compiler but not Cython.
 
 import os
 import sys
+import tomllib
 from pathlib import Path
 
 from setuptools import Extension, setup
 
-SOURCES = [
-    Path("mteval_core") / "gtm" / "_loops.pyx",
-    Path("mteval_core") / "text" / "_scan.pyx",
-    Path("mteval_core") / "engine" / "_libm.pyx",
-    Path("mteval_core") / "engine" / "_ngram_matches.pyx",
-    Path("mteval_core") / "metrics" / "_chrf_counts.pyx",
-    Path("mteval_core") / "metrics" / "_ter_edits.pyx",
-    Path("mteval_core") / "metrics" / "meteor" / "_beam_loops.pyx",
+# The one list of compiled modules (check_package.sh and tests/test_packaging.py read it too).
+COMPILED = tomllib.loads(Path("pyproject.toml").read_text(encoding="utf-8"))["tool"]["mteval"][
+    "compiled"
 ]
+SOURCES = [Path(*module.split(".")).with_suffix(".pyx") for module in COMPILED]
 
 SHARED = Path("mteval_core") / "_cython_shared.c"
 SHARED_MODULE = "mteval_core._cython_shared"

@@ -8,9 +8,10 @@
 # fallback's equality is tests/metrics/test_meteor_compiled.py's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The compiled modules (setup.py's SOURCES), each with a Python fallback.
-COMPILED=(gtm._loops text._scan engine._libm engine._ngram_matches metrics._chrf_counts
-  metrics._ter_edits metrics.meteor._beam_loops)
+# The compiled modules, each with a Python fallback: pyproject.toml's one list, as setup.py reads it.
+mapfile -t COMPILED < <(python3 -c 'import tomllib
+for module in tomllib.load(open("pyproject.toml", "rb"))["tool"]["mteval"]["compiled"]:
+    print(module.removeprefix("mteval_core."))')
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 python3 -m venv "$work/builder"
@@ -22,6 +23,7 @@ grep -q "mteval_core/_cython_shared.c" "$work/sdist.txt"  # a source install nee
 for module in "${COMPILED[@]}"; do
   grep -q "mteval_core/${module//.//}.c" "$work/sdist.txt" || { echo "the sdist lacks $module's C"; exit 1; }
 done
+grep -q "LICENSE" "$work/sdist.txt" || { echo "the sdist lacks LICENSE"; exit 1; }
 # Both wheels from the sdist, in pip's clean build folders: one compiled, one as on a machine
 # without a C compiler.
 "$work/builder/bin/python" -m pip wheel --quiet --no-deps -w "$work/dist" "$sdist" 2>/dev/null
@@ -48,6 +50,12 @@ score_sample() {  # $1: a wheel; $2: "compiled" or "python" (which GTM loops it 
     fi
   )
 }
+for wheel in "$work"/dist/*.whl "$work"/plain/*.whl; do  # sources stay in the sdist
+  python3 -c 'import sys, zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' \
+    "$wheel" >"$work/wheel.txt"
+  if grep -E '\.(c|pyx|pxd)$' "$work/wheel.txt"; then echo "$wheel holds sources"; exit 1; fi
+  grep -q "^mteval_core/py.typed$" "$work/wheel.txt" || { echo "$wheel lacks py.typed"; exit 1; }
+done
 score_sample "$(ls "$work/dist"/*.whl)" compiled
 score_sample "$(ls "$work/plain"/*.whl)" python
 cmp "$work/compiled.json" "$work/python.json"  # the same numbers, to the last digit

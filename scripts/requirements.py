@@ -3,7 +3,7 @@
 scripts/install.sh installs these while the package's compiled modules build: the build takes
 two cores for about 20 s and pip's install of the dependencies one core for about 30 s, so side
 by side they take the longer of the two instead of the sum. An extra that names another of
-mteval's extras ("mteval[dashboard]") is expanded.
+mteval's extras ("mteval-core[dashboard]") is expanded.
 
     python scripts/requirements.py test
 """

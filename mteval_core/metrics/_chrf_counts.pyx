@@ -30,17 +30,9 @@ import numpy as np
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 
-ctypedef unsigned int u32
-ctypedef unsigned long long u64
-ctypedef long long i64
-
-cdef inline bint _is_space(u32 c) noexcept nogil:
-    """Python's whitespace (``str.isspace``, what ``str.split()`` splits on; a test checks every
-    code point)."""
-    if c < 128:
-        return c == 32 or (9 <= c <= 13) or (28 <= c <= 31)
-    return (c == 0x85 or c == 0xA0 or c == 0x1680 or (0x2000 <= c <= 0x200A) or c == 0x2028
-            or c == 0x2029 or c == 0x202F or c == 0x205F or c == 0x3000)
+from mteval_core.metrics._text_units cimport (
+    first_slot, i64, is_space, same_text, u32, u64, word_hash,
+)
 
 
 cdef inline bint _is_punct(u32 c) noexcept nogil:
@@ -49,20 +41,8 @@ cdef inline bint _is_punct(u32 c) noexcept nogil:
 
 
 cdef inline i64 _slot(const Table *t, u64 key) noexcept nogil:
-    """The key's first slot: the key mixed with the table's secret seed, then Fibonacci hashing
-    (the high bits of x * 2^64 / golden ratio). Keyed, as the tokenizer's token table is, so an
-    upload cannot be crafted so that its n-grams pile into one run of slots (hash flooding)."""
-    return <i64> ((_mix(key ^ t.seed) * <u64> 0x9E3779B97F4A7C15) >> t.shift)
-
-
-cdef inline u64 _mix(u64 x) noexcept nogil:
-    """A 64-bit finaliser (splitmix64): spreads keys over the table's slots."""
-    x ^= x >> 30
-    x *= <u64>0xBF58476D1CE4E5B9
-    x ^= x >> 27
-    x *= <u64>0x94D049BB133111EB
-    x ^= x >> 31
-    return x
+    """The key's first slot in this table (first_slot: keyed Fibonacci hashing)."""
+    return first_slot(key, t.seed, t.shift)
 
 
 cdef struct Table:
@@ -136,31 +116,17 @@ cdef inline int _key_lookup(const Table *t, u64 key) noexcept nogil:
     return -1
 
 
-cdef inline bint _same_word(const u32 *text, i64 a, i64 a_len, i64 b, i64 b_len) noexcept nogil:
-    cdef i64 k
-    if a_len != b_len:
-        return False
-    for k in range(a_len):
-        if text[a + k] != text[b + k]:
-            return False
-    return True
-
-
 cdef inline int _word_id(Table *t, const u32 *text, i64 start, i64 length,
                          i64 *first_start, i64 *first_len, bint insert) noexcept nogil:
     """The dense id of a word (a run of code points), a new one if it is new and ``insert``,
     else -1: equal hashes are compared in full, against the first occurrence of every id."""
-    cdef u64 h = <u64> 1469598103934665603 ^ t.seed
-    cdef i64 k, mask = t.capacity - 1, slot
+    cdef u64 h = word_hash(text, start, length, t.seed)
+    cdef i64 mask = t.capacity - 1, slot = _slot(t, h)
     cdef int found
-    for k in range(length):
-        h = (h ^ text[start + k]) * <u64> 1099511628211
-    h = _mix(h ^ <u64> length)
-    slot = _slot(t, h)
     while t.stamps[slot] == t.stamp:
         if t.keys[slot] == h:
             found = t.ids[slot]
-            if _same_word(text, first_start[found], first_len[found], start, length):
+            if same_text(text, first_start[found], first_len[found], start, length):
                 return found
         slot = (slot + 1) & mask
     if not insert:
@@ -307,11 +273,11 @@ cdef i64 _split_segment(const u32 *text, i64 a, i64 b, Scratch *s, i64 n_chars, 
     cdef i64 p = a, w, length, added_words = 0
     cdef i64 c0 = n_chars
     while p < b:
-        if _is_space(text[p]):
+        if is_space(text[p]):
             p += 1
             continue
         w = p
-        while p < b and not _is_space(text[p]):
+        while p < b and not is_space(text[p]):
             s.chars[n_chars] = text[p]
             n_chars += 1
             p += 1

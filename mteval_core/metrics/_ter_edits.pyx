@@ -40,9 +40,9 @@ from libc.math cimport ceil, floor
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
-ctypedef unsigned int u32
-ctypedef unsigned long long u64
-ctypedef long long i64
+from mteval_core.metrics._text_units cimport (
+    first_slot, i64, is_space, same_text, u32, u64, word_hash,
+)
 
 # sacreBLEU's limits (lib_ter.py)
 DEF MAX_SHIFT_SIZE = 10
@@ -395,25 +395,6 @@ cdef i64 _edits(Work *w, const int *hyp, int n_hyp, const int *ref, int n_ref) n
         memcpy(w.hyp, w.shifted, n_hyp * sizeof(int))
 
 
-cdef inline bint _is_space(u32 c) noexcept nogil:
-    """Python's whitespace (``str.isspace``, what ``str.split()`` splits on; a test checks every
-    code point)."""
-    if c < 128:
-        return c == 32 or (9 <= c <= 13) or (28 <= c <= 31)
-    return (c == 0x85 or c == 0xA0 or c == 0x1680 or (0x2000 <= c <= 0x200A) or c == 0x2028
-            or c == 0x2029 or c == 0x202F or c == 0x205F or c == 0x3000)
-
-
-cdef inline u64 _mix(u64 x) noexcept nogil:
-    """A 64-bit finaliser (splitmix64): spreads keys over the table's slots."""
-    x ^= x >> 30
-    x *= <u64>0xBF58476D1CE4E5B9
-    x ^= x >> 27
-    x *= <u64>0x94D049BB133111EB
-    x ^= x >> 31
-    return x
-
-
 cdef struct Words:
     # One segment's words, every column: where each starts and ends in the text, its id; and the
     # table giving ids (open addressing, linear probing, a slot live when its stamp is current,
@@ -429,6 +410,7 @@ cdef struct Words:
     int *slot_ids
     u32 *stamps
     i64 slots
+    int shift  # 64 - log2(slots): first_slot takes the high bits
     u32 stamp
     int n_ids
     u64 seed
@@ -438,6 +420,7 @@ cdef int _words_reserve(Words *w, i64 n_words) noexcept nogil:
     """Room for this many words, and at least twice as many slots; 0 on success, -1 out of
     memory."""
     cdef i64 slots = 64
+    cdef int shift = 58
     if n_words > w.capacity:
         w.start = <i64 *> realloc(w.start, n_words * sizeof(i64))
         w.length = <i64 *> realloc(w.length, n_words * sizeof(i64))
@@ -450,6 +433,7 @@ cdef int _words_reserve(Words *w, i64 n_words) noexcept nogil:
         w.capacity = n_words
     while slots < 2 * n_words:
         slots *= 2
+        shift -= 1
     if slots > w.slots:
         free(w.keys)
         free(w.slot_ids)
@@ -458,6 +442,7 @@ cdef int _words_reserve(Words *w, i64 n_words) noexcept nogil:
         w.slot_ids = <int *> malloc(slots * sizeof(int))
         w.stamps = <u32 *> calloc(slots, sizeof(u32))
         w.slots = slots
+        w.shift = shift
         w.stamp = 0
         if w.keys == NULL or w.slot_ids == NULL or w.stamps == NULL:
             return -1
@@ -469,30 +454,16 @@ cdef int _words_reserve(Words *w, i64 n_words) noexcept nogil:
     return 0
 
 
-cdef bint _same_text(const u32 *text, i64 a, i64 a_len, i64 b, i64 b_len) noexcept nogil:
-    cdef i64 k
-    if a_len != b_len:
-        return False
-    for k in range(a_len):
-        if text[a + k] != text[b + k]:
-            return False
-    return True
-
-
 cdef int _word_id(Words *w, const u32 *text, i64 start, i64 length) noexcept nogil:
     """The word's id in this segment: equal exactly when the code points are equal (hashes
     only find the slot; equal hashes are compared in full)."""
-    cdef u64 h = <u64> 1469598103934665603 ^ w.seed
-    cdef i64 k, mask = w.slots - 1, slot
+    cdef u64 h = word_hash(text, start, length, w.seed)
+    cdef i64 mask = w.slots - 1, slot = first_slot(h, w.seed, w.shift)
     cdef int found
-    for k in range(length):
-        h = (h ^ text[start + k]) * <u64> 1099511628211
-    h = _mix(h ^ <u64> length)
-    slot = <i64> ((_mix(h ^ w.seed) * <u64> 0x9E3779B97F4A7C15) & <u64> mask)
     while w.stamps[slot] == w.stamp:
         if w.keys[slot] == h:
             found = w.slot_ids[slot]
-            if _same_text(text, w.first_start[found], w.first_length[found], start, length):
+            if same_text(text, w.first_start[found], w.first_length[found], start, length):
                 return found
         slot = (slot + 1) & mask
     w.stamps[slot] = w.stamp
@@ -509,11 +480,11 @@ cdef i64 _split(const u32 *text, i64 a, i64 b, Words *w, i64 n_words) noexcept n
     how many there are now."""
     cdef i64 p = a, first
     while p < b:
-        if _is_space(text[p]):
+        if is_space(text[p]):
             p += 1
             continue
         first = p
-        while p < b and not _is_space(text[p]):
+        while p < b and not is_space(text[p]):
             p += 1
         w.start[n_words] = first
         w.length[n_words] = p - first

@@ -37,7 +37,7 @@ TOKENIZERS = (
 # sacreBLEU downloads the SentencePiece models of these; we read the file given (``spm_model``).
 SPM_TOKENIZERS = ("flores101", "flores200", "spm")
 SPM_DIGEST_SIGNED = 12  # hex digits of the model's SHA-256 in the signature (spm-model:...)
-# The extra of ``pip install "mteval[...]"`` a tokenizer needs, for the message when it is missing.
+# The extra of ``pip install "mteval-core[...]"`` each tokenizer needs, named when it is missing.
 TOKENIZER_EXTRAS = {"ja-mecab": "ja", "ko-mecab": "ko", **dict.fromkeys(SPM_TOKENIZERS, "spm")}
 STEMMERS = ("none", "porter", "snowball")
 SNOWBALL_LANGUAGES = (

@@ -38,7 +38,7 @@ from mteval_core.shards.sums import Sums
 if TYPE_CHECKING:
     from distributed import Client, Future
 
-DASK_HINT = 'Install it with pip install "mteval[dask]", or run without Dask: --workers 0.'
+DASK_HINT = 'Install it with pip install "mteval-core[dask]", or run without Dask: --workers 0.'
 CONNECT_SECONDS = 20.0  # to reach a --scheduler
 # Dask's connect timeout does not cover a server that accepts the connection and never answers
 # (the dashboard's HTTP port, say): the run gives up on such a server this much later.

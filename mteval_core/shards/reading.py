@@ -28,7 +28,7 @@ from mteval_core.io.long_format import (
 )
 
 SHARD_SUFFIXES = (".tsv", ".csv", ".jsonl", ".parquet")
-PARQUET_HINT = 'Install pyarrow: pip install "mteval[dask]" (or pip install pyarrow).'
+PARQUET_HINT = 'Install pyarrow: pip install "mteval-core[dask]" (or pip install pyarrow).'
 
 
 @dataclass(frozen=True, eq=False)

@@ -131,7 +131,7 @@ def require_tokenizer(options: Options) -> None:
         except ImportError:
             raise InputError(
                 f"the {name} tokenizer needs {_WHAT_NEEDS[name]}, which is not installed: "
-                f'pip install "mteval[{TOKENIZER_EXTRAS[name]}]"',
+                f'pip install "mteval-core[{TOKENIZER_EXTRAS[name]}]"',
                 hint=f"Or choose another tokenizer: {_INSTEAD.get(name, 'e.g. char')}.",
             ) from None
     if name in SPM_TOKENIZERS:

@@ -79,12 +79,12 @@ def test_without_mecab_every_page_refuses_and_names_char(monkeypatch):
     assert app.session_state["options"].tokenize == "ja-mecab"
     (error,) = [plain(e) for e in app.error]
     assert error.startswith("The output is in Japanese, whose default tokenizer")
-    assert 'pip install "mteval[ja]"' in error and "WMT's official BLEU" in error
+    assert 'pip install "mteval-core[ja]"' in error and "WMT's official BLEU" in error
     assert "char" in error and "--" not in error  # no command-line flag on a page
     for page in ("app.py", "pages/1_Scores.py", "pages/3_Bitext_grid.py"):
         shown(app, page)
         problems = [plain(e) for e in app.error]
-        assert any('pip install "mteval[ja]"' in p for p in problems), page
+        assert any('pip install "mteval-core[ja]"' in p for p in problems), page
         assert any("char" in m.value for m in app.markdown), page  # the hint: char, as WMT
         assert not app.dataframe or page == "pages/3_Bitext_grid.py", page
         assert app.session_state["options"].tokenize == "ja-mecab", page  # never 13a

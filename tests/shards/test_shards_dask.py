@@ -102,7 +102,7 @@ def test_without_dask_the_message_says_what_to_install(sample, write_shards, cap
     code, _, err = run(capsys, "--shards", str(folder), "--metrics", "bleu")
     assert code == 2
     assert "needs dask.distributed, which is not installed" in err
-    assert 'pip install "mteval[dask]"' in err and "--workers 0" in err
+    assert 'pip install "mteval-core[dask]"' in err and "--workers 0" in err
     code, _, err = run(capsys, "--shards", str(folder), "--metrics", "bleu", "--workers", "0")
     assert code == 0, err  # and without Dask, in this process
 

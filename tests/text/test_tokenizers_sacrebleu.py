@@ -239,7 +239,7 @@ def test_a_missing_package_names_its_extra(name, module, extra, monkeypatch):
             Options(tokenize=name, spm_model=A_MODEL if extra == "spm" else None)
         )
     message = str(error.value)
-    assert f'pip install "mteval[{extra}]"' in message and "\n" not in message
+    assert f'pip install "mteval-core[{extra}]"' in message and "\n" not in message
     assert "choose another tokenizer" in message
     assert "--" not in message and "Data page" not in message  # each phrases its own hint
 
@@ -250,7 +250,7 @@ def test_japanese_by_default_without_mecab_is_one_line(tmp_path, capsys, monkeyp
     hyp = write(tmp_path / "sys.ja", ["私は東京に住む。"])
     assert main(["score", "--refs", ref, "--hyps", hyp]) == 2
     _, err = capsys.readouterr()
-    assert err.count("\n") == 1 and "Japanese" in err and 'pip install "mteval[ja]"' in err
+    assert err.count("\n") == 1 and "Japanese" in err and 'pip install "mteval-core[ja]"' in err
     assert "--tokenize" in err and "char" in err and "WMT" in err
     assert main(["score", "--refs", ref, "--hyps", hyp, "--tokenize", "char"]) == 0
 
