@@ -120,11 +120,10 @@ def test_one_module_name_per_idea():
     assert set(repeated) <= SAME_SUBJECT_IN_LAYERS, repeated
 
 
-def test_the_readme_tree_names_every_folder_and_module():
-    """The Development section's tree is how a newcomer finds things: it names every package
+def test_the_development_page_tree_names_every_folder_and_module():
+    """The Development page's tree is how a newcomer finds things: it names every package
     folder and every module of the core."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    tree = readme[readme.index("## Development") :]
+    tree = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
     folders = [f"{p.name}/" for p in PACKAGE.iterdir() if (p / "__init__.py").exists()]
     modules = [
         p.stem

@@ -1,6 +1,6 @@
 """The Correlation page's segment-level view is computed unasked up to AUTOMATIC_CELLS
-system-segment cells (systems x segments, rated or not), as README says (issue 42: README said
-"5,000 rated cells" while the page counted systems x segments)."""
+system-segment cells (systems x segments, rated or not), as docs/dashboard.md says (issue 42: the
+README said "5,000 rated cells" while the page counted systems x segments)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from tests.helpers import load_sample
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_readme_and_the_page_count_the_same_cells():
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+def test_the_dashboard_page_and_the_page_count_the_same_cells():
+    readme = " ".join((ROOT / "docs" / "dashboard.md").read_text(encoding="utf-8").split())
     counted = f"automatic up to {AUTOMATIC_CELLS:,} system-segment cells: systems x segments"
     assert f"{counted}, rated or not" in readme
     app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
