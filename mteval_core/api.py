@@ -30,6 +30,7 @@ __all__ = [
     "Scores",
     "TestSet",
     "bootstrap",
+    "compare_systems",
     "correlate",
     "read_test_set",
     "score",
@@ -146,6 +147,47 @@ def correlate(
             hint="Read them first: test_set = mteval_core.with_human(test_set, path).",
         )
     return evaluate(test_set, scores, criterion=criterion, negated_on_load=lower_is_better)
+
+
+def compare_systems(
+    test_set: TestSet,
+    compare_mt: bool = False,
+    options: Options | None = None,
+    resamples: int = 1000,
+    seed: int | None = None,
+):
+    """compare-mt's analyses of the test set's two systems against its first reference, as
+    `mteval compare` does them: a ``compare.analysis.Comparison`` (buckets by word frequency,
+    sentence length and BLEU, n-gram differences, example sentences), each bucket with an
+    interval from ``resamples`` resamples of the sentences (0: none). Not named ``compare``:
+    that is the folder of the analyses, ``mteval_core.compare``, which an attribute would shadow.
+
+    :param compare_mt: read the text as compare-mt does (split on spaces) for its numbers,
+        instead of as ``score`` reads it under ``options``.
+    :raises InputError: the test set does not hold exactly two systems.
+    """
+    from mteval_core.compare.analysis import compare_pair
+    from mteval_core.compare.readings import COMPARE_MT, TokenizedReading
+    from mteval_core.stats.bootstrap import DEFAULT_SEED, BootstrapOptions
+
+    if len(test_set.systems) != 2:
+        raise InputError(
+            f"compare takes two systems; this test set holds {len(test_set.systems)} "
+            f"({', '.join(test_set.system_names)})",
+            hint="Read a test set of the two systems to compare.",
+        )
+    reading = COMPARE_MT if compare_mt else TokenizedReading(options or Options())
+    chosen = BootstrapOptions(resamples, DEFAULT_SEED if seed is None else seed)
+    comparison = compare_pair(
+        test_set.references[0].segments,
+        [(system.name, system.segments) for system in test_set.systems],
+        reading,
+        bootstrap=chosen if resamples else None,
+        source=test_set.source.segments if test_set.source is not None else None,
+    )
+    for note in comparison.notes:
+        _warn(note)
+    return comparison
 
 
 def _warn(note: str) -> None:

@@ -166,3 +166,23 @@ def test_judgments_of_systems_not_scored_are_set_aside_with_a_note():
     with pytest.warns(Note, match=r"judgments\.tsv: .* set aside"):
         judged = mt.with_human(test_set, HUMAN)
     assert judged.human is not None
+
+
+@pytest.mark.parametrize("compare_mt", [False, True], ids=["tokenized", "compare-mt"])
+def test_compare_equals_the_command_line(capsys, compare_mt):
+    from mteval_core.report.comparison_text import comparison_json
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Note)
+        comparison = mt.compare_systems(
+            mt.read_test_set([REFERENCE], SYSTEMS), compare_mt=compare_mt, resamples=100, seed=3
+        )
+    reading = ["--reading", "compare-mt"] if compare_mt else []
+    argv = ["compare", "--refs", REFERENCE, "--hyps", *SYSTEMS, "--bootstrap", "100"]
+    assert main([*argv, "--seed", "3", "--format", "json", *reading]) == 0
+    assert json.loads(comparison_json(comparison)) == json.loads(capsys.readouterr().out)
+
+
+def test_compare_takes_two_systems():
+    with pytest.raises(mt.InputError, match="takes two systems; this test set holds 4"):
+        mt.compare_systems(mt.read_test_set([REFERENCE], ALL_SYSTEMS))
