@@ -76,10 +76,20 @@ def test_package_folders_import_one_way():
     assert cycles == []
 
 
-def test_the_package_root_holds_only_the_error_type():
-    """Modules live in the folder of their kind; only InputError, which every folder raises,
-    sits at the root."""
-    assert sorted(p.name for p in PACKAGE.glob("*.py")) == ["__init__.py", "errors.py"]
+def test_the_package_root_holds_only_the_error_type_and_the_api():
+    """Modules live in the folder of their kind; at the root sit only InputError, which every
+    folder raises, and the public API facade (api.py), which __init__ re-exports lazily: the
+    root imports nothing of the package when it loads."""
+    assert sorted(p.name for p in PACKAGE.glob("*.py")) == ["__init__.py", "api.py", "errors.py"]
+    root_imports = {
+        m for m in imported_modules(PACKAGE / "__init__.py") if m.startswith("mteval_core")
+    }
+    assert root_imports == {"mteval_core.api"}  # under TYPE_CHECKING, or inside __getattr__
+    probe = "import sys, mteval_core; print(sorted(m for m in sys.modules if 'mteval_core' in m))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "['mteval_core']"
 
 
 def test_statistics_read_no_files_and_name_no_flags():

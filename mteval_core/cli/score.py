@@ -506,52 +506,28 @@ def load_command_line_test_set(
     source_arg: str | None = None,
     byte_order_mark: str = "keep",
 ) -> TestSet:
-    """Read every --refs and --hyps file (and --source); SGML/XML files may carry several
-    columns and doc ids, and their segments are matched by id (mteval_core.io.alignment), plain
-    text by position. ``carriage_returns`` is --carriage-returns; its refusal names the option.
-    The source is not scored: it places MQM annotations by their source text.
-    ``byte_order_mark`` is --byte-order-mark (plain text only)."""
-    from mteval_core.io import ColumnsRead, read_bytes, read_columns
-    from mteval_core.io.alignment import align_by_ids
+    """Read every --refs and --hyps file (and --source) with io.test_set_files, the reader the
+    Python API shares; a --hyps NAME=PATH names its system, notes go to stderr, and the
+    carriage-return refusal names --carriage-returns."""
     from mteval_core.io.decoding import LoneCarriageReturn
-    from mteval_core.io.detect import name_systems_after_files
-    from mteval_core.io.system_names import name_notes
+    from mteval_core.io.test_set_files import read_test_set_files
 
-    reads: dict[str, list[ColumnsRead]] = {"ref": [], "sys": []}
-    for role, args in (("ref", ref_args), ("sys", hyp_args)):
-        for arg in args:
-            name, path = _split_name(arg) if role == "sys" else (None, arg)
-            try:
-                read = read_columns(
-                    read_bytes(path), path, role, name, carriage_returns, byte_order_mark
-                )
-            except LoneCarriageReturn as error:
-                raise error.offering(CARRIAGE_RETURNS_OFFER) from None
-            # which reading was used, skipped test-suite documents: worth knowing, not fatal
-            for note in read.notes:
-                print(f"mteval: note: {note}", file=sys.stderr)
-            reads[role].append(read)
-    reads["sys"], note = name_systems_after_files(reads["sys"])
-    if note:
-        print(f"mteval: note: {note} (or give NAME=PATH)", file=sys.stderr)
-    source = None
-    if source_arg is not None:
-        try:
-            source = read_columns(
-                read_bytes(source_arg), source_arg, "src", None, carriage_returns, byte_order_mark
-            )
-        except LoneCarriageReturn as error:
-            raise error.offering(CARRIAGE_RETURNS_OFFER) from None
-    aligned = align_by_ids(reads["ref"], reads["sys"], source)
-    test_set = TestSet(
-        references=aligned.references,
-        systems=aligned.systems,
-        source=aligned.source,
-        documents=aligned.documents,
-    )
-    for note in name_notes(test_set):  # names that look alike, or hold invisible characters
-        print(f"mteval: note: {note}", file=sys.stderr)
-    return test_set
+    try:
+        return read_test_set_files(
+            ref_args,
+            [_split_name(arg) for arg in hyp_args],
+            source_arg,
+            carriage_returns,
+            byte_order_mark,
+            note=_print_note,
+            naming_hint="or give NAME=PATH",
+        )
+    except LoneCarriageReturn as error:
+        raise error.offering(CARRIAGE_RETURNS_OFFER) from None
+
+
+def _print_note(note: str) -> None:
+    print(f"mteval: note: {note}", file=sys.stderr)
 
 
 def _split_name(arg: str) -> tuple[str | None, str]:

@@ -1,0 +1,195 @@
+"""The public Python API of mteval: from files or lists of strings to the numbers `mteval score`
+prints, without knowing the package's module paths.
+
+    import mteval_core as mt
+    test_set = mt.read_test_set(references=["ref.en"], systems={"A": "a.en", "B": "b.en"})
+    scores = mt.score(test_set, metrics=["bleu", "chrf"])
+    intervals = mt.bootstrap(test_set, scores, resamples=1000)
+
+Stability: the names in ``__all__`` (re-exported by ``mteval_core``) are public, and follow
+semantic versioning: they change incompatibly only with a new major version. Every other module
+and name may change between minor versions.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+
+from mteval_core.errors import InputError, Note
+from mteval_core.metrics import DEFAULT_METRICS, REGISTRY
+from mteval_core.metrics.scoring import Scores
+from mteval_core.model.testset import TestSet
+from mteval_core.settings.options import Options
+
+__all__ = [
+    "DEFAULT_METRICS",
+    "REGISTRY",
+    "InputError",
+    "Options",
+    "Scores",
+    "TestSet",
+    "bootstrap",
+    "compare_systems",
+    "correlate",
+    "read_test_set",
+    "score",
+    "with_human",
+]
+
+
+def read_test_set(
+    references: Sequence[str],
+    systems: Sequence[str] | Mapping[str, str],
+    source: str | None = None,
+) -> TestSet:
+    """The test set of reference and system files (plain text, NIST SGML, WMT XML), read as
+    `mteval score --refs ... --hyps ...` reads them.
+
+    :param references: paths of the reference files, one per reference.
+    :param systems: paths of the system outputs (named after their files), or a mapping of
+        system name to path.
+    :param source: path of the source file, optional (it is not scored).
+    :raises InputError: a file is missing, unreadable or malformed; the message names it.
+    """
+    from mteval_core.io.test_set_files import read_test_set_files
+
+    if isinstance(systems, str) or isinstance(references, str):
+        raise InputError(
+            "references and systems are lists of paths, not one path",
+            hint="Write references=[path] and systems=[path, ...] (or a dict of name to path).",
+        )
+    named = (
+        list(systems.items())
+        if isinstance(systems, Mapping)
+        else [(None, path) for path in systems]
+    )
+    return read_test_set_files(
+        references,
+        named,
+        source,
+        note=_warn,
+        naming_hint="or give systems as a dict of name to path",
+    )
+
+
+def score(
+    test_set: TestSet,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    options: Options | None = None,
+) -> Scores:
+    """Every system's corpus and segment scores under ``metrics`` (names of ``REGISTRY``), with
+    ``options`` (tokenizer, lowercasing, each family's parameters; ``Options()`` by default, as
+    `mteval score` without flags on text whose language is not known).
+
+    :raises InputError: an unknown metric name, or a test set with no system.
+    """
+    from mteval_core.metrics.scoring import score_test_set
+
+    return score_test_set(test_set, list(metrics), options or Options())
+
+
+def bootstrap(test_set: TestSet, scores: Scores, resamples: int = 1000, seed: int | None = None):
+    """Bootstrap intervals of every score and the paired tests between systems, as
+    `mteval score --bootstrap N [--seed S]` computes them: a ``stats.meta.MetaEvaluation`` whose
+    ``to_dict()`` is the "bootstrap" part of `mteval score --format json`.
+    """
+    from mteval_core.stats.bootstrap import DEFAULT_SEED, BootstrapOptions
+    from mteval_core.stats.meta import evaluate
+
+    chosen = BootstrapOptions(resamples, DEFAULT_SEED if seed is None else seed)
+    return evaluate(test_set, scores, bootstrap=chosen)
+
+
+def with_human(test_set: TestSet, path: str, lower_is_better: bool = False) -> TestSet:
+    """The test set with the human judgments of ``path`` (a TSV/CSV/JSONL of system, segment,
+    score, or Google's MQM TSV), read as `mteval score --human FILE` reads them; rows of systems
+    the test set does not hold are set aside with a warning.
+
+    :param lower_is_better: the scores count errors (MQM points), as --human-lower-is-better.
+    :raises InputError: the file is unreadable, malformed or matches no segment; it is named.
+    """
+    from mteval_core.io import read_bytes, read_human_for
+    from mteval_core.io.mqm_placement import HowToGive
+
+    read = read_human_for(
+        test_set,
+        read_bytes(path),
+        path,
+        lower_is_better=lower_is_better,
+        how_to_give=HowToGive("the source (read_test_set(source=...))"),
+    )
+    for note in read.notes:
+        _warn(note)
+    return test_set.with_human(read.scores)
+
+
+def correlate(
+    test_set: TestSet,
+    scores: Scores,
+    criterion: str | None = None,
+    lower_is_better: bool = False,
+):
+    """Every metric's correlations with the human judgments of ``test_set`` (see with_human),
+    over the systems, as `mteval score --human FILE` computes them: a ``stats.meta``
+    ``MetaEvaluation`` whose ``to_dict()`` is that command's "human" and "correlations" part,
+    without the two accuracies the command adds from segment judgments ("spa",
+    "pairwise_accuracy_with_ties").
+
+    :param criterion: which human criterion, where the judgments hold several.
+    :raises InputError: the test set has no human judgments.
+    """
+    from mteval_core.stats.meta import evaluate
+
+    if test_set.human is None:
+        raise InputError(
+            "this test set has no human judgments to correlate with",
+            hint="Read them first: test_set = mteval_core.with_human(test_set, path).",
+        )
+    return evaluate(test_set, scores, criterion=criterion, negated_on_load=lower_is_better)
+
+
+def compare_systems(
+    test_set: TestSet,
+    compare_mt: bool = False,
+    options: Options | None = None,
+    resamples: int = 1000,
+    seed: int | None = None,
+):
+    """compare-mt's analyses of the test set's two systems against its first reference, as
+    `mteval compare` does them: a ``compare.analysis.Comparison`` (buckets by word frequency,
+    sentence length and BLEU, n-gram differences, example sentences), each bucket with an
+    interval from ``resamples`` resamples of the sentences (0: none). Not named ``compare``:
+    that is the folder of the analyses, ``mteval_core.compare``, which an attribute would shadow.
+
+    :param compare_mt: read the text as compare-mt does (split on spaces) for its numbers,
+        instead of as ``score`` reads it under ``options``.
+    :raises InputError: the test set does not hold exactly two systems.
+    """
+    from mteval_core.compare.analysis import compare_pair
+    from mteval_core.compare.readings import COMPARE_MT, TokenizedReading
+    from mteval_core.stats.bootstrap import DEFAULT_SEED, BootstrapOptions
+
+    if len(test_set.systems) != 2:
+        raise InputError(
+            f"compare takes two systems; this test set holds {len(test_set.systems)} "
+            f"({', '.join(test_set.system_names)})",
+            hint="Read a test set of the two systems to compare.",
+        )
+    reading = COMPARE_MT if compare_mt else TokenizedReading(options or Options())
+    chosen = BootstrapOptions(resamples, DEFAULT_SEED if seed is None else seed)
+    comparison = compare_pair(
+        test_set.references[0].segments,
+        [(system.name, system.segments) for system in test_set.systems],
+        reading,
+        bootstrap=chosen if resamples else None,
+        source=test_set.source.segments if test_set.source is not None else None,
+    )
+    for note in comparison.notes:
+        _warn(note)
+    return comparison
+
+
+def _warn(note: str) -> None:
+    """A note of the reading, as a warning a script may show, filter or record."""
+    warnings.warn(note, Note, stacklevel=3)
