@@ -9,7 +9,8 @@ from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode, read_bytes, split_lines
 from mteval_core.io.detect import ColumnsRead, detect_format, read_columns
 from mteval_core.io.directory import DirectoryRead, read_directory
-from mteval_core.io.human_judgments import HumanRead, keep_known_systems, read_human, read_human_for
+from mteval_core.io.human_judgments import read_human, read_human_for
+from mteval_core.io.human_read import HumanRead, keep_known_systems
 from mteval_core.io.jsonl import read_jsonl
 from mteval_core.io.metric_scores import (
     parse_direction,

@@ -23,17 +23,17 @@ line and column of the first bad cell.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import PurePath
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from mteval_core.errors import InputError, listed_names
+from mteval_core.errors import InputError
 from mteval_core.io.decoding import decode
 from mteval_core.io.delimited import Row, Table, pick_column, read_table
+from mteval_core.io.human_read import HumanRead, keep_known_systems
 from mteval_core.io.long_format import SEGMENT_KEYS, is_segment_number
+from mteval_core.io.mqm_placement import HowToGive
 from mteval_core.io.numbers import (
     holds_numbers,
     number_problem,
@@ -41,9 +41,6 @@ from mteval_core.io.numbers import (
 )
 from mteval_core.io.system_names import file_name_aliases
 from mteval_core.model.testset import HumanScores, TestSet
-
-if TYPE_CHECKING:  # mqm_placement imports this module: only its type, for the signature
-    from mteval_core.io.mqm_placement import HowToGive
 
 IGNORED = {
     "raw_score",
@@ -64,15 +61,6 @@ GOOGLE_AVERAGES = ("system", "mqm_avg_score", "seg_id")  # the header of Google'
 CRITERION_HINT = "Name the criterion of every score (e.g. MQM, DA, adequacy)."
 
 
-@dataclass(frozen=True)
-class HumanRead:
-    """Judgments ready for ``TestSet.with_human``, and what was set aside (one line each), for
-    the command line to print on stderr and a page to show beside the results."""
-
-    scores: HumanScores
-    notes: tuple[str, ...] = ()
-
-
 def read_human_for(
     test_set: TestSet,
     data: bytes,
@@ -90,7 +78,7 @@ def read_human_for(
     set's lines (mteval_core.io.mqm_placement); ``how_to_give`` words what would place a segment
     that nothing places (by default, the Data page's files)."""
     if is_mqm_file(data):
-        from mteval_core.io.mqm_placement import HowToGive, mqm_human_for
+        from mteval_core.io.mqm_placement import mqm_human_for
         from mteval_core.io.mqm_tsv import read_mqm
 
         return mqm_human_for(
@@ -122,45 +110,6 @@ def is_mqm_file(data: bytes) -> bool:
             header = line.decode("utf-8", errors="replace").lstrip("\ufeff").rstrip("\r")
             return "\t" in header and is_mqm_header(header.split("\t"))
     return False
-
-
-def keep_known_systems(scores: HumanScores, known: Collection[str], origin: str) -> HumanRead:
-    """The rows of ``known`` systems, and a note counting the systems whose rows were set aside
-    (naming the first few: a WMT file can rate hundreds of thousands).
-
-    Refuses judgments that rate none of the known systems: then the names do not match at all
-    (another test set, or another spelling), and continuing would correlate nothing.
-    """
-    frames = (scores.segment_rows, scores.system_rows)
-    known = set(known)
-    keep = [frame["system"].isin(known) for frame in frames]
-    names = [name for frame in frames for name in frame["system"].drop_duplicates().tolist()]
-    rated = list(dict.fromkeys(names))
-    if rated and not any(mask.any() for mask in keep):
-        first_line = min(int(frame["line"].min()) for frame in frames if len(frame))
-        raise InputError(
-            f"none of the {len(rated):,} systems rated here ({listed_names(rated)}) is in the "
-            "test set",
-            origin=origin,
-            line=first_line,  # the first row: its system name is one that does not match
-            hint=f"The test set has {listed_names(sorted(known))}. Check that the judgments "
-            "belong to this test set and that the system names are spelled as the system files "
-            "are named, or load those systems' output too.",
-        )
-    set_aside = [name for name in rated if name not in known]
-    notes: tuple[str, ...] = ()
-    if set_aside:
-        n_rows = sum(int((~mask).sum()) for mask in keep)
-        verb = "was" if n_rows == 1 else "were"
-        notes = (
-            f"{origin}: {_count(n_rows, 'row')} for {_count(len(set_aside), 'system')} without "
-            f"text in the test set ({listed_names(set_aside)}) {verb} set aside",
-        )
-    return HumanRead(HumanScores(frames[0][keep[0]], frames[1][keep[1]]), notes)
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
 def read_human(

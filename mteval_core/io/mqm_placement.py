@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mteval_core.errors import InputError
-from mteval_core.io.human_judgments import HumanRead, keep_known_systems
+from mteval_core.io.human_read import HumanRead, keep_known_systems
 from mteval_core.io.long_format import is_segment_number
 from mteval_core.io.mqm_tsv import LAYOUT_2020, LAYOUTS, Layout
 from mteval_core.io.system_names import file_name_aliases

@@ -37,7 +37,7 @@ from typing import Protocol
 
 from mteval_core.errors import InputError, listed_names
 from mteval_core.io.decoding import decode, read_bytes, split_lines
-from mteval_core.io.human_judgments import keep_known_systems
+from mteval_core.io.human_read import keep_known_systems
 from mteval_core.io.metric_scores import read_metric_scores, read_score_lines
 from mteval_core.io.plain import read_plain
 from mteval_core.io.system_names import name_notes, refuse_undecodable_name

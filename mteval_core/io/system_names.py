@@ -14,7 +14,7 @@ If dropping the shared parts made two names equal, every system keeps its full n
 
 Judgments and metric scores written for the full names still match: :func:`file_name_aliases`
 gives every system's full name, and the readers of such files accept either
-(:func:`mteval_core.io.human_judgments.keep_known_systems`).
+(:func:`mteval_core.io.human_read.keep_known_systems`).
 """
 
 from __future__ import annotations
