@@ -5,6 +5,7 @@ prints, without knowing the package's module paths.
     test_set = mt.read_test_set(references=["ref.en"], systems={"A": "a.en", "B": "b.en"})
     scores = mt.score(test_set, metrics=["bleu", "chrf"])
     intervals = mt.bootstrap(test_set, scores, resamples=1000)
+    ranking = mt.rank(test_set, scores, "bleu")  # clusters and rank ranges, best first
 
 Stability: the names in ``__all__`` (re-exported by ``mteval_core``) are public, and follow
 semantic versioning: they change incompatibly only with a new major version. Every other module
@@ -15,12 +16,16 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from mteval_core.errors import InputError, Note
 from mteval_core.metrics import DEFAULT_METRICS, REGISTRY
 from mteval_core.metrics.scoring import Scores
 from mteval_core.model.testset import TestSet
 from mteval_core.settings.options import Options
+
+if TYPE_CHECKING:
+    from mteval_core.stats.system_clusters import ClusteredSystem
 
 __all__ = [
     "DEFAULT_METRICS",
@@ -32,6 +37,7 @@ __all__ = [
     "bootstrap",
     "compare_systems",
     "correlate",
+    "rank",
     "read_test_set",
     "score",
     "with_human",
@@ -99,6 +105,43 @@ def bootstrap(test_set: TestSet, scores: Scores, resamples: int = 1000, seed: in
 
     chosen = BootstrapOptions(resamples, DEFAULT_SEED if seed is None else seed)
     return evaluate(test_set, scores, bootstrap=chosen)
+
+
+def rank(
+    test_set: TestSet,
+    scores: Scores,
+    metric: str,
+    resamples: int = 1000,
+    seed: int | None = None,
+) -> tuple[ClusteredSystem, ...]:
+    """The systems best first under ``metric``, each with its significance cluster, its rank
+    range (the best and worst rank its significant pairs allow) and its interval, from the
+    paired bootstrap tests of ``bootstrap`` (Holm-corrected, as the Scores page ranks them).
+
+    :raises InputError: ``metric`` was not scored, or has no segment scores to resample.
+    """
+    from mteval_core.stats.system_clusters import cluster_systems
+
+    if metric not in scores.metric_names:
+        raise InputError(
+            f"no scores of {metric!r}", hint=f"Scored: {', '.join(scores.metric_names)}."
+        )
+    resampled = bootstrap(test_set, scores, resamples, seed).resampled
+    if resampled is None or metric in resampled.undefined:
+        why = resampled.undefined.get(metric) if resampled is not None else None
+        raise InputError(
+            f"{metric} cannot be ranked by resampling: {why or 'nothing was resampled'}",
+            hint="Rank a metric with segment scores, on a test set of six segments or more.",
+        )
+    corpus = scores.corpus()
+    higher = next(m for m in scores.metrics if m.name == metric).higher_is_better
+    return cluster_systems(
+        {system: corpus[system][metric] for system in scores.systems},
+        resampled.pairs,
+        metric,
+        higher,
+        {system: resampled.ci[system][metric] for system in scores.systems},
+    )
 
 
 def with_human(test_set: TestSet, path: str, lower_is_better: bool = False) -> TestSet:

@@ -186,3 +186,30 @@ def test_compare_equals_the_command_line(capsys, compare_mt):
 def test_compare_takes_two_systems():
     with pytest.raises(mt.InputError, match="takes two systems; this test set holds 4"):
         mt.compare_systems(mt.read_test_set([REFERENCE], ALL_SYSTEMS))
+
+
+def test_rank_follows_the_command_lines_paired_tests(capsys):
+    """The ranking's order is the scores', and each rank range is [1 + significantly better,
+    N - significantly worse] by the command line's Holm-corrected pairs."""
+    refs = [str(SAMPLE_DATA / "ref" / "ref-A.en")]
+    hyps = sorted(str(p) for p in (SAMPLE_DATA / "sys").glob("*.en"))
+    test_set = mt.read_test_set(refs, hyps)
+    scores = mt.score(test_set, ["bleu"])
+    ranking = mt.rank(test_set, scores, "bleu", resamples=1000, seed=7)
+    argv = ["score", "--refs", *refs, "--hyps", *hyps, "--metrics", "bleu"]
+    assert main([*argv, "--bootstrap", "1000", "--seed", "7", "--format", "json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    bleu = {s: v["bleu"] for s, v in cli["scores"].items()}
+    assert [r.system for r in ranking] == sorted(bleu, key=lambda s: -bleu[s])
+    for entry in ranking:
+        won = [p for p in cli["pairs"] if p["p_holm"] < 0.05 and entry.system in (p["a"], p["b"])]
+        better = sum(
+            1
+            for p in won
+            if bleu[p["a"] if p["b"] == entry.system else p["b"]] > bleu[entry.system]
+        )
+        worse = len(won) - better
+        assert entry.rank_range == (1 + better, len(bleu) - worse)
+        assert list(entry.interval) == cli["ci"][entry.system]["bleu"]
+    with pytest.raises(mt.InputError, match="no scores of 'chrf'"):
+        mt.rank(test_set, scores, "chrf")
