@@ -172,9 +172,9 @@ with friendly_errors():
             horizontal=True,
             key="scores_test",
             help="Paired bootstrap: the resamples of the intervals, as sacreBLEU's "
-            "--paired-bs. Approximate randomization: as many trials as resamples, each "
+            "paired bootstrap. Approximate randomization: as many trials as resamples, each "
             "swapping the two systems' outputs on a random half of the segments (sacreBLEU's "
-            "--paired-ar, the same p-values on the same seed).",
+            "paired approximate randomization, the same p-values on the same seed).",
         )
         pairs = resampled.pairs
         if test == TESTS[1]:
@@ -200,7 +200,7 @@ with friendly_errors():
                 "of the intervals)"
                 if test == TESTS[0]
                 else f"p: the approximate randomization p-value ({resamples:,} trials, seed "
-                f"{bootstrap.seed}, as sacreBLEU's --paired-ar)"
+                f"{bootstrap.seed}, as sacreBLEU's paired approximate randomization)"
             )
             + f", Holm-corrected over this metric's {n_pairs} system pairs. A pair "
             f"can reach p < {SIGNIFICANCE_LEVEL} from {needed:,} resamples on (with "

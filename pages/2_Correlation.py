@@ -79,8 +79,8 @@ stemmer = right.selectbox(
 exclude = tuple(st.multiselect("Leave out systems", test_set.system_names))
 rated_only = segments and st.toggle(
     "Rated segments only",
-    help="Score each system on the segments people rated, not on all of them (the command "
-    "line's --rated-segments-only): for judgments that cover part of the test set.",
+    help="Score each system on the segments people rated, not on all of them (as the command "
+    "line can): for judgments that cover part of the test set.",
 )
 
 

@@ -81,8 +81,7 @@ __all__ = [
 DASHBOARD_METRICS = (*DEFAULT_METRICS, "gtm")
 METRICS_STATE = "metrics"  # session state: the metrics chosen on the Data page
 RESAMPLES_HELP = (  # said beside every resamples widget
-    f"At most {MAX_RESAMPLES:,} on this shared server; the command line's --bootstrap has the "
-    "same limit."
+    f"At most {MAX_RESAMPLES:,} on this shared server, the same limit as the command line's."
 )
 log = logging.getLogger("mteval.dashboard")
 _imports_ahead = threading.Lock()  # held for good once the imports ahead have started

@@ -173,7 +173,7 @@ def _statistics(
 
 _PERMUTATIONS_HELP = (
     "How often the permutation test swaps two metrics' scores at random, for every pair of "
-    "metrics. The command line's --rank-metrics and mt-metrics-eval use 1,000, as this page does "
+    "metrics. The command line's metric ranking and mt-metrics-eval use 1,000, as this page does "
     "for acc_eq (a fraction of a second on a 13-system WMT set); the correlations start at 200, "
     "as each permutation recomputes them (about 20 s for Pearson by item with 200, five times "
     "that with 1,000). Each result is kept once computed."
