@@ -19,6 +19,7 @@ from mteval_core.settings.limits import MAX_RESAMPLES
 from mteval_core.stats.bootstrap import fewest_interval_resamples
 from mteval_core.stats.significance import (
     SIGNIFICANCE_LEVEL,
+    PairedTest,
     resamples_needed,
     smallest_reachable_p,
     why_no_p_values,
@@ -376,11 +377,9 @@ def _bootstrap_lines(resampled: BootstrapResult) -> list[str]:
     elif without_p:
         lines.append(f"paired bootstrap: p-values undefined ({without_p})")
     else:
-        significant = [pair for pair in pairs if pair.significant]
         lines.append(
-            f"paired bootstrap: {len(significant)} of {len(pairs)} system pairs differ "
-            f"at p < {SIGNIFICANCE_LEVEL} after Holm's correction (see --format json for every "
-            "pair and interval)"
+            f"paired bootstrap: {_pairs_that_differ(pairs)} at p < {SIGNIFICANCE_LEVEL} after "
+            "Holm's correction (see --format json for every pair and interval)"
         )
         per_metric = len({(pair.a, pair.b) for pair in pairs})
         floor = smallest_reachable_p(resamples, per_metric)
@@ -400,6 +399,22 @@ def _bootstrap_lines(resampled: BootstrapResult) -> list[str]:
     return lines
 
 
+def _pairs_that_differ(pairs: Sequence[PairedTest]) -> str:
+    """ "4 of 6 system pairs differ", counted per metric when there are several (each metric
+    tests every pair of systems: 2 metrics over 4 systems are 6 pairs twice, not 12 pairs)."""
+    by_metric: dict[str, list[PairedTest]] = {}
+    for pair in pairs:
+        by_metric.setdefault(pair.metric, []).append(pair)
+    counts = {
+        metric: f"{sum(p.significant for p in tested)} of {len(tested)}"
+        for metric, tested in by_metric.items()
+    }
+    if len(counts) == 1:
+        return f"{next(iter(counts.values()))} system pairs differ"
+    per_metric = ", ".join(f"{metric} {count}" for metric, count in counts.items())
+    return f"system pairs that differ, per metric: {per_metric},"
+
+
 def render_randomization_text(result: RandomizationResult) -> str:
     """What --paired-ar adds to the text output: how many pairs differ, and each metric's
     significance clusters, best first (or why the p-values are undefined)."""
@@ -411,10 +426,9 @@ def render_randomization_text(result: RandomizationResult) -> str:
     without_p = why_no_p_values(pairs)
     if without_p:
         return f"{heading}: p-values undefined ({without_p})\n"
-    significant = [pair for pair in pairs if pair.significant]
     lines = [
-        f"{heading}: {len(significant)} of {len(pairs)} system pairs differ at p < "
-        f"{SIGNIFICANCE_LEVEL} after Holm's correction (see --format json for every pair)"
+        f"{heading}: {_pairs_that_differ(pairs)} at p < {SIGNIFICANCE_LEVEL} after Holm's "
+        "correction (see --format json for every pair)"
     ]
     for metric, clusters in result.clusters.items():
         ranked = ", ".join(f"{c.cluster}:{c.system}" for c in clusters)

@@ -111,7 +111,13 @@ def test_identical_systems_do_not_differ(identical, capsys):
     base, _ = identical
     code, out, _ = run(capsys, *base, "--metrics", "bleu,fmean", "--bootstrap", "200")
     assert code == 0
-    assert "paired bootstrap: 0 of 6 system pairs differ at p < 0.05" in out
+    # Counted per metric: three systems are three pairs under each metric, not six pairs.
+    assert (
+        "paired bootstrap: system pairs that differ, per metric: bleu 0 of 3, fmean 0 of 3, "
+        "at p < 0.05" in out
+    )
+    code, out, _ = run(capsys, *base, "--metrics", "bleu", "--bootstrap", "200")
+    assert "paired bootstrap: 0 of 3 system pairs differ at p < 0.05" in out
     _, out, _ = run(capsys, *base, "--bootstrap", "200", "--format", "json")
     pairs = strict_json(out)["pairs"]
     assert {(p["delta"], p["p"], p["p_holm"]) for p in pairs} == {(0.0, 1.0, 1.0)}
