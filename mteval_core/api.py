@@ -25,6 +25,9 @@ from mteval_core.model.testset import TestSet
 from mteval_core.settings.options import Options
 
 if TYPE_CHECKING:
+    from mteval_core.io.mqm_tsv import MqmAnnotations
+    from mteval_core.io.mtme import MtmeRead
+    from mteval_core.metrics.external import ExternalMetric
     from mteval_core.stats.system_clusters import ClusteredSystem
 
 __all__ = [
@@ -38,6 +41,9 @@ __all__ = [
     "compare_systems",
     "correlate",
     "rank",
+    "read_metric_scores",
+    "read_mqm",
+    "read_mtme",
     "read_test_set",
     "score",
     "with_human",
@@ -79,20 +85,76 @@ def read_test_set(
     )
 
 
+def read_mtme(root: str, test_set: str, lp: str, reference: str | None = None) -> MtmeRead:
+    """Language pair ``lp`` of an mt-metrics-eval folder (``root`` holds the test set folders,
+    or is ``root/test_set`` itself), read as `mteval score --mtme ROOT --test-set T --lp LP`
+    reads it: ``.test_set`` (the reference ``reference``, or the test set's standard one, the
+    systems, documents and human scores), ``.external`` (its metric scores, to pass to
+    ``score``), ``.criterion`` (the human scores to correlate with by default). What was chosen
+    or left out comes as warnings.
+
+    :raises InputError: the folder, test set or pair is missing or malformed; it is named.
+    """
+    from mteval_core.io.mtme import read_mtme as read_folder
+
+    read = read_folder(root, test_set, lp, reference)
+    for note in read.notes:
+        _warn(note)
+    return read
+
+
+def read_metric_scores(
+    test_set: TestSet, path: str, name: str, higher_is_better: bool
+) -> ExternalMetric:
+    """Scores of a metric computed elsewhere (COMET, MetricX, ...), to pass to ``score``: a
+    CSV/TSV of system, segment, score (or system, score) or mt-metrics-eval's ``.seg.score`` /
+    ``.sys.score`` lines, as `mteval score --metric-scores` reads them. The name and the
+    direction cannot be read from numbers, so they are given. Rows of systems the test set
+    lacks are set aside with a warning.
+
+    :raises InputError: the file is malformed or a system of the test set has no scores.
+    """
+    from mteval_core.io.metric_scores import read_metric_scores_file
+
+    metric = read_metric_scores_file(path, test_set, name=name, higher_is_better=higher_is_better)
+    for note in metric.notes:
+        _warn(note)
+    return metric
+
+
+def read_mqm(path: str) -> MqmAnnotations:
+    """Google's MQM annotations (the TSV of google/wmt-mqm-human-evaluation, either layout,
+    read as released: byte order marks, a comment in the header, the WMT23 file's columns), each
+    error row with its system, segment, rater, category and severity. For MQM scores as human
+    judgments of a test set, use ``with_human``.
+
+    :raises InputError: the file is not an MQM TSV or a row is malformed; file and line named.
+    """
+    from mteval_core.io import read_bytes
+    from mteval_core.io.mqm_tsv import read_mqm as read_tsv
+
+    annotations = read_tsv(read_bytes(path), path)
+    for note in annotations.notes:
+        _warn(note)
+    return annotations
+
+
 def score(
     test_set: TestSet,
     metrics: Sequence[str] = DEFAULT_METRICS,
     options: Options | None = None,
+    external: Sequence[ExternalMetric] = (),
 ) -> Scores:
     """Every system's corpus and segment scores under ``metrics`` (names of ``REGISTRY``), with
     ``options`` (tokenizer, lowercasing, each family's parameters; ``Options()`` by default, as
-    `mteval score` without flags on text whose language is not known).
+    `mteval score` without flags on text whose language is not known), then the ``external``
+    metrics (``read_metric_scores``, ``read_mtme(...).external``) beside them.
 
     :raises InputError: an unknown metric name, or a test set with no system.
     """
     from mteval_core.metrics.scoring import score_test_set
 
-    return score_test_set(test_set, list(metrics), options or Options())
+    return score_test_set(test_set, list(metrics), options or Options(), external=external)
 
 
 def bootstrap(test_set: TestSet, scores: Scores, resamples: int = 1000, seed: int | None = None):

@@ -213,3 +213,68 @@ def test_rank_follows_the_command_lines_paired_tests(capsys):
         assert list(entry.interval) == cli["ci"][entry.system]["bleu"]
     with pytest.raises(mt.InputError, match="no scores of 'chrf'"):
         mt.rank(test_set, scores, "chrf")
+
+
+def test_read_mtme_scores_as_the_command_line_does(capsys, tmp_path):
+    from tests.helpers import mtme_from_shared
+
+    root = mtme_from_shared(tmp_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        read = mt.read_mtme(str(root), "wmt21.news", "en-de")
+    assert any("reference refC" in str(w.message) for w in caught)  # the choice is said
+    scores = mt.score(read.test_set, ["bleu"], external=read.external)
+    expected = cli_json(
+        capsys, "--mtme", str(root), "--test-set", "wmt21.news", "--lp", "en-de", "--metrics",
+        "bleu",
+    )  # fmt: skip
+    assert scores.corpus() == expected["scores"]
+    assert read.criterion == "mqm"
+
+
+def test_metric_scores_join_the_built_in_metrics(capsys, tmp_path):
+    systems = {"large": SYSTEMS[0], "pbmt": SYSTEMS[1]}
+    test_set = mt.read_test_set([REFERENCE], systems)
+    n = test_set.n_segments
+    rows = [f"{s},{i},{0.5 + 0.01 * i}" for s in systems for i in range(1, n + 1)]
+    path = tmp_path / "comet.csv"
+    path.write_text("system,segment,score\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    comet = mt.read_metric_scores(test_set, str(path), "COMET", higher_is_better=True)
+    scores = mt.score(test_set, ["bleu"], external=[comet])
+    assert scores.metric_names == ["bleu", "COMET"]
+    expected = cli_json(
+        capsys, "--refs", REFERENCE, "--hyps", *(f"{k}={v}" for k, v in systems.items()),
+        "--metrics", "bleu", "--metric-scores", f"COMET:higher={path}",
+    )  # fmt: skip
+    assert scores.corpus() == expected["scores"]
+
+
+def test_a_metric_without_a_direction_is_refused_saying_why(tmp_path):
+    test_set = mt.read_test_set([REFERENCE], SYSTEMS)
+    path = tmp_path / "m.csv"
+    path.write_text("system,score\nneural-large,1\nphrase-based,2\n", encoding="utf-8")
+    with pytest.raises(mt.InputError, match="the direction of metric 'M' was not given"):
+        mt.read_metric_scores(test_set, str(path), "M", higher_is_better=None)  # type: ignore[arg-type]
+
+
+def test_read_mqm_reads_googles_wmt23_release_as_shipped(tmp_path):
+    import tarfile
+
+    from tests.helpers import shared_dataset
+
+    archive = next(shared_dataset("wmt23-zhen-mqm").glob("*.tsv.tar.gz"))
+    with tarfile.open(archive) as tar:
+        member = tar.getmembers()[0]
+        (tmp_path / "mqm.tsv").write_bytes(tar.extractfile(member).read())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Note)
+        annotations = mt.read_mqm(str(tmp_path / "mqm.tsv"))
+    assert annotations.layout == "2022-2024"
+    assert len({system for system, _, _ in annotations.ratings}) == 10  # the systems rated
+    assert len({rater for _, _, rater in annotations.ratings}) == 8
+    # every Minor and Major row is one error (No-error and HOTW-test rows are none), counted
+    # here from the file's severity column directly
+    lines = (tmp_path / "mqm.tsv").read_text(encoding="utf-8").splitlines()[1:]
+    severities = [line.split("\t")[8] for line in lines]
+    assert annotations.counts.sum() == severities.count("Minor") + severities.count("Major")
+    assert len(annotations.error_rows) == 21226
