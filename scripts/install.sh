@@ -8,7 +8,7 @@
 # scripts/requirements.py lists for the extra. Together they take about the longer of the two.
 #
 # Once done, a stamp in .venv records what the install was made from (pyproject.toml, setup.py,
-# the .pyx files, these scripts, Python's version) with the extra's requirements and the
+# the .pyx and .pxd files, these scripts, Python's version) with the extra's requirements and the
 # compiled modules it built. The next call with the same inputs, an extra whose requirements a
 # stamp covers (the test extra's covers the dashboard's) and those modules still in place does
 # nothing: the editable install already serves every edit of a .py file. Changing any of the
@@ -21,7 +21,7 @@ mapfile -t requirements < <(.venv/bin/python scripts/requirements.py "$@")
 inputs=$(
   {
     .venv/bin/python --version
-    find mteval_core -name '*.pyx' | LC_ALL=C sort | xargs sha256sum
+    find mteval_core -name '*.pyx' -o -name '*.pxd' | LC_ALL=C sort | xargs sha256sum
     sha256sum pyproject.toml setup.py scripts/requirements.py scripts/install.sh scripts/venv.sh
   } | sha256sum | cut -d' ' -f1
 )

@@ -31,7 +31,8 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
 
 from mteval_core.metrics._text_units cimport (
-    first_slot, i64, is_space, same_text, u32, u64, word_hash,
+    SlotTable, check_offsets, first_slot, i64, is_space, table_clear, table_free, table_reserve,
+    text_id, u32, u64,
 )
 
 
@@ -40,57 +41,12 @@ cdef inline bint _is_punct(u32 c) noexcept nogil:
     return (33 <= c <= 47) or (58 <= c <= 64) or (91 <= c <= 96) or (123 <= c <= 126)
 
 
-cdef inline i64 _slot(const Table *t, u64 key) noexcept nogil:
+cdef inline i64 _slot(const SlotTable *t, u64 key) noexcept nogil:
     """The key's first slot in this table (first_slot: keyed Fibonacci hashing)."""
     return first_slot(key, t.seed, t.shift)
 
 
-cdef struct Table:
-    # Open addressing with linear probing; a slot is live when its stamp is the current one, so
-    # the table is emptied per segment and order by bumping the stamp, not by clearing it.
-    u64 *keys
-    int *ids
-    u32 *stamps
-    i64 capacity
-    int shift  # 64 - log2(capacity)
-    u32 stamp
-    int n_ids
-    u64 seed  # random per call: slots cannot be predicted from the text
-
-
-cdef int _table_reserve(Table *t, i64 entries) noexcept nogil:
-    """Capacity of at least twice the entries (a power of two); 0 on success, -1 out of memory."""
-    cdef i64 capacity = 64
-    cdef int shift = 58
-    while capacity < 2 * entries:
-        capacity *= 2
-        shift -= 1
-    if capacity <= t.capacity:
-        return 0
-    free(t.keys)
-    free(t.ids)
-    free(t.stamps)
-    t.keys = <u64 *> malloc(capacity * sizeof(u64))
-    t.ids = <int *> malloc(capacity * sizeof(int))
-    t.stamps = <u32 *> malloc(capacity * sizeof(u32))
-    t.capacity = capacity
-    t.shift = shift
-    if t.keys == NULL or t.ids == NULL or t.stamps == NULL:
-        return -1
-    memset(t.stamps, 0, capacity * sizeof(u32))
-    t.stamp = 0
-    return 0
-
-
-cdef inline void _table_clear(Table *t) noexcept nogil:
-    t.stamp += 1
-    t.n_ids = 0
-    if t.stamp == 0:  # wrapped around after 2^32 clears: stale stamps could look live
-        memset(t.stamps, 0, t.capacity * sizeof(u32))
-        t.stamp = 1
-
-
-cdef inline int _key_id(Table *t, u64 key) noexcept nogil:
+cdef inline int _key_id(SlotTable *t, u64 key) noexcept nogil:
     """The dense id of an integer key, a new one if the key is new."""
     cdef i64 mask = t.capacity - 1
     cdef i64 slot = _slot(t, key)
@@ -105,7 +61,7 @@ cdef inline int _key_id(Table *t, u64 key) noexcept nogil:
     return t.ids[slot]
 
 
-cdef inline int _key_lookup(const Table *t, u64 key) noexcept nogil:
+cdef inline int _key_lookup(const SlotTable *t, u64 key) noexcept nogil:
     """The dense id of an integer key, -1 if it is not in the table."""
     cdef i64 mask = t.capacity - 1
     cdef i64 slot = _slot(t, key)
@@ -114,30 +70,6 @@ cdef inline int _key_lookup(const Table *t, u64 key) noexcept nogil:
             return t.ids[slot]
         slot = (slot + 1) & mask
     return -1
-
-
-cdef inline int _word_id(Table *t, const u32 *text, i64 start, i64 length,
-                         i64 *first_start, i64 *first_len, bint insert) noexcept nogil:
-    """The dense id of a word (a run of code points), a new one if it is new and ``insert``,
-    else -1: equal hashes are compared in full, against the first occurrence of every id."""
-    cdef u64 h = word_hash(text, start, length, t.seed)
-    cdef i64 mask = t.capacity - 1, slot = _slot(t, h)
-    cdef int found
-    while t.stamps[slot] == t.stamp:
-        if t.keys[slot] == h:
-            found = t.ids[slot]
-            if same_text(text, first_start[found], first_len[found], start, length):
-                return found
-        slot = (slot + 1) & mask
-    if not insert:
-        return -1
-    t.stamps[slot] = t.stamp
-    t.keys[slot] = h
-    t.ids[slot] = t.n_ids
-    first_start[t.n_ids] = start
-    first_len[t.n_ids] = length
-    t.n_ids += 1
-    return t.ids[slot]
 
 
 cdef double _f_score(const i64 *stats, int n_orders, double beta) noexcept nogil:
@@ -203,7 +135,7 @@ cdef int _scratch_reserve(Scratch *s, i64 units) noexcept nogil:
     return 0
 
 
-cdef void _count_orders(Table *t, Scratch *s, const i64 *col_start, const i64 *col_len,
+cdef void _count_orders(SlotTable *t, Scratch *s, const i64 *col_start, const i64 *col_len,
                         int n_refs, int n_systems, int max_order, int first_order,
                         i64 *pair_stats, int n_stat_orders) noexcept nogil:
     """Hypothesis count, reference count and clipped matches of orders 1..max_order of the units
@@ -219,7 +151,7 @@ cdef void _count_orders(Table *t, Scratch *s, const i64 *col_start, const i64 *c
         s.ids[p] = s.base[p]
     for order in range(1, max_order + 1):
         if order > 1:  # n-gram ids from the (n-1)-gram's id and the last unit's id
-            _table_clear(t)
+            table_clear(t)
             for c in range(n_refs):
                 start = col_start[c]
                 for p in range(start, start + col_len[c] - order + 1):
@@ -320,15 +252,10 @@ def chrf_statistics(const u32[::1] text, const i64[::1] offsets, int n_refs, int
         return out
     if offsets.shape[0] != n_cols * n_segments + 1:
         raise ValueError("offsets do not match the columns and segments")
-    cdef i64 i
-    if offsets[0] != 0 or offsets[offsets.shape[0] - 1] != text.shape[0]:
-        raise ValueError("offsets do not span the text")
-    for i in range(offsets.shape[0] - 1):
-        if offsets[i + 1] < offsets[i]:
-            raise ValueError("offsets decrease")
-    cdef Table table
+    check_offsets(offsets, text.shape[0])
+    cdef SlotTable table
     cdef Scratch s
-    memset(&table, 0, sizeof(Table))
+    memset(&table, 0, sizeof(SlotTable))
     table.seed = int.from_bytes(os.urandom(8), "little")
     memset(&s, 0, sizeof(Scratch))
     cdef i64 *col_start = <i64 *> malloc(n_cols * sizeof(i64))
@@ -353,7 +280,7 @@ def chrf_statistics(const u32[::1] text, const i64[::1] offsets, int n_refs, int
                         ref_units = units  # only the references' units go into the table
                     units += offsets[c * n_segments + seg + 1] - offsets[c * n_segments + seg]
                 if (_scratch_reserve(&s, units + 1) != 0
-                        or _table_reserve(&table, ref_units + 1) != 0):
+                        or table_reserve(&table, ref_units + 1) != 0):
                     failed = True
                     break
                 n_chars = 0
@@ -368,7 +295,7 @@ def chrf_statistics(const u32[::1] text, const i64[::1] offsets, int n_refs, int
                     n_chars += col_len[c]
                     word_col_len[c] = added
                     n_words += added
-                _table_clear(&table)  # units get ids from the references; -1: in none
+                table_clear(&table)  # units get ids from the references; -1: in none
                 for p in range(col_start[n_refs]):
                     s.base[p] = _key_id(&table, <u64> s.chars[p])
                 for p in range(col_start[n_refs], n_chars):
@@ -376,9 +303,9 @@ def chrf_statistics(const u32[::1] text, const i64[::1] offsets, int n_refs, int
                 _count_orders(&table, &s, col_start, col_len, n_refs, n_systems, char_order, 0,
                               pair_stats, n_orders)
                 if word_order > 0:
-                    _table_clear(&table)
+                    table_clear(&table)
                     for p in range(n_words):
-                        s.base[p] = _word_id(&table, tp, s.word_start[p], s.word_len[p],
+                        s.base[p] = text_id(&table, tp, s.word_start[p], s.word_len[p],
                                              s.first_start, s.first_len,
                                              p < word_col_start[n_refs])
                     _count_orders(&table, &s, word_col_start, word_col_len, n_refs, n_systems,
@@ -401,9 +328,7 @@ def chrf_statistics(const u32[::1] text, const i64[::1] offsets, int n_refs, int
         free(word_col_start)
         free(word_col_len)
         free(pair_stats)
-        free(table.keys)
-        free(table.ids)
-        free(table.stamps)
+        table_free(&table)
         free(s.chars)
         free(s.word_start)
         free(s.word_len)

@@ -37,11 +37,11 @@ import os
 import numpy as np
 
 from libc.math cimport ceil, floor
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from mteval_core.metrics._text_units cimport (
-    first_slot, i64, is_space, same_text, u32, u64, word_hash,
+    SlotTable, check_offsets, i64, is_space, table_clear, table_free, table_reserve, text_id, u32,
 )
 
 # sacreBLEU's limits (lib_ter.py)
@@ -397,30 +397,20 @@ cdef i64 _edits(Work *w, const int *hyp, int n_hyp, const int *ref, int n_ref) n
 
 cdef struct Words:
     # One segment's words, every column: where each starts and ends in the text, its id; and the
-    # table giving ids (open addressing, linear probing, a slot live when its stamp is current,
-    # so it is emptied per segment by bumping the stamp). Keyed with a random seed per call, so
-    # an upload cannot be crafted to pile its words into one run of slots.
+    # table giving ids (SlotTable: keyed with a random seed per call, so an upload cannot be
+    # crafted to pile its words into one run of slots).
     i64 *start
     i64 *length
     int *ids
     i64 *first_start  # per id: its first occurrence, to compare words in full on equal hashes
     i64 *first_length
     i64 capacity
-    u64 *keys
-    int *slot_ids
-    u32 *stamps
-    i64 slots
-    int shift  # 64 - log2(slots): first_slot takes the high bits
-    u32 stamp
-    int n_ids
-    u64 seed
+    SlotTable table
 
 
 cdef int _words_reserve(Words *w, i64 n_words) noexcept nogil:
-    """Room for this many words, and at least twice as many slots; 0 on success, -1 out of
-    memory."""
-    cdef i64 slots = 64
-    cdef int shift = 58
+    """Room for this many words and an emptied table of at least twice as many slots; 0 on
+    success, -1 out of memory."""
     if n_words > w.capacity:
         w.start = <i64 *> realloc(w.start, n_words * sizeof(i64))
         w.length = <i64 *> realloc(w.length, n_words * sizeof(i64))
@@ -431,48 +421,15 @@ cdef int _words_reserve(Words *w, i64 n_words) noexcept nogil:
                 or w.first_length == NULL):
             return -1
         w.capacity = n_words
-    while slots < 2 * n_words:
-        slots *= 2
-        shift -= 1
-    if slots > w.slots:
-        free(w.keys)
-        free(w.slot_ids)
-        free(w.stamps)
-        w.keys = <u64 *> malloc(slots * sizeof(u64))
-        w.slot_ids = <int *> malloc(slots * sizeof(int))
-        w.stamps = <u32 *> calloc(slots, sizeof(u32))
-        w.slots = slots
-        w.shift = shift
-        w.stamp = 0
-        if w.keys == NULL or w.slot_ids == NULL or w.stamps == NULL:
-            return -1
-    w.stamp += 1
-    w.n_ids = 0
-    if w.stamp == 0:  # wrapped around after 2^32 segments: stale stamps could look live
-        memset(w.stamps, 0, w.slots * sizeof(u32))
-        w.stamp = 1
+    if table_reserve(&w.table, n_words) != 0:
+        return -1
+    table_clear(&w.table)
     return 0
 
 
-cdef int _word_id(Words *w, const u32 *text, i64 start, i64 length) noexcept nogil:
-    """The word's id in this segment: equal exactly when the code points are equal (hashes
-    only find the slot; equal hashes are compared in full)."""
-    cdef u64 h = word_hash(text, start, length, w.seed)
-    cdef i64 mask = w.slots - 1, slot = first_slot(h, w.seed, w.shift)
-    cdef int found
-    while w.stamps[slot] == w.stamp:
-        if w.keys[slot] == h:
-            found = w.slot_ids[slot]
-            if same_text(text, w.first_start[found], w.first_length[found], start, length):
-                return found
-        slot = (slot + 1) & mask
-    w.stamps[slot] = w.stamp
-    w.keys[slot] = h
-    w.slot_ids[slot] = w.n_ids
-    w.first_start[w.n_ids] = start
-    w.first_length[w.n_ids] = length
-    w.n_ids += 1
-    return w.n_ids - 1
+cdef inline int _word_id(Words *w, const u32 *text, i64 start, i64 length) noexcept nogil:
+    """The word's id in this segment: equal exactly when the code points are equal."""
+    return text_id(&w.table, text, start, length, w.first_start, w.first_length, True)
 
 
 cdef i64 _split(const u32 *text, i64 a, i64 b, Words *w, i64 n_words) noexcept nogil:
@@ -498,9 +455,7 @@ cdef void _words_free(Words *w) noexcept nogil:
     free(w.ids)
     free(w.first_start)
     free(w.first_length)
-    free(w.keys)
-    free(w.slot_ids)
-    free(w.stamps)
+    table_free(&w.table)
 
 
 cdef bint _same_words(const int *ids, i64 a, i64 a_len, i64 b, i64 b_len) noexcept nogil:
@@ -567,17 +522,12 @@ def ter_statistics(const u32[::1] text, const i64[::1] offsets, int n_refs, int 
         return out
     if offsets.shape[0] != n_cols * n_segments + 1:
         raise ValueError("offsets do not match the columns and segments")
-    cdef i64 i
-    if offsets[0] != 0 or offsets[offsets.shape[0] - 1] != text.shape[0]:
-        raise ValueError("offsets do not span the text")
-    for i in range(offsets.shape[0] - 1):
-        if offsets[i + 1] < offsets[i]:
-            raise ValueError("offsets decrease")
+    check_offsets(offsets, text.shape[0])
     cdef Work work
     cdef Words words
     memset(&work, 0, sizeof(Work))
     memset(&words, 0, sizeof(Words))
-    words.seed = int.from_bytes(os.urandom(8), "little")
+    words.table.seed = int.from_bytes(os.urandom(8), "little")
     cdef i64 *col_start = <i64 *> malloc(n_cols * sizeof(i64))
     cdef i64 *col_len = <i64 *> malloc(n_cols * sizeof(i64))
     cdef const u32 *tp = &text[0] if text.shape[0] > 0 else NULL
