@@ -26,6 +26,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "(--leave-one-out).",
     )
     rank_human.add_arguments(parser.add_argument_group("human ranking"))
+    rank_human.add_custom_arguments(parser.add_argument_group("--protocol custom: its parts"))
     rank_autorank.add_arguments(parser.add_argument_group("AutoRank"))
     parser.add_argument(
         "--lp", nargs="+", metavar="LP", help="rank only these language pairs (e.g. en-cs_CZ)"
