@@ -3,7 +3,7 @@
     mteval rank --protocol wmt24 --human WAVE.csv... --documents LP.docs... [--lp LP ...]
                 [--format text|json]
     mteval rank --protocol wmt23 --human scores_all.csv [--exclude-annotators ID ...]
-    mteval rank --protocol custom --human FILE... [--documents LP.docs...]
+    mteval rank --protocol custom --human FILE... [--documents LP.docs...]  (ESA, DA+SQM, .rating)
                 [--custom-normalise raw|z] [--custom-average micro|domain]
                 [--custom-test wilcoxon|wilcoxon-stouffer|mann-whitney|bootstrap|ar]
                 [--custom-alpha 0.05] [--custom-correction holm|bonferroni|none]
@@ -18,8 +18,9 @@ items and its p-value against every other system.
 
 ``wmt23`` reads WMT23's DA+SQM export (``humaneval/DA+SQM/WMT23.scores_all.csv``, the layout in
 ``io.appraise_da_sqm``) and ranks as Appraise's ComputeWMT23Results does (``rankings.human_wmt23``).
-``custom`` reads either layout (ESA exports with their ``.docs`` files, or DA+SQM exports: told
-apart by the number of fields of their rows) and ranks by the parts given
+``custom`` reads ESA exports with their ``.docs`` files, DA+SQM exports (the two told apart by
+the number of fields of their rows) or mt-metrics-eval's ``.rating`` files (by their name, with
+the test set's ``documents/<LP>.docs`` for domains if given) and ranks by the parts given
 (``rankings.human_custom``).
 """
 
@@ -35,6 +36,7 @@ from mteval_core.io.appraise_da_sqm import read_da_sqm_exports
 from mteval_core.io.appraise_esa import FIELDS as ESA_FIELDS
 from mteval_core.io.appraise_esa import read_documents, read_esa_exports
 from mteval_core.io.decoding import read_text
+from mteval_core.io.mtme_ratings import read_rating_files
 from mteval_core.rankings import human_custom
 from mteval_core.rankings.human import rank_wmt24
 from mteval_core.rankings.human_wmt23 import rank_wmt23
@@ -57,8 +59,9 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         nargs="+",
         type=Path,
         metavar="FILE",
-        help="Appraise ESA exports (WMT24's humeval/esa_generalMT2024_wave*.csv) or DA+SQM "
-        "exports (WMT23's humaneval/DA+SQM/WMT23.scores_all.csv)",
+        help="Appraise ESA exports (WMT24's humeval/esa_generalMT2024_wave*.csv), DA+SQM "
+        "exports (WMT23's humaneval/DA+SQM/WMT23.scores_all.csv) or, for --protocol custom, "
+        "mt-metrics-eval's human-scores/LP.NAME.seg.rating files",
     )
     group.add_argument(
         "--documents",
@@ -168,9 +171,14 @@ def _custom(args: argparse.Namespace) -> tuple[list[LanguagePairRanking], tuple[
     layouts = {_layout(path) for path in args.human}
     if len(layouts) > 1:
         raise InputError(
-            "--human mixes ESA and DA+SQM exports",
+            "--human mixes kinds of files (ESA, DA+SQM exports, mt-metrics-eval .rating files)",
             hint="Rank one kind of export at a time.",
         )
+    if layouts == {"mtme"}:
+        files = read_rating_files(args.human)
+        documents = dict(read_documents(path) for path in args.documents or ())
+        notes = tuple(note for file in files for note in file.notes)
+        return human_custom.rank_custom(human_custom.from_mtme(files, documents), protocol), notes
     if layouts == {"esa"}:
         if not args.documents:
             raise InputError(
@@ -187,8 +195,10 @@ def _custom(args: argparse.Namespace) -> tuple[list[LanguagePairRanking], tuple[
 
 
 def _layout(path: Path) -> str:
-    """'esa' or 'da-sqm' by the number of fields of the file's first row; the chosen reader
-    then checks every row."""
+    """'mtme' for a .rating file; else 'esa' or 'da-sqm' by the number of fields of the
+    file's first row (the chosen reader then checks every row)."""
+    if path.name.endswith(".rating"):
+        return "mtme"
     text = read_text(path.read_bytes(), str(path))
     first = next((line for line in text.split("\n") if line.strip()), "")
     count = len(next(csv.reader([first]), []))

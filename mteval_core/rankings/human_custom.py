@@ -46,6 +46,7 @@ import numpy as np
 from mteval_core.errors import InputError
 from mteval_core.io.appraise_da_sqm import DASQMRating
 from mteval_core.io.appraise_esa import ESARating
+from mteval_core.io.mtme_ratings import MtmeRatings
 from mteval_core.rankings.human_wmt23 import pair_name
 from mteval_core.rankings.table import LanguagePairRanking, RankedSystem
 from mteval_core.settings.limits import MAX_RESAMPLES
@@ -356,4 +357,28 @@ def from_esa(
                 r.annotator, r.system, f"{r.document}:{r.segment}", lines[index][0], r.score
             )
         )
+    return dict(by_pair)
+
+
+def from_mtme(
+    files: Sequence[MtmeRatings], documents: Mapping[str, list[tuple[str, str]]]
+) -> dict[str, list[HumanRating]]:
+    """mt-metrics-eval ``.rating`` files' ratings by language pair; segment k's domain is line k
+    of the pair's ``documents/<LP>.docs`` where one is given, else every item is in ``all``."""
+    by_pair: dict[str, list[HumanRating]] = defaultdict(list)
+    for file in files:
+        lines = documents.get(file.language_pair)
+        for r in file.ratings:
+            if lines is not None and r.segment >= len(lines):
+                raise InputError(
+                    f"{r.system}'s segment {r.segment + 1} is past the {len(lines):,} lines of "
+                    f"{file.language_pair}.docs",
+                    origin=f"{file.language_pair}.{file.name}.seg.rating",
+                    line=r.line,
+                    hint="Give the documents file of this test set's language pair.",
+                )
+            domain = lines[r.segment][0] if lines is not None else "all"
+            by_pair[file.language_pair].append(
+                HumanRating(r.rater, r.system, str(r.segment), domain, r.score)
+            )
     return dict(by_pair)
