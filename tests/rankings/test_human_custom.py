@@ -1,6 +1,9 @@
-"""The custom human protocol: its raw and z-normalised micro scores equal WMT23's (the
-organisers' ComputeWMT23Results on the synthetic export of tests/rankings/fixtures), its
-two-sided Mann-Whitney p-values twice the organisers' one-sided ones; properties on ties, a
+"""The custom human protocol: with WMT24's parts (raw, domain average, Wilcoxon + Stouffer, no
+correction) on the public ESA waves 2-3 every score, rank range and all 662 p-values equal the
+organisers' calculate_clusters.py (tests/rankings/fixtures/wmt24_waves23_oracle.json); its raw
+and z-normalised micro scores equal WMT23's (the organisers' ComputeWMT23Results on the synthetic
+export of tests/rankings/fixtures), its two-sided Mann-Whitney p-values twice the organisers'
+one-sided ones; properties on ties, a
 system without items in a domain, a single domain and two systems; the command line's parts
 and refusals."""
 
@@ -13,17 +16,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import scipy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mteval_core.cli import main
 from mteval_core.errors import InputError
 from mteval_core.io.appraise_da_sqm import read_da_sqm_text
+from mteval_core.io.appraise_esa import read_documents, read_esa_exports
 from mteval_core.rankings.human_custom import (
     CustomProtocol,
     HumanRating,
     corrected_p_values,
     from_da_sqm,
+    from_esa,
     rank_custom,
 )
 from mteval_core.settings.limits import MAX_RESAMPLES
@@ -38,6 +44,34 @@ NAMES = {"ces-ukr": "cs-uk", "eng-deu": "en-de", "jpn-eng": "ja-en"}
 def synthetic():
     kept, _ = read_da_sqm_text(EXPORT, "export.csv", set(ORACLE["exclude_ids"]))
     return from_da_sqm(kept)
+
+
+WMT24_ORACLE = json.loads((FIXTURES / "wmt24_waves23_oracle.json").read_text(encoding="utf-8"))
+
+
+def test_wmt24_s_parts_give_wmt24_s_scores_p_values_and_rank_ranges_on_the_public_waves(wmt24):
+    """WMT24 keeps an item per wave and custom averages an item's ratings across waves: the
+    equality shows that this changes nothing on these files. The clusters differ by design
+    (AssignRanks, not WMT24's get_clusters), so they are not compared."""
+    if scipy.__version__ != WMT24_ORACLE["versions"]["scipy"]:
+        pytest.skip(f"the fixture's p-values are scipy {WMT24_ORACLE['versions']['scipy']}'s")
+    export = read_esa_exports(sorted((wmt24 / "waves").glob("*.csv")))
+    documents = dict(read_documents(p) for p in sorted((wmt24 / "documents").glob("*.docs")))
+    protocol = CustomProtocol("raw", "domain", "wilcoxon-stouffer", correction="none")
+    rankings = rank_custom(from_esa(export.ratings, documents), protocol)
+    compared = 0
+    for ranking in rankings:
+        expected = WMT24_ORACLE["language_pairs"][ranking.language_pair]
+        assert [s.system for s in ranking.systems] == [s["system"] for s in expected["systems"]]
+        for system, theirs in zip(ranking.systems, expected["systems"]):
+            assert system.score == pytest.approx(theirs["score"], abs=1e-9)
+            assert list(system.rank) == theirs["rank"]
+            assert system.extra["domains"] == pytest.approx(theirs["domain_scores"], abs=1e-9)
+            for other, p in system.extra["p_values"].items():
+                theirs_p = expected["pvalues_stouffer"][f"{system.system}|{other}"]
+                assert p == pytest.approx(theirs_p, abs=1e-12)
+                compared += 1
+    assert compared == 662
 
 
 def _by_name(rankings):
