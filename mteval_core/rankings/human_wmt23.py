@@ -10,7 +10,10 @@ systems), step by step; every choice below is the command's:
    standard deviation of 0 divides by 1), and each rating's z-score ``(score - mean) / sd``;
 2. an item is a segment of a document (``SegmentID:DocumentID``, the command's ``Document``
    task type: the export's segment ids count within a document); a system's ratings of one item
-   by several annotators (or a ``CHK`` repeat) are averaged first;
+   by several annotators (or a ``CHK`` repeat) are averaged first. That WMT23 ran it so is read
+   from WMT23.results.txt: its per-system means of integer H scores are fractions over 1,009
+   items (cs-uk), 509 (de-en), 549 (en-de) or 1,098 (en-cs), as many as the test sets' rated
+   segments, where a document-relative id alone would give as few as a document is long;
 3. a system's score is the mean over its items of their mean raw score (WMT23 ranks by raw
    scores, not z-scores); its z-score (``Ave. z``) is the same mean of mean z-scores, reported
    only; the systems are ordered by score, best first;
