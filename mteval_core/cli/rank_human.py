@@ -119,6 +119,11 @@ def run(args: argparse.Namespace) -> list[LanguagePairRanking]:
             f"{given[0]} is a part of --protocol custom, not of --protocol {args.protocol}",
             hint="Add --protocol custom, or leave the --custom-* options out.",
         )
+    if args.exclude_annotators and args.protocol == "wmt24":
+        raise InputError(
+            "--exclude-annotators is for DA+SQM exports (--protocol wmt23 or custom)",
+            hint="WMT24's procedure keeps every annotator; leave the option out.",
+        )
     if args.protocol == "wmt23":
         return _selected(args, *_wmt23(args))
     if args.protocol == "custom":
@@ -152,6 +157,11 @@ def _wmt23(args: argparse.Namespace) -> tuple[list[LanguagePairRanking], tuple[s
             "--protocol wmt23 needs --human (the DA+SQM export)",
             hint="e.g. mteval rank --protocol wmt23 --human WMT23.scores_all.csv",
         )
+    if args.documents:
+        raise InputError(
+            "--protocol wmt23 takes no --documents: WMT23's procedure has no domains",
+            hint="Leave --documents out, or rank with --protocol custom.",
+        )
     export = read_da_sqm_exports(args.human, args.exclude_annotators)
     return rank_wmt23(export.ratings), export.notes
 
@@ -159,7 +169,7 @@ def _wmt23(args: argparse.Namespace) -> tuple[list[LanguagePairRanking], tuple[s
 def _custom(args: argparse.Namespace) -> tuple[list[LanguagePairRanking], tuple[str, ...]]:
     if not args.human:
         raise InputError(
-            "--protocol custom needs --human (ESA or DA+SQM exports)",
+            "--protocol custom needs --human (ESA or DA+SQM exports, or .rating files)",
             hint="e.g. mteval rank --protocol custom --human WMT23.scores_all.csv "
             "--custom-normalise z --custom-test mann-whitney",
         )
@@ -174,12 +184,14 @@ def _custom(args: argparse.Namespace) -> tuple[list[LanguagePairRanking], tuple[
             "--human mixes kinds of files (ESA, DA+SQM exports, mt-metrics-eval .rating files)",
             hint="Rank one kind of export at a time.",
         )
-    if layouts == {"mtme"}:
+    layout = layouts.pop()
+    _refuse_unused(args, layout)
+    if layout == "mtme":
         files = read_rating_files(args.human)
         documents = dict(read_documents(path) for path in args.documents or ())
         notes = tuple(note for file in files for note in file.notes)
         return human_custom.rank_custom(human_custom.from_mtme(files, documents), protocol), notes
-    if layouts == {"esa"}:
+    if layout == "esa":
         if not args.documents:
             raise InputError(
                 "ESA exports need --documents (<LP>.docs), which give each segment's domain",
@@ -192,6 +204,20 @@ def _custom(args: argparse.Namespace) -> tuple[list[LanguagePairRanking], tuple[
         export = read_da_sqm_exports(args.human, args.exclude_annotators)
         by_pair, notes = human_custom.from_da_sqm(export.ratings), export.notes
     return human_custom.rank_custom(by_pair, protocol), notes
+
+
+def _refuse_unused(args: argparse.Namespace, layout: str) -> None:
+    """An option the files' kind has no use for is refused, not ignored."""
+    if args.exclude_annotators and layout != "da-sqm":
+        raise InputError(
+            "--exclude-annotators is for DA+SQM exports",
+            hint="Leave it out for ESA exports and .rating files.",
+        )
+    if args.documents and layout == "da-sqm":
+        raise InputError(
+            "a DA+SQM export takes no --documents: its documents name no domain",
+            hint="Leave --documents out; its items are ranked in one domain.",
+        )
 
 
 def _layout(path: Path) -> str:

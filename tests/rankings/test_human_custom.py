@@ -284,6 +284,18 @@ def test_the_command_line_takes_every_part(export_file, capsys):
             ["--protocol", "custom", "--custom-alpha", "0"],
             "the significance level 0.0 is not between 0 and 1",
         ),
+        (
+            ["--protocol", "wmt23", "--documents", "en-de.docs"],
+            "--protocol wmt23 takes no --documents: WMT23's procedure has no domains",
+        ),
+        (
+            ["--protocol", "custom", "--documents", "en-de.docs"],
+            "a DA+SQM export takes no --documents: its documents name no domain",
+        ),
+        (
+            ["--protocol", "wmt24", "--exclude-annotators", "a1"],
+            "--exclude-annotators is for DA+SQM exports (--protocol wmt23 or custom)",
+        ),
     ],
 )
 def test_the_command_line_refuses_parts_out_of_place(export_file, capsys, extra, message):
