@@ -25,11 +25,12 @@ The filters are the ones WMT23.results.txt was computed after (``humaneval/DA+SQ
 
 Each dropped group is counted in the export's one note. A row with another number of fields, a
 score that is not an integer or a segment id that is not a whole number is refused with its
-file, line and field.
+file, line and field; so is a score outside 0-100 (the command would average it).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -52,6 +53,8 @@ FIELDS = (
     "end_time",
 )
 SCORED_TYPES = ("TGT", "CHK")  # what ComputeWMT23Results keeps
+INTEGER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only: int() also takes other scripts'
+WHOLE_NUMBER = re.compile(r"[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -160,15 +163,15 @@ def _filtered(fields: dict[str, str], line: str, excluded: Collection[str]) -> s
 
 def _rating(fields: dict[str, str], origin: str, line: int) -> DASQMRating:
     text = fields["score"]
-    if not text.strip().lstrip("+-").isdigit():  # what int() accepts, as the command reads it
+    if not INTEGER.fullmatch(text.strip()) or not 0 <= int(text) <= 100:
         raise InputError(
-            f"the score {text!r} is not an integer",
+            f"the score {text!r} is not an integer from 0 to 100",
             origin=origin,
             line=line,
             column="Score (7th field)",
-            hint="DA+SQM scores are integers from 0 to 100.",
+            hint="DA+SQM scores are integers from 0 to 100 (the slider's positions).",
         )
-    if not fields["segment"].isdigit():
+    if not WHOLE_NUMBER.fullmatch(fields["segment"]):
         raise InputError(
             f"the segment id {fields['segment']!r} is not a whole number",
             origin=origin,

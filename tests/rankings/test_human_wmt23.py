@@ -187,7 +187,15 @@ def test_the_note_names_the_file(tmp_path):
         ("a,b,c", "line 2: this row has 3 comma-separated fields, a WMT23 DA+SQM export has 11"),
         (
             ROW.format(a="x", s="A", seg=1, kind="TGT", score="7.5", doc="d", is_doc="False"),
-            "line 2, column Score (7th field): the score '7.5' is not an integer",
+            "line 2, column Score (7th field): the score '7.5' is not an integer from 0 to 100",
+        ),
+        (
+            ROW.format(a="x", s="A", seg=1, kind="TGT", score="101", doc="d", is_doc="False"),
+            "line 2, column Score (7th field): the score '101' is not an integer from 0 to 100",
+        ),
+        (
+            ROW.format(a="x", s="A", seg=1, kind="TGT", score="\u0665", doc="d", is_doc="False"),
+            "line 2, column Score (7th field): the score '\u0665' is not an integer from 0 to",
         ),
         (
             ROW.format(a="x", s="A", seg="s1", kind="TGT", score="7", doc="d", is_doc="False"),
