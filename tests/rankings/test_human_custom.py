@@ -316,3 +316,20 @@ def test_a_file_of_neither_layout_is_refused_with_its_line(tmp_path, capsys):
     assert main(["rank", "--protocol", "custom", "--human", str(path)]) != 0
     err = capsys.readouterr().err
     assert "other.csv, line 1: the first row has 3 fields: neither an ESA export (12)" in err
+
+
+def test_on_a_single_domain_stouffer_leaves_the_wilcoxon_p_value_as_it_is():
+    """1 - Phi(Phi^-1(1 - p)) is p: with one domain the combination changes nothing."""
+    rng = np.random.default_rng(11)
+    data = [
+        (0, s, item, float(round(60 + 8 * s + rng.normal(0, 15))))
+        for s in range(3)
+        for item in range(40)
+    ]
+    ratings = _ratings(data, domains_of=lambda item: "news")
+    plain, combined = (
+        rank_custom(ratings, CustomProtocol(test=t, correction="none"))[0]
+        for t in ("wilcoxon", "wilcoxon-stouffer")
+    )
+    for a, b in zip(plain.systems, combined.systems):
+        assert a.extra["p_values"] == pytest.approx(b.extra["p_values"], abs=1e-12)
