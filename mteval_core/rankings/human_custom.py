@@ -23,7 +23,7 @@ choice changes on the same ratings. The parts, in the order they apply (the defa
    approximate randomisation, a fair coin per item swapping the two systems' means
    (``stats.approximate_randomization``'s coins; +1 smoothing, a difference of 0 has p = 1).
    The resampling tests draw ``resamples`` times from ``numpy.random.default_rng(seed)``, one
-   generator for the pairs in ranking order;
+   generator for all, drawn language pair by language pair and pair by pair in ranking order;
 5. ``correction`` over the language pair's defined p-values: ``holm`` (step-down), ``bonferroni``
    (times the number of tests, at most 1) or ``none``;
 6. with ``alpha``, the ranking, clusters and rank ranges are ``stats.system_clusters``'s

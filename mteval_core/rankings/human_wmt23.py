@@ -91,6 +91,8 @@ def rank_wmt23(ratings: Sequence[DASQMRating]) -> list[LanguagePairRanking]:
 
 
 def pair_name(languages: tuple[str, str]) -> str:
+    """'en-de' for ('eng', 'deu'), by the command's table; a code the table lacks is kept as
+    written (the command stops with a KeyError on it)."""
     source, target = (LANGUAGE_CODES.get(code, code) for code in languages)
     return f"{source}-{target}"
 
