@@ -1,9 +1,9 @@
 """``mteval rank``: official rankings as WMT makes them.
 
 Two sources, each with its own argument group: ``--autorank wmt24|wmt25`` over segment-level
-metric scores (``cli.rank_autorank``) and ``--protocol wmt24`` over raw human annotations
-(``cli.rank_human``). The output layout (text, or JSON as ``rankings.table`` documents it) is one
-for both.
+metric scores (``cli.rank_autorank``) and ``--protocol wmt24|wmt23|custom`` over raw human
+annotations (``cli.rank_human``). The output layout (text, or JSON as ``rankings.table``
+documents it) is one for both.
 """
 
 from __future__ import annotations
@@ -20,12 +20,14 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "rank",
         help="rank systems as WMT does: human rankings from raw annotations, AutoRank",
         description="A human ranking by the year's procedure (--protocol wmt24: Appraise ESA "
-        "exports and the documents files), or AutoRank as WMT24 or WMT25 computes it from "
+        "exports and the documents files; --protocol wmt23: the DA+SQM export) or by the parts "
+        "of --protocol custom, or AutoRank as WMT24 or WMT25 computes it from "
         "segment-level metric scores (WMT25's data/automatic_scores/ as shipped), with "
         "bootstrap intervals and rank ranges (--bootstrap) and the ranking without each metric "
         "(--leave-one-out).",
     )
     rank_human.add_arguments(parser.add_argument_group("human ranking"))
+    rank_human.add_custom_arguments(parser.add_argument_group("--protocol custom: its parts"))
     rank_autorank.add_arguments(parser.add_argument_group("AutoRank"))
     parser.add_argument(
         "--lp", nargs="+", metavar="LP", help="rank only these language pairs (e.g. en-cs_CZ)"
