@@ -64,6 +64,9 @@ MAX_RESAMPLES = 20_000  # bootstrap resamples, command line and dashboard
 # (512 MB) let a WMT set (3,000 segments) have 20,000 resamples and the largest upload (20,000
 # segments) 2,000, never gigabytes on a shared server.
 MAX_RESAMPLED_CELLS = 64_000_000
+# comet-compare's bootstrap holds systems x sample size x splits float32 scores at once (its
+# np.take): 64 million cells are 256 MB, e.g. 20 systems of a WMT set at its 300 splits
+COMET_COMPARE_MAX_CELLS = 64_000_000
 
 # --------------------------------------------------------------------------------------------- GTM
 # GTM's greedy works on the hits of a segment's bitext grid (cells whose two tokens are equal),
