@@ -124,3 +124,25 @@ def test_refusals_name_the_option_and_the_file(capsys) -> None:
     for args, message in cases:
         code, _, err = score(capsys, *args)
         assert code != 0 and message in err, (args, err)
+
+
+def test_the_report_holds_the_metric_and_its_signature(capsys) -> None:
+    code = main(
+        [
+            "report",
+            *TEST_SET,
+            f"--metric-scores=xcomet={OUTPUTS / 'comet.json'}",
+            "--metric-signature=xcomet:model=Unbabel/XCOMET-XL,precision=fp16",
+            "--paired-ar=100",
+            "--bootstrap=0",
+        ]
+    )
+    html, _ = capsys.readouterr()
+    assert code == 0
+    assert (
+        "xcomet:external|xcomet-model:Unbabel/XCOMET-XL|xcomet-package:unbabel-comet|"
+        "xcomet-precision:fp16|xcomet-reference_based:yes"
+    ) in html
+    comet = json.loads((OUTPUTS / "comet.json").read_text(encoding="utf-8"))
+    best = max(np.mean([e["COMET"] for e in entries]) for entries in comet.values())
+    assert f"{best:.4f}" in html
