@@ -10,6 +10,9 @@ tool's writer: comet-score --to_json is json.dump(data, f, ensure_ascii=False, i
 lines stripped as it strips them); MetricX's predict.py writes json.dumps(example) per line, the
 input's fields with "prediction" added; pymarian-eval writes f"{score:.4f}" per line (-a append
 adds the mean); gemba prints each answer (GEMBA-MQM's minus error points, None unparsed).
+comet.json is byte-identical to what the released unbabel-comet 2.2.7 score_command writes with
+--to_json when run (outside the project, torch stubbed) with a stand-in model giving these
+scores and spans (tests/stats/fixtures/comet_compare_oracle.json's provenance says how).
 
     .venv/bin/python scripts/neural_output_fixtures.py
 """

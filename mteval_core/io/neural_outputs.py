@@ -77,13 +77,21 @@ def read_tool_output(text: str, origin: str, test_set: TestSet) -> ToolRead | No
     if not lines:
         return None
     first = lines[0].strip()
-    if first == "{":  # json.dump(..., indent=4) opens with '{' alone on its line
-        return _read_comet(text, origin, test_set)
-    if first.startswith("{") and '"prediction"' in first:
+    if first == "{" or (first.startswith("{") and _one_json_object(text)):
+        return _read_comet(text, origin, test_set)  # json.dump(..., indent=4) opens with '{'
+    if first.startswith("{"):
         return _read_metricx(lines, origin, test_set)
     if all(_is_score_line(line) for line in lines):
         return _read_score_lines(lines, origin, test_set)
     return None
+
+
+def _one_json_object(text: str) -> bool:
+    """True when the whole text is one JSON object (COMET's JSON written on one line)."""
+    try:
+        return isinstance(json.loads(text), dict)
+    except json.JSONDecodeError:
+        return False
 
 
 # ---------------------------------------------------------------------- comet-score --to_json
@@ -180,7 +188,11 @@ def _read_metricx(lines: Sequence[str], origin: str, test_set: TestSet) -> ToolR
             ) from None
         if not isinstance(record, dict) or "prediction" not in record:
             raise InputError(
-                "this line has no prediction", origin=origin, line=number, hint=METRICX_HINT
+                "this line has no prediction: the file is neither MetricX's predictions nor "
+                "comet-score's JSON",
+                origin=origin,
+                line=number,
+                hint=METRICX_HINT,
             )
         records.append((number, record))
     by_system: dict[str, list[tuple[int, dict]]] = {}
@@ -268,12 +280,13 @@ def _read_score_lines(lines: Sequence[str], origin: str, test_set: TestSet) -> T
 
 
 def _check_appended_mean(lines: Sequence[str], values: Sequence[float | None], origin: str) -> None:
-    """The last line must be the mean of the others as printed (to its own decimals)."""
+    """The last line must be the mean of the others as printed: each line and the mean are
+    rounded to the printed decimals, so they may differ by one unit of the last decimal."""
     segment_values = [value for value in values[:-1] if value is not None]
     mean, last = math.fsum(segment_values) / len(segment_values), values[-1]
     assert last is not None
     decimals = len(lines[-1].strip().partition(".")[2])
-    if abs(mean - last) > 0.5 * 10.0**-decimals + 1e-12:
+    if abs(mean - last) > 10.0**-decimals + 1e-12:
         raise InputError(
             f"there is one line more than the test set's {len(segment_values):,} segments, and it "
             f"is not their mean ({last} where the mean is {mean:.{decimals + 2}f})",

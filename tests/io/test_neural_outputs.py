@@ -285,3 +285,25 @@ def test_bad_signature_fields_are_refused(text: str, problem: str) -> None:
     with pytest.raises(InputError) as caught:
         parse_signature_fields(text, "--metric-signature comet")
     assert caught.value.problem == problem
+
+
+def test_comet_json_on_one_line_is_read_and_other_json_lines_are_refused() -> None:
+    compact = json.dumps(comet_json())  # as json.dumps without indent writes it
+    metric = read(compact.encode(), "comet.json")
+    indented = read((FIXTURES / "comet.json").read_bytes(), "comet.json")
+    for system in SYSTEMS:
+        assert metric.system_score(system) == indented.system_score(system)
+    with pytest.raises(InputError) as caught:
+        read(b'{"system": "a", "score": 1}\n{"system": "b", "score": 2}\n', "scores.jsonl")
+    assert caught.value.problem.startswith("this line has no prediction")
+    assert caught.value.line == 1
+
+
+def test_pymarian_average_only_is_the_system_score() -> None:
+    means = []
+    for system in SYSTEMS:
+        values = [float(v) for v in (FIXTURES / f"{system}.pymarian.txt").read_text().split()]
+        means.append((f"{np.mean(values):.4f}\n".encode(), f"{system}.pymarian-only.txt"))
+    metric = read_metric_files(means, sample(), name="neural", higher_is_better=True)
+    assert not metric.segment_level
+    assert [metric.system_score(s) for s in SYSTEMS] == [float(data) for data, _ in means]

@@ -1,7 +1,7 @@
-"""comet-compare's win and tie shares from our own segment scores equal the numbers of its own
-functions on the same scores and seed (tests/stats/fixtures/comet_compare_oracle.json, pinned
-by running Unbabel/COMET's bootstrap_resampling, pairwise_bootstrap, calculate_bootstrap and its
-t-test from a scratch copy outside the project; the fixture says which commit)."""
+"""comet-compare's win and tie shares from our own segment scores equal comet-compare's on the
+same scores and seed (tests/stats/fixtures/comet_compare_oracle.json: its own functions from a
+scratch copy, and the released unbabel-comet 2.2.7 compare_command run with a stand-in model
+whose scores are comet.json's; its provenance says how, outside the project)."""
 
 from __future__ import annotations
 
