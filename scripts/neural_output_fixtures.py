@@ -9,7 +9,8 @@ tool's writer: comet-score --to_json is json.dump(data, f, ensure_ascii=False, i
 {translation path: [{"src", "mt", "ref", "COMET", "errors"}]} (Unbabel/COMET comet/cli/score.py,
 lines stripped as it strips them); MetricX's predict.py writes json.dumps(example) per line, the
 input's fields with "prediction" added; pymarian-eval writes f"{score:.4f}" per line (-a append
-adds the mean); gemba prints each answer (GEMBA-MQM's minus error points, None unparsed).
+adds the mean); gemba prints each answer of a pandas column (GEMBA-MQM's minus error points,
+as floats and nan once one segment has no answer).
 comet.json is byte-identical to what the released unbabel-comet 2.2.7 score_command writes with
 --to_json when run (outside the project, torch stubbed) with a stand-in model giving these
 scores and spans (tests/stats/fixtures/comet_compare_oracle.json's provenance says how).
@@ -22,6 +23,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 from sacrebleu.metrics import CHRF, TER
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,10 +85,13 @@ def main() -> None:
     appended = [entry["COMET"] for entry in comet["sample_data/sys/neural-large.en"]]
     with open(OUT / "neural-large.pymarian-append.txt", "w", encoding="utf-8") as out:
         out.writelines(f"{value:.4f}\n" for value in [*appended, sum(appended) / len(appended)])
+    answers = [  # GEMBA-MQM's minus error points; segment 7 without an answer
+        {"answer": None if number == 6 else -min(25, round((1 - entry["COMET"]) * 10))}
+        for number, entry in enumerate(comet["sample_data/sys/phrase-based.en"])
+    ]
     with open(OUT / "phrase-based.gemba.txt", "w", encoding="utf-8") as out:
-        for number, entry in enumerate(comet["sample_data/sys/phrase-based.en"]):
-            points = -min(25, round((1 - entry["COMET"]) * 10))
-            print(None if number == 6 else points, file=out)
+        for answer in list(pd.DataFrame(answers)["answer"]):  # as gemba/utils.py returns them
+            print(answer, file=out)
 
 
 if __name__ == "__main__":

@@ -9,8 +9,8 @@
   else it held) with a ``prediction`` added.
 * One score per line: ``pymarian-eval`` (marian-nmt, ``pymarian/eval.py``; ``-a append`` adds
   the mean as one more line, ``-a only`` prints the mean alone) and GEMBA's ``gemba`` command
-  (MicrosoftTranslator/GEMBA, ``gemba/cli.py``, which prints ``None`` for an answer it could not
-  parse).
+  (MicrosoftTranslator/GEMBA, ``gemba/cli.py``, which prints its answers through a pandas column:
+  ``-5``, or ``-5.0`` and ``nan`` once one segment got no answer from the model, or ``None``).
 
 A file scores the systems it names: COMET's keys and a file of one system's scores name a system
 by its file name (``sys/neural-large.en``, ``neural-large.metricx.jsonl``), by the name the test
@@ -242,16 +242,19 @@ def _metricx_system(
 
 
 # ---------------------------------------------------------------------- one score per line
+UNSCORED = ("None", "nan")  # gemba's segments without an answer, as pandas prints them
+
+
 def _is_score_line(line: str) -> bool:
     cell = line.strip()
-    return cell == "None" or NUMBER.fullmatch(cell) is not None
+    return cell in UNSCORED or NUMBER.fullmatch(cell) is not None
 
 
 def _read_score_lines(lines: Sequence[str], origin: str, test_set: TestSet) -> ToolRead:
     """One system's scores (its name from the file's); an appended mean (pymarian-eval -a
     append) is checked and dropped, a single line is the system score (-a only)."""
     system = _system_named(origin, test_set) or _full_name(origin)
-    values = [None if line.strip() == "None" else float(line) for line in lines]
+    values = [None if line.strip() in UNSCORED else float(line) for line in lines]
     n = test_set.n_segments
     notes: list[str] = []
     if len(values) == 1 and n > 1 and values[0] is not None:
@@ -266,8 +269,8 @@ def _read_score_lines(lines: Sequence[str], origin: str, test_set: TestSet) -> T
     unscored = values.count(None)
     if unscored:
         notes.append(
-            f"{origin}: {unscored:,} segments have the score None (an answer gemba could not "
-            "read) and are unscored"
+            f"{origin}: {unscored:,} segments have no score (None or nan: gemba got no answer "
+            "for them) and are unscored"
         )
     scores: list[Score] = [
         (system, value, line, line)
@@ -275,7 +278,7 @@ def _read_score_lines(lines: Sequence[str], origin: str, test_set: TestSet) -> T
         if value is not None
     ]
     if not scores:
-        raise InputError("every score is None", origin=origin, hint=LINES_HINT)
+        raise InputError("every score is None or nan", origin=origin, hint=LINES_HINT)
     return ToolRead(SCORE_LINES, scores, MetricSignature(), notes=tuple(notes))
 
 

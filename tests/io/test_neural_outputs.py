@@ -241,14 +241,19 @@ def test_pymarian_append_drops_the_mean_and_a_wrong_mean_is_refused() -> None:
     assert "is not their mean" in caught.value.problem
 
 
-def test_gemba_none_leaves_a_segment_unscored() -> None:
+def test_gemba_nan_leaves_a_segment_unscored() -> None:
     gemba = [((FIXTURES / "phrase-based.gemba.txt").read_bytes(), "phrase-based.gemba.txt")]
     others = [pair for pair in many("{}.pymarian.txt") if "phrase-based" not in pair[1]]
     metric = read_metric_files([*gemba, *others], sample(), name="gemba", higher_is_better=True)
     stats = metric.statistics_of("phrase-based")
-    assert stats[6].tolist() == [0.0, 0.0]  # its None
+    assert stats[6].tolist() == [0.0, 0.0]  # its nan
     assert stats[:, 1].sum() == 39
-    assert any("the score None" in note for note in metric.notes)
+    assert any("None or nan" in note for note in metric.notes)
+    as_none = gemba[0][0].replace(b"nan", b"None")  # gemba's column of objects prints None
+    again = read_metric_files(
+        [(as_none, gemba[0][1]), *others], sample(), name="gemba", higher_is_better=True
+    )
+    np.testing.assert_array_equal(again.statistics_of("phrase-based"), stats)
 
 
 # ---------------------------------------------------------------------- signatures
