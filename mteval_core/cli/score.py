@@ -317,18 +317,8 @@ def run(args: argparse.Namespace) -> str:
     else:
         test_set = _mtme_test_set(args, mtme)
     options = resolved_options(args, options, languages_of(test_set))
+    _check_layout(args, test_set)
     documents = test_set.documents if args.documents else None
-    if args.documents and documents is None:
-        raise InputError(
-            "--documents needs document ids, and plain text files have none",
-            hint="Give NIST mteval SGML or WMT XML files, or leave out --documents.",
-        )
-    if args.documents and args.format in ("text", "latex"):
-        raise InputError("--documents works with --format json or csv")
-    if (
-        test_set.human is not None or args.human or args.bootstrap or args.paired_ar
-    ) and args.format in ("csv", "latex"):
-        raise InputError("--human, --bootstrap and --paired-ar work with --format json or text")
     if args.segment_ids and not (args.human or args.metric_scores):
         raise InputError("--segment-ids works with --human or --metric-scores files")
     test_set, segment_ids = with_segment_ids(args.segment_ids, test_set)
@@ -350,6 +340,23 @@ def run(args: argparse.Namespace) -> str:
         args.format, scores, meta=meta, report=report, segments=args.segments, documents=documents
     )
     return output + text_after if args.format == "text" else output
+
+
+def _check_layout(args: argparse.Namespace, test_set: TestSet) -> None:
+    """Refuse what the chosen --format cannot print, before any scoring."""
+    if args.documents and test_set.documents is None:
+        raise InputError(
+            "--documents needs document ids, and plain text files have none",
+            hint="Give NIST mteval SGML or WMT XML files, or leave out --documents.",
+        )
+    if args.documents and args.format in ("text", "latex"):
+        raise InputError("--documents works with --format json or csv")
+    if (
+        test_set.human is not None or args.human or args.bootstrap or args.paired_ar
+    ) and args.format in ("csv", "latex"):
+        raise InputError("--human, --bootstrap and --paired-ar work with --format json or text")
+    if args.comet_compare and args.format in ("csv", "latex"):
+        raise InputError("--comet-compare works with --format json or text")
 
 
 def with_paired_ar(

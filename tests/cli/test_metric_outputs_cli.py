@@ -146,3 +146,15 @@ def test_the_report_holds_the_metric_and_its_signature(capsys) -> None:
     comet = json.loads((OUTPUTS / "comet.json").read_text(encoding="utf-8"))
     best = max(np.mean([e["COMET"] for e in entries]) for entries in comet.values())
     assert f"{best:.4f}" in html
+
+
+def test_comet_compare_and_signatures_need_what_they_print_on(capsys, tmp_path) -> None:
+    comet = f"--metric-scores=c={OUTPUTS / 'comet.json'}"
+    code, _, err = score(capsys, comet, "--comet-compare", "--format", "csv")
+    assert code != 0 and "--comet-compare works with --format json or text" in err
+    shard = tmp_path / "shard.tsv"
+    shard.write_text("system\tsegment\thypothesis\treference\na\t1\tx\tx\n", encoding="utf-8")
+    for option in ("--comet-compare", "--metric-signature=c:model=x"):
+        code = main(["score", "--shards", str(shard), option])
+        assert code != 0
+        assert f"{option.split('=')[0]} does not work with --shards" in capsys.readouterr().err
