@@ -87,11 +87,13 @@ def read_tool_output(text: str, origin: str, test_set: TestSet) -> ToolRead | No
 
 
 def _one_json_object(text: str) -> bool:
-    """True when the whole text is one JSON object (COMET's JSON written on one line)."""
+    """True when the whole text is one JSON object of lists (COMET's JSON written on one line;
+    a MetricX file of one segment is one object too, but of strings and a number)."""
     try:
-        return isinstance(json.loads(text), dict)
+        value = json.loads(text)
     except json.JSONDecodeError:
         return False
+    return isinstance(value, dict) and all(isinstance(item, list) for item in value.values())
 
 
 # ---------------------------------------------------------------------- comet-score --to_json

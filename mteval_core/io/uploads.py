@@ -35,6 +35,7 @@ from mteval_core.model.metric_signature import parse_signature_fields
 from mteval_core.model.testset import HumanScores, TestSet
 from mteval_core.settings.limits import (
     MAX_ARCHIVE_PAIRS,
+    MAX_METRIC_FILES,
     MAX_SYSTEM_PAIRS,
     MAX_UPLOAD_MB,
     MAX_UPLOAD_SEGMENTS,
@@ -227,6 +228,13 @@ def read_uploaded_metric(
         uploads = [uploads]
     if not uploads:
         raise InputError("no metric score file was given", hint="Choose the file with the scores.")
+    if len(uploads) > MAX_METRIC_FILES:
+        raise InputError(
+            f"{len(uploads):,} files were given for one metric; the dashboard takes up to "
+            f"MAX_METRIC_FILES ({MAX_METRIC_FILES:,}), one per system at most",
+            hint="Give one file of every system's scores, or the scores of several systems in "
+            "one file. " + COMMAND_LINE_HINT,
+        )
     check_upload_sizes(uploads)
     origin = uploads[0][0]
     name = name.strip()

@@ -31,6 +31,7 @@ MAX_UPLOAD_TEXTS = 200_000  # segments x (systems + references) in one uploaded 
 # largest language pair has 43 systems; at 50 the worst of any page stays under half a gigabyte
 # and about a minute and a half.
 MAX_UPLOAD_SYSTEMS = 50  # systems in one uploaded test set
+MAX_METRIC_FILES = MAX_UPLOAD_SYSTEMS  # files of one uploaded metric: one per system at most
 MAX_SYSTEM_PAIRS = MAX_UPLOAD_SYSTEMS * (MAX_UPLOAD_SYSTEMS - 1) // 2  # 1,225 per metric
 
 # An uploaded archive (mt-metrics-eval's folders as .zip or .tar.gz) is read in memory. Its members

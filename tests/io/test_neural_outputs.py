@@ -18,7 +18,7 @@ from mteval_core.metrics.scoring import score_test_set
 from mteval_core.model.metric_signature import MetricSignature, parse_signature_fields
 from mteval_core.model.spans import ErrorSpan
 from mteval_core.settings.options import Options
-from tests.helpers import load_sample
+from tests.helpers import load_sample, make_test_set
 
 FIXTURES = Path(__file__).parent / "fixtures" / "neural_outputs"
 SYSTEMS = ["neural-large", "neural-small", "phrase-based", "word-by-word"]
@@ -312,3 +312,25 @@ def test_pymarian_average_only_is_the_system_score() -> None:
     metric = read_metric_files(means, sample(), name="neural", higher_is_better=True)
     assert not metric.segment_level
     assert [metric.system_score(s) for s in SYSTEMS] == [float(data) for data, _ in means]
+
+
+def test_an_upload_of_more_files_than_systems_is_refused_before_reading() -> None:
+    from mteval_core.io.uploads import read_uploaded_metric
+    from mteval_core.settings.limits import MAX_METRIC_FILES
+
+    uploads = [(f"s{n}.txt", b"0.5\n") for n in range(MAX_METRIC_FILES + 1)]
+    with pytest.raises(InputError) as caught:
+        read_uploaded_metric(uploads, "m", "higher", sample(), {})
+    assert caught.value.problem == (
+        f"{MAX_METRIC_FILES + 1:,} files were given for one metric; the dashboard takes up to "
+        f"MAX_METRIC_FILES ({MAX_METRIC_FILES:,}), one per system at most"
+    )
+
+
+def test_a_metricx_file_of_one_segment_is_metricx_not_comet() -> None:
+    line = (FIXTURES / "neural-small.metricx.jsonl").read_text().splitlines()[0]
+    row = json.loads(line)
+    one = make_test_set([row["reference"]], {"neural-small": [row["hypothesis"]]})
+    metric = read_metric_scores(line.encode(), "x.jsonl", one, name="mx", higher_is_better=None)
+    assert not metric.higher_is_better
+    assert metric.statistics_of("neural-small")[:, 0].tolist() == [row["prediction"]]
