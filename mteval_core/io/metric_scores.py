@@ -485,7 +485,10 @@ def _metric(
     """Keep the test set's systems (refusing one without scores), set the others aside. A
     system may be named by its whole file name too (:mod:`mteval_core.io.system_names`)."""
     aliases = file_name_aliases(test_set.systems)
-    scores = [replace(score, system=aliases.get(score.system, score.system)) for score in scores]
+    scores = [  # replace() only where a name changes: it is slow, and files hold millions
+        replace(score, system=aliases[score.system]) if score.system in aliases else score
+        for score in scores
+    ]
     in_file = list(dict.fromkeys(score.system for score in scores))
     known = test_set.system_names
     missing = [system for system in known if system not in set(in_file)]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
@@ -121,14 +121,16 @@ def _read_comet(text: str, origin: str, test_set: TestSet) -> ToolRead:
     scores: list[Score] = []
     spans: dict[tuple[str, int], tuple[ErrorSpan, ...]] = {}
     with_reference = True
+    named = _system_names(test_set)
+    texts = {column.name: column.segments for column in test_set.systems}
     for key, entries in data.items():
-        system = _system_named(key, test_set) or key
+        system = named(key) or key
         _check_count(len(entries), test_set.n_segments, f"{key!r} has", origin)
         for position, entry in enumerate(entries, start=1):
             where = f"entry {position:,} of {key!r}"
             if not isinstance(entry, dict) or "COMET" not in entry:
                 raise InputError(f"{where} has no COMET score", origin=origin, hint=COMET_HINT)
-            _check_translation(entry.get("mt"), system, position, test_set, where, origin)
+            _check_translation(entry.get("mt"), system, position, texts, where, origin)
             value = _number(entry["COMET"], f"{where}: its COMET score", origin)
             scores.append((system, value, position, position))
             with_reference = with_reference and "ref" in entry
@@ -198,16 +200,17 @@ def _read_metricx(lines: Sequence[str], origin: str, test_set: TestSet) -> ToolR
             )
         records.append((number, record))
     by_system: dict[str, list[tuple[int, dict]]] = {}
-    for number, record in records:
-        by_system.setdefault(_metricx_system(record, records, origin, test_set), []).append(
-            (number, record)
-        )
+    for system, (number, record) in zip(
+        _metricx_systems(records, origin, test_set), records, strict=True
+    ):
+        by_system.setdefault(system, []).append((number, record))
     scores: list[Score] = []
+    texts = {column.name: column.segments for column in test_set.systems}
     for system, rows in by_system.items():
         _check_count(len(rows), test_set.n_segments, f"system {system!r} has", origin)
         for position, (number, record) in enumerate(rows, start=1):
             where = f"line {number:,}"
-            _check_translation(record.get("hypothesis"), system, position, test_set, where, origin)
+            _check_translation(record.get("hypothesis"), system, position, texts, where, origin)
             value = _number(record["prediction"], f"{where}: its prediction", origin)
             scores.append((system, value, number, position))
     without_reference = all(not record.get("reference") for _, record in records)
@@ -220,17 +223,29 @@ def _read_metricx(lines: Sequence[str], origin: str, test_set: TestSet) -> ToolR
     return ToolRead(METRICX, scores, signature)
 
 
-def _metricx_system(
-    record: dict, records: Sequence[tuple[int, dict]], origin: str, test_set: TestSet
-) -> str:
-    """The line's system field, else the file's name, else the system whose texts the file's
-    hypotheses are."""
-    for key in SYSTEM_FIELDS:
-        if isinstance(record.get(key), str) and record[key].strip():
-            return _system_named(record[key].strip(), test_set) or record[key].strip()
-    named = _system_named(origin, test_set)
-    if named is not None:
-        return named
+def _metricx_systems(
+    records: Sequence[tuple[int, dict]], origin: str, test_set: TestSet
+) -> list[str]:
+    """Each line's system: its system field, else the file's (named by the file's name, else
+    the system whose texts the file's hypotheses are, found once)."""
+    named = _system_names(test_set)
+    of_file: str | None = None
+    systems = []
+    for _, record in records:
+        field = next(
+            (record[key].strip() for key in SYSTEM_FIELDS if isinstance(record.get(key), str)),
+            "",
+        )
+        if field:
+            systems.append(named(field) or field)
+            continue
+        if of_file is None:
+            of_file = named(origin) or _system_of_texts(records, origin, test_set)
+        systems.append(of_file)
+    return systems
+
+
+def _system_of_texts(records: Sequence[tuple[int, dict]], origin: str, test_set: TestSet) -> str:
     hypotheses = [str(row.get("hypothesis", "")).strip() for _, row in records]
     for column in test_set.systems:
         if [text.strip() for text in column.segments] == hypotheses:
@@ -255,7 +270,7 @@ def _is_score_line(line: str) -> bool:
 def _read_score_lines(lines: Sequence[str], origin: str, test_set: TestSet) -> ToolRead:
     """One system's scores (its name from the file's); an appended mean (pymarian-eval -a
     append) is checked and dropped, a single line is the system score (-a only)."""
-    system = _system_named(origin, test_set) or _full_name(origin)
+    system = _system_names(test_set)(origin) or _full_name(origin)
     values = [None if line.strip() in UNSCORED else float(line) for line in lines]
     n = test_set.n_segments
     notes: list[str] = []
@@ -302,20 +317,25 @@ def _check_appended_mean(lines: Sequence[str], values: Sequence[float | None], o
 
 
 # ---------------------------------------------------------------------- shared checks
-def _system_named(label: str, test_set: TestSet) -> str | None:
-    """The test set's system that ``label`` (a system's name, a file's path or name) names: its
+def _system_names(test_set: TestSet) -> Callable[[str], str | None]:
+    """The test set's system that a label (a system's name, a file's path or name) names: its
     name, its full file name, or the label's file name without one dot-separated part after
-    another from the end (``neural-large.en.json`` -> ``neural-large.en`` -> ``neural-large``)."""
+    another from the end (``neural-large.en.json`` -> ``neural-large.en`` -> ``neural-large``);
+    None when it names none."""
     names = {name: name for name in test_set.system_names}
     names.update(file_name_aliases(test_set.systems))
-    if label in names:
-        return names[label]
-    parts = PurePath(label).name.split(".")
-    for end in range(len(parts), 0, -1):
-        candidate = ".".join(parts[:end])
-        if candidate in names:
-            return names[candidate]
-    return None
+
+    def named(label: str) -> str | None:
+        if label in names:
+            return names[label]
+        parts = PurePath(label).name.split(".")
+        for end in range(len(parts), 0, -1):
+            candidate = ".".join(parts[:end])
+            if candidate in names:
+                return names[candidate]
+        return None
+
+    return named
 
 
 def _full_name(origin: str) -> str:
@@ -333,13 +353,18 @@ def _check_count(count: int, n_segments: int, what: str, origin: str) -> None:
 
 
 def _check_translation(
-    text: object, system: str, position: int, test_set: TestSet, where: str, origin: str
+    text: object,
+    system: str,
+    position: int,
+    texts: Mapping[str, tuple[str, ...]],
+    where: str,
+    origin: str,
 ) -> None:
     """The translation the tool scored must be the test set's (both stripped, as they strip)."""
-    column = next((column for column in test_set.systems if column.name == system), None)
-    if column is None or text is None:
+    segments = texts.get(system)
+    if segments is None or text is None:
         return
-    expected = column.segments[position - 1]
+    expected = segments[position - 1]
     if not isinstance(text, str) or text.strip() != expected.strip():
         raise InputError(
             f"{where}: the translation scored is not segment {position:,} of system {system!r} "
