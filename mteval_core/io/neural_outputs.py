@@ -38,8 +38,6 @@ from mteval_core.model.spans import ErrorSpan
 from mteval_core.model.testset import TestSet
 
 COMET = "comet-score JSON"
-METRICX = "MetricX predict.py"
-SCORE_LINES = "one score per line (pymarian-eval, gemba)"
 SYSTEM_FIELDS = ("system", "system_id")
 COMET_HINT = (
     "Give the JSON file comet-score wrote (its to_json option), unchanged: an object of "
@@ -63,7 +61,6 @@ class ToolRead:
     """What a tool's file gives: scores as the readers of metric_scores take them, the spans
     it marked per (system, 1-based segment), what the file says produced them, and notes."""
 
-    tool: str
     scores: list[Score]
     signature: MetricSignature
     spans: dict[tuple[str, int], tuple[ErrorSpan, ...]] = field(default_factory=dict)
@@ -73,16 +70,16 @@ class ToolRead:
 def read_tool_output(text: str, origin: str, test_set: TestSet) -> ToolRead | None:
     """The scores of ``text`` when one of the tools above wrote it, else None (the file is then
     one of metric_scores' tables)."""
-    lines = [line for line in split_lines(text) if line.strip()]
-    if not lines:
+    numbered = [(n, line) for n, line in enumerate(split_lines(text), start=1) if line.strip()]
+    if not numbered:
         return None
-    first = lines[0].strip()
+    first = numbered[0][1].strip()
     if first == "{" or (first.startswith("{") and _one_json_object(text)):
         return _read_comet(text, origin, test_set)  # json.dump(..., indent=4) opens with '{'
     if first.startswith("{"):
-        return _read_metricx(lines, origin, test_set)
-    if all(_is_score_line(line) for line in lines):
-        return _read_score_lines(lines, origin, test_set)
+        return _read_metricx(numbered, origin, test_set)
+    if all(_is_score_line(line) for _, line in numbered):
+        return _read_score_lines(numbered, origin, test_set)
     return None
 
 
@@ -139,7 +136,7 @@ def _read_comet(text: str, origin: str, test_set: TestSet) -> ToolRead:
     signature = MetricSignature(
         package="unbabel-comet", reference_based=with_reference, direction="higher"
     )
-    return ToolRead(COMET, scores, signature, spans)
+    return ToolRead(scores, signature, spans)
 
 
 def _comet_spans(entry: dict, where: str, origin: str) -> tuple[ErrorSpan, ...]:
@@ -177,9 +174,9 @@ def _comet_spans(entry: dict, where: str, origin: str) -> tuple[ErrorSpan, ...]:
 
 
 # ---------------------------------------------------------------------- MetricX predict.py
-def _read_metricx(lines: Sequence[str], origin: str, test_set: TestSet) -> ToolRead:
+def _read_metricx(numbered: Sequence[tuple[int, str]], origin: str, test_set: TestSet) -> ToolRead:
     records = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in numbered:
         try:
             record = json.loads(line)
         except json.JSONDecodeError as error:
@@ -220,7 +217,7 @@ def _read_metricx(lines: Sequence[str], origin: str, test_set: TestSet) -> ToolR
         direction="lower",
         scale="0-25",
     )
-    return ToolRead(METRICX, scores, signature)
+    return ToolRead(scores, signature)
 
 
 def _metricx_systems(
@@ -267,15 +264,27 @@ def _is_score_line(line: str) -> bool:
     return cell in UNSCORED or NUMBER.fullmatch(cell) is not None
 
 
-def _read_score_lines(lines: Sequence[str], origin: str, test_set: TestSet) -> ToolRead:
+def _read_score_lines(
+    numbered: Sequence[tuple[int, str]], origin: str, test_set: TestSet
+) -> ToolRead:
     """One system's scores (its name from the file's); an appended mean (pymarian-eval -a
-    append) is checked and dropped, a single line is the system score (-a only)."""
+    append) is checked and dropped, a single line is the system score (-a only). The n-th line
+    scores the n-th segment, so an empty line before the last score is refused."""
+    empty = next((index for index, (n, _) in enumerate(numbered, start=1) if n != index), None)
+    if empty is not None:
+        raise InputError(
+            "the line is empty, and the n-th line scores the n-th segment",
+            origin=origin,
+            line=empty,
+            hint=LINES_HINT,
+        )
+    lines = [line for _, line in numbered]
     system = _system_names(test_set)(origin) or _full_name(origin)
     values = [None if line.strip() in UNSCORED else float(line) for line in lines]
     n = test_set.n_segments
     notes: list[str] = []
     if len(values) == 1 and n > 1 and values[0] is not None:
-        return ToolRead(SCORE_LINES, [(system, values[0], 1, None)], MetricSignature())
+        return ToolRead([(system, values[0], numbered[0][0], None)], MetricSignature())
     if len(values) == n + 1 and None not in values:
         _check_appended_mean(lines, values, origin)
         notes.append(
@@ -296,7 +305,7 @@ def _read_score_lines(lines: Sequence[str], origin: str, test_set: TestSet) -> T
     ]
     if not scores:
         raise InputError("every score is None or nan", origin=origin, hint=LINES_HINT)
-    return ToolRead(SCORE_LINES, scores, MetricSignature(), notes=tuple(notes))
+    return ToolRead(scores, MetricSignature(), notes=tuple(notes))
 
 
 def _check_appended_mean(lines: Sequence[str], values: Sequence[float | None], origin: str) -> None:

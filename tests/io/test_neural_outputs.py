@@ -334,3 +334,27 @@ def test_a_metricx_file_of_one_segment_is_metricx_not_comet() -> None:
     metric = read_metric_scores(line.encode(), "x.jsonl", one, name="mx", higher_is_better=None)
     assert not metric.higher_is_better
     assert metric.statistics_of("neural-small")[:, 0].tolist() == [row["prediction"]]
+
+
+def test_an_empty_line_among_score_lines_is_refused_with_its_line() -> None:
+    lines = (FIXTURES / "neural-large.pymarian.txt").read_text().splitlines()
+    gapped = [*lines[:5], "", "", *lines[5:38]]  # 40 lines, two of them empty
+    with pytest.raises(InputError) as caught:
+        read_metric_files(
+            [("\n".join(gapped).encode(), "neural-large.txt")],
+            sample(),
+            name="neural",
+            higher_is_better=True,
+        )
+    assert (caught.value.line, caught.value.problem) == (
+        6,
+        "the line is empty, and the n-th line scores the n-th segment",
+    )
+
+
+def test_metricx_refusals_name_the_files_own_line_past_empty_lines() -> None:
+    rows = (FIXTURES / "neural-small.metricx.jsonl").read_text().splitlines()
+    rows[20] = rows[20].replace('"prediction"', '"score"')
+    with pytest.raises(InputError) as caught:
+        read("\n\n".join(rows).encode(), "neural-small.metricx.jsonl")  # a blank line between
+    assert caught.value.line == 41
