@@ -484,11 +484,7 @@ def _metric(
 ) -> ExternalMetric:
     """Keep the test set's systems (refusing one without scores), set the others aside. A
     system may be named by its whole file name too (:mod:`mteval_core.io.system_names`)."""
-    aliases = file_name_aliases(test_set.systems)
-    scores = [  # replace() only where a name changes: it is slow, and files hold millions
-        replace(score, system=aliases[score.system]) if score.system in aliases else score
-        for score in scores
-    ]
+    scores = _renamed(scores, test_set)
     in_file = list(dict.fromkeys(score.system for score in scores))
     known = test_set.system_names
     missing = [system for system in known if system not in set(in_file)]
@@ -535,6 +531,16 @@ def _metric(
             "no score (null, or an empty cell) in segment and document tables"
         )
     return ExternalMetric(name, statistics=statistics, notes=notes, **common)
+
+
+def _renamed(scores: list[_Score], test_set: TestSet) -> list[_Score]:
+    """The scores with each system named as the test set names it (a score may name it by its
+    whole file name); replace() only where a name changes: it is slow, and files hold millions."""
+    aliases = file_name_aliases(test_set.systems)
+    return [
+        replace(score, system=aliases[score.system]) if score.system in aliases else score
+        for score in scores
+    ]
 
 
 def _scores(count: int) -> str:
