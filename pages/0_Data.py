@@ -357,25 +357,41 @@ st.caption(f"Preprocessing signature: `{options.preprocessing_signature()}`")
 
 st.subheader("Metric scores computed elsewhere")
 with st.form("external metric"):
-    scores_file = st.file_uploader(
-        "Scores (COMET, MetricX, ...): system, segment_id, score rows; system, score rows; or "
-        "mt-metrics-eval's NAME-REF.seg.score / .sys.score"
+    scores_files = st.file_uploader(
+        "Scores (COMET, MetricX, ...): system, segment_id, score rows; system, score rows; "
+        "mt-metrics-eval's NAME-REF.seg.score / .sys.score; comet-score's JSON; MetricX's "
+        "predictions; pymarian-eval's or gemba's scores (one file per system, named after it)",
+        accept_multiple_files=True,
     )
     left, right = st.columns(2)
     metric_name = left.text_input("Metric name", max_chars=60)
     direction = right.radio("Better scores are", ("higher", "lower"), index=None, horizontal=True)
+    signature = st.text_input(
+        "Signature: what produced the scores, where the files do not say (optional)",
+        placeholder="model=Unbabel/wmt22-comet-da,version=2.2.6,precision=fp16",
+        help="Fields: model, checkpoint, package, version, precision, reference_based (yes or "
+        "no), scale. comet-score's and MetricX's files say their direction; other files need it.",
+        max_chars=600,
+    )
     added = st.form_submit_button("Add this metric")
 if added:
     with friendly_errors(stop=False):  # the metrics already added stay
         metric = read_uploaded_metric(
-            upload(scores_file), metric_name, direction, test_set, session_external_metrics()
+            [upload(file) for file in scores_files or []],
+            metric_name,
+            direction,
+            test_set,
+            session_external_metrics(),
+            signature,
         )
         st.session_state["external_metrics"] = {**session_external_metrics(), **metric}
         st.success(f"Added {escape_markdown(metric_name)}: every page now shows it.")
         for note in next(iter(metric.values())).notes:
             st.info(escape_markdown(note))
 if external := session_external_metrics():
-    names = ", ".join(metric.name for metric in external.values())
+    names = ", ".join(
+        f"{metric.name} ({metric.signature.describe()})" for metric in external.values()
+    )
     st.markdown(f"**Metrics from files:** {escape_markdown(names)}")
     if st.button("Remove the metrics from files"):
         st.session_state["external_metrics"] = {}

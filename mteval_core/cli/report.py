@@ -2,6 +2,7 @@
 
     mteval report --refs REF [REF ...] --hyps SYS [SYS ...] [--source SRC] [--human FILE]
                   [--segment-ids FILE] [--criterion NAME] [--metrics LIST] [--tokenize T]
+                  [--metric-scores NAME:DIRECTION=FILE ...] [--metric-signature NAME:FIELDS]
                   [--pair A B] [--paired-ar N] [--bootstrap N] [--seed S]
                   [--reading tokenized|compare-mt] > report.html
 
@@ -65,6 +66,21 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         help=f"comma-separated, from: {', '.join(REGISTRY)} (default: %(default)s)",
     )
     report.add_argument(
+        "--metric-scores",
+        action="append",
+        default=[],
+        metavar="NAME:DIRECTION=FILE",
+        help="scores computed elsewhere, as `mteval score --metric-scores` reads them (its "
+        "tables, mt-metrics-eval's files and the metrics' own outputs); repeatable",
+    )
+    report.add_argument(
+        "--metric-signature",
+        action="append",
+        default=[],
+        metavar="NAME:FIELD=VALUE,...",
+        help="what produced metric NAME's scores, as `mteval score --metric-signature` says it",
+    )
+    report.add_argument(
         "--pair",
         nargs=2,
         metavar=("A", "B"),
@@ -96,7 +112,11 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
 
 
 def run(args: argparse.Namespace) -> str:
-    from mteval_core.cli.score import load_command_line_test_set, resolved_options
+    from mteval_core.cli.score import (
+        load_command_line_test_set,
+        read_externals,
+        resolved_options,
+    )
     from mteval_core.compare.readings import COMPARE_MT, TokenizedReading
     from mteval_core.metrics import parse_metric_list
     from mteval_core.metrics.scoring import score_test_set
@@ -122,14 +142,16 @@ def run(args: argparse.Namespace) -> str:
                 f"{option} needs --human: it is about the human judgments",
                 hint=f"Give the judgments with --human FILE, or leave out {option}.",
             )
+    segment_ids = None
     if args.human:  # read before the scoring, so that a bad file or criterion is said at once
         from mteval_core.cli.score import with_human, with_segment_ids
 
         test_set, segment_ids = with_segment_ids(args.segment_ids, test_set)
         test_set = with_human(args, test_set, segment_ids)
         check_criterion(test_set, args.criterion)
+    external = read_externals(args.metric_scores, args.metric_signature, test_set, segment_ids)
     options = resolved_options(args, given_options(args), languages_of(test_set))
-    scores = score_test_set(test_set, parse_metric_list(args.metrics), options)
+    scores = score_test_set(test_set, parse_metric_list(args.metrics), options, external=external)
     reading = COMPARE_MT if args.reading == COMPARE_MT.key else TokenizedReading(options)
     report = evaluation_report(
         test_set,

@@ -55,6 +55,7 @@ from mteval_core.stats.undefined import UNDEFINED
 if TYPE_CHECKING:
     from mteval_core.io.mtme import MtmeRead
     from mteval_core.metrics.external import ExternalMetric
+    from mteval_core.model.metric_signature import MetricSignature
     from mteval_core.stats.meta import MetaEvaluation
 
 # said when a tokenizer cannot run, the language default or one given (the core's hint names none)
@@ -169,8 +170,21 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         default=[],
         metavar="NAME:DIRECTION=FILE",
         help="scores computed elsewhere (COMET, MetricX, ...) as metric NAME; DIRECTION is "
-        "higher or lower (which scores are better); FILE has system,segment_id,score or "
-        "system,score rows, or is an mt-metrics-eval .seg.score/.sys.score file; repeatable",
+        "higher or lower (which scores are better; NAME=FILE where the file's tool says it); "
+        "FILE has system,segment_id,score or system,score rows, is an mt-metrics-eval "
+        ".seg.score/.sys.score file, comet-score --to_json's JSON, MetricX's predictions "
+        "(JSON Lines) or one score per line (pymarian-eval, gemba) of one system named by "
+        "the file; repeatable, also with one NAME for several files (e.g. one per system)",
+    )
+    score.add_argument(
+        "--metric-signature",
+        action="append",
+        default=[],
+        metavar="NAME:FIELD=VALUE,...",
+        help="what produced metric NAME's scores, where its files do not say: model, "
+        "checkpoint, package, version, precision, reference_based (yes/no), scale; e.g. "
+        "comet:model=Unbabel/wmt22-comet-da,version=2.2.6,precision=fp16; shown in the "
+        "signature, and files of one metric that differ are warned about",
     )
     score.add_argument(
         "--segment-level",
@@ -190,6 +204,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
         help="paired approximate randomization with N trials (sacreBLEU's --paired-ar: the same "
         "p-values on the same --seed; 10,000 is its default) for every two systems under every "
         "metric, Holm-corrected per metric, with the significance clusters",
+    )
+    score.add_argument(
+        "--comet-compare",
+        action="store_true",
+        help="comet-compare's bootstrap (300 splits of 40%% of the segments, seed 1) and paired "
+        "t-tests of every two systems under each --metric-scores metric with segment scores: "
+        "its win and tie shares, equal to comet-compare's on the same scores",
     )
     score.set_defaults(run=run)
 
@@ -296,8 +317,34 @@ def run(args: argparse.Namespace) -> str:
     else:
         test_set = _mtme_test_set(args, mtme)
     options = resolved_options(args, options, languages_of(test_set))
+    _check_layout(args, test_set)
     documents = test_set.documents if args.documents else None
-    if args.documents and documents is None:
+    if args.segment_ids and not (args.human or args.metric_scores):
+        raise InputError("--segment-ids works with --human or --metric-scores files")
+    test_set, segment_ids = with_segment_ids(args.segment_ids, test_set)
+    external = [*(mtme.external if mtme else ())]
+    external += read_externals(args.metric_scores, args.metric_signature, test_set, segment_ids)
+    scores = score_test_set(test_set, metrics, options, external=external)
+    test_set = with_human(args, test_set, segment_ids)
+    meta = meta_evaluation(args, test_set, scores)
+    report = meta.to_dict() if meta else None
+    if report is not None and test_set.human is not None:
+        report.update(segment_level_report(args, test_set, scores, report))
+    text_after = ""
+    if args.paired_ar:
+        report, text_after = with_paired_ar(args, scores, report)
+    if args.comet_compare:
+        report, compared = with_comet_compare(scores, report)
+        text_after += compared
+    output = render_scores(
+        args.format, scores, meta=meta, report=report, segments=args.segments, documents=documents
+    )
+    return output + text_after if args.format == "text" else output
+
+
+def _check_layout(args: argparse.Namespace, test_set: TestSet) -> None:
+    """Refuse what the chosen --format cannot print, before any scoring."""
+    if args.documents and test_set.documents is None:
         raise InputError(
             "--documents needs document ids, and plain text files have none",
             hint="Give NIST mteval SGML or WMT XML files, or leave out --documents.",
@@ -308,24 +355,8 @@ def run(args: argparse.Namespace) -> str:
         test_set.human is not None or args.human or args.bootstrap or args.paired_ar
     ) and args.format in ("csv", "latex"):
         raise InputError("--human, --bootstrap and --paired-ar work with --format json or text")
-    if args.segment_ids and not (args.human or args.metric_scores):
-        raise InputError("--segment-ids works with --human or --metric-scores files")
-    test_set, segment_ids = with_segment_ids(args.segment_ids, test_set)
-    external = [*(mtme.external if mtme else ())]
-    external += [read_external(spec, test_set, segment_ids) for spec in args.metric_scores]
-    scores = score_test_set(test_set, metrics, options, external=external)
-    test_set = with_human(args, test_set, segment_ids)
-    meta = meta_evaluation(args, test_set, scores)
-    report = meta.to_dict() if meta else None
-    if report is not None and test_set.human is not None:
-        report.update(segment_level_report(args, test_set, scores, report))
-    text_after = ""
-    if args.paired_ar:
-        report, text_after = with_paired_ar(args, scores, report)
-    output = render_scores(
-        args.format, scores, meta=meta, report=report, segments=args.segments, documents=documents
-    )
-    return output + text_after if args.format == "text" else output
+    if args.comet_compare and args.format in ("csv", "latex"):
+        raise InputError("--comet-compare works with --format json or text")
 
 
 def with_paired_ar(
@@ -344,6 +375,32 @@ def with_paired_ar(
     )
     report = {**(report or {}), "paired_ar": randomization.to_dict()}
     return report, render_randomization_text(randomization)
+
+
+def with_comet_compare(scores: Scores, report: dict | None) -> tuple[dict, str]:
+    """--comet-compare: the report with "comet_compare" (metric -> every pair's shares and
+    t-test) and the lines the text output adds."""
+    from mteval_core.metrics.external import ExternalMetric
+    from mteval_core.report.writers import render_comet_compare_text
+    from mteval_core.stats.comet_compare import comet_compare
+
+    metrics = [m for m in scores.metrics if isinstance(m, ExternalMetric) and m.segment_level]
+    if not metrics:
+        raise InputError(
+            "--comet-compare compares the segment scores of --metric-scores metrics, and none "
+            "is given",
+            hint="Add --metric-scores NAME=FILE with segment scores (e.g. comet-score's JSON).",
+        )
+    compared = {
+        metric.name: [
+            pair.to_dict()
+            for pair in comet_compare(
+                {system: scores.segment_scores(system, metric.name) for system in scores.systems}
+            )
+        ]
+        for metric in metrics
+    }
+    return {**(report or {}), "comet_compare": compared}, render_comet_compare_text(compared)
 
 
 def resolved_options(args: argparse.Namespace, options: Options, languages: Languages) -> Options:
@@ -405,28 +462,80 @@ def with_segment_ids(path: str | None, test_set: TestSet) -> tuple[TestSet, dict
     return test_set, read.lines
 
 
-def read_external(
-    spec: str, test_set: TestSet, segment_ids: dict[str, int] | None = None
-) -> ExternalMetric:
-    """--metric-scores NAME:DIRECTION=FILE -> the metric, read for this test set; what its
-    file set aside (systems without text) is printed as notes by the scoring."""
-    from mteval_core.io.metric_scores import parse_direction, read_metric_scores_file
+def read_externals(
+    specs: Sequence[str],
+    signatures: Sequence[str],
+    test_set: TestSet,
+    segment_ids: dict[str, int] | None = None,
+) -> list[ExternalMetric]:
+    """--metric-scores NAME[:DIRECTION]=FILE (the files of one NAME read as one metric) and
+    --metric-signature NAME:FIELD=VALUE,... -> the metrics, read for this test set; what their
+    files set aside (systems without text) is printed as notes by the scoring."""
+    from mteval_core.io import read_bytes
+    from mteval_core.io.metric_scores import read_metric_files
+
+    files: dict[str, list[tuple[bytes, str]]] = {}
+    directions: dict[str, bool | None] = {}
+    for spec in specs:
+        name, higher_is_better, path = _metric_spec(spec)
+        if name in directions and directions[name] != higher_is_better:
+            raise InputError(
+                f"--metric-scores {spec}: metric {name!r} is given another direction before",
+                hint="Give every file of one metric the same direction.",
+            )
+        directions[name] = higher_is_better
+        files.setdefault(name, []).append((read_bytes(path), path))
+    given = _metric_signatures(signatures, set(files))
+    return [
+        read_metric_files(
+            read,
+            test_set,
+            name=name,
+            higher_is_better=directions[name],
+            segment_ids=segment_ids,
+            signature=given.get(name),
+        )
+        for name, read in files.items()
+    ]
+
+
+def _metric_spec(spec: str) -> tuple[str, bool | None, str]:
+    """NAME:DIRECTION=FILE -> (NAME, higher is better, FILE); NAME=FILE leaves the direction to
+    the file's tool (the reader refuses a file that does not say it)."""
+    from mteval_core.io.metric_scores import parse_direction
 
     form = "Write NAME:higher=FILE or NAME:lower=FILE."
     label, equals, path = spec.partition("=")
     if not equals or not path:
         raise InputError(f"--metric-scores {spec}: the file is missing", hint=form)
     name, colon, direction = label.partition(":")
-    if not colon:
+    if colon and not direction:
         raise InputError(
             f"--metric-scores {spec}: the direction of metric {name!r} is missing (are higher "
             "or lower scores better?)",
             hint=form,
         )
-    higher_is_better = parse_direction(direction, name)
-    return read_metric_scores_file(
-        path, test_set, name=name, higher_is_better=higher_is_better, segment_ids=segment_ids
-    )
+    return name, parse_direction(direction, name) if colon else None, path
+
+
+def _metric_signatures(specs: Sequence[str], names: set[str]) -> dict[str, MetricSignature]:
+    """--metric-signature NAME:FIELD=VALUE,... -> name -> signature, for metrics that are read."""
+    from mteval_core.model.metric_signature import parse_signature_fields
+
+    given: dict[str, MetricSignature] = {}
+    for spec in specs:
+        name, colon, text = spec.partition(":")
+        if not colon or name not in names:
+            raise InputError(
+                f"--metric-signature {spec}: "
+                + (f"no --metric-scores names metric {name!r}" if colon else "NAME: is missing"),
+                hint="Write --metric-signature NAME:model=...,version=... for a metric that "
+                "--metric-scores NAME... reads.",
+            )
+        if name in given:
+            raise InputError(f"--metric-signature {spec}: metric {name!r} has one already")
+        given[name] = parse_signature_fields(text, f"--metric-signature {name}")
+    return given
 
 
 def with_human(

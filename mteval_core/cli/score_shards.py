@@ -42,6 +42,8 @@ UNSUPPORTED = {  # argparse dest -> (option, what to do instead)
     "human": ("--human", IN_MEMORY),
     "segment_ids": ("--segment-ids", IN_MEMORY),
     "metric_scores": ("--metric-scores", IN_MEMORY),
+    "metric_signature": ("--metric-signature", IN_MEMORY),
+    "comet_compare": ("--comet-compare", IN_MEMORY),
     "criterion": ("--criterion", IN_MEMORY),
     "exclude": ("--exclude", IN_MEMORY),
     "human_lower_is_better": ("--human-lower-is-better", IN_MEMORY),

@@ -35,9 +35,11 @@ from mteval_core.io.decoding import decode, read_bytes, refuse_lone_cr, refuse_n
 from mteval_core.io.delimited import Row, pick_column, read_table
 from mteval_core.io.human_judgments import SegmentResolver
 from mteval_core.io.long_format import SEGMENT_KEYS
+from mteval_core.io.neural_outputs import read_tool_output
 from mteval_core.io.numbers import meant_as_number, parse_number, read_number
 from mteval_core.io.system_names import file_name_aliases
 from mteval_core.metrics.external import ExternalMetric, check_metric_name
+from mteval_core.model.metric_signature import MetricSignature
 from mteval_core.model.testset import TestSet
 
 # how read_score_lines splits a line, for every hint that describes one
@@ -45,7 +47,8 @@ SCORE_LINE = "the system, a tab and the score (or a space, in a line without a t
 LAYOUT_HINT = (
     "Give a CSV or TSV with a header (system, segment_id, score for segment scores; system, "
     "score for system scores), or mt-metrics-eval's NAME-REF.seg.score / NAME-REF.sys.score "
-    f"with one line per score: {SCORE_LINE}."
+    f"with one line per score: {SCORE_LINE}; or a metric's own output (comet-score's JSON, "
+    "MetricX's predictions, pymarian-eval's or gemba's scores of one system)."
 )
 SCORE_HINT = "Every score must be a finite number, e.g. 0.8125."
 SEGMENT_FILE_HINT = (
@@ -76,17 +79,16 @@ def read_metric_scores_file(
     name: str,
     higher_is_better: bool | None,
     segment_ids: Mapping[str, int] | None = None,
+    signature: MetricSignature | None = None,
 ) -> ExternalMetric:
     """:func:`read_metric_scores` of a file on disk."""
-    check_direction(higher_is_better, name, str(path))
-    check_metric_name(name, str(path))
-    return read_metric_scores(
-        read_bytes(path),
-        str(path),
+    return read_metric_files(
+        [(read_bytes(path), str(path))],
         test_set,
         name=name,
         higher_is_better=higher_is_better,
         segment_ids=segment_ids,
+        signature=signature,
     )
 
 
@@ -98,22 +100,156 @@ def read_metric_scores(
     name: str,
     higher_is_better: bool | None,
     segment_ids: Mapping[str, int] | None = None,
+    signature: MetricSignature | None = None,
 ) -> ExternalMetric:
     """The scores in ``data`` as a metric named ``name`` over ``test_set``'s systems.
 
-    ``higher_is_better`` must be given (None is refused, with what to do). ``segment_ids`` maps
+    ``higher_is_better`` must be given (None is refused, with what to do), unless the file is a
+    tool's output that says it (:mod:`mteval_core.io.neural_outputs`). ``segment_ids`` maps
     the test set's own segment ids to 1-based line numbers (segment_ids.tsv); without it a
     numeric segment id is the line number. The metric's ``notes`` say what was set aside.
     """
-    check_direction(higher_is_better, name, origin)
-    assert higher_is_better is not None
-    check_metric_name(name, origin)
+    return read_metric_files(
+        [(data, origin)],
+        test_set,
+        name=name,
+        higher_is_better=higher_is_better,
+        segment_ids=segment_ids,
+        signature=signature,
+    )
+
+
+def read_metric_files(
+    files: Sequence[tuple[bytes, str]],
+    test_set: TestSet,
+    *,
+    name: str,
+    higher_is_better: bool | None,
+    segment_ids: Mapping[str, int] | None = None,
+    signature: MetricSignature | None = None,
+) -> ExternalMetric:
+    """One metric from one or more files (data, origin), e.g. one tool output per system:
+    their scores together, no (system, segment) scored twice. ``signature`` gives what the files
+    do not say (model, version, ...); files of one metric that say different things are read,
+    with a note naming each difference."""
+    check_metric_name(name, files[0][1] if files else None)
+    given = signature or MetricSignature()
+    reads = [_read_file(data, origin, test_set, segment_ids) for data, origin in files]
+    higher_is_better = _direction(higher_is_better, reads, name)
+    scores = _joined_scores(reads, name)
+    notes = [note for read in reads for note in read.notes]
+    signatures = [read.signature.filled_from(given) for read in reads]
+    notes += _signature_notes(name, reads, signatures, given)
+    spans = {key: value for read in reads for key, value in read.spans.items()}
+    about = {"signature": signatures[0], "spans": spans}
+    origin = ", ".join(read.origin for read in reads)
+    return _metric(scores, origin, test_set, name, higher_is_better, notes, about)
+
+
+@dataclass(frozen=True)
+class _FileRead:
+    origin: str
+    scores: list[ScoreLine]
+    direction: str | None  # what the tool's file says, else None
+    signature: MetricSignature
+    spans: dict
+    notes: tuple[str, ...]
+
+
+def _read_file(
+    data: bytes, origin: str, test_set: TestSet, segment_ids: Mapping[str, int] | None
+) -> _FileRead:
     text = decode(data, origin)
+    tool = read_tool_output(text, origin, test_set)
+    if tool is not None:
+        scores = [ScoreLine(*score) for score in tool.scores]
+        return _FileRead(
+            origin, scores, tool.signature.direction, tool.signature, tool.spans, tool.notes
+        )
     if _has_header(text, origin):
         scores = _read_table(text, origin, test_set, segment_ids)
     else:
         scores = read_score_lines(text, origin, test_set.n_segments)
-    return _metric(scores, origin, test_set, name, higher_is_better)
+    return _FileRead(origin, scores, None, MetricSignature(), {}, ())
+
+
+def _joined_scores(reads: Sequence[_FileRead], name: str) -> list[ScoreLine]:
+    """The scores of every file, refused where two give one (system, segment), or where some
+    are segment scores and others system scores."""
+    scores: list[ScoreLine] = []
+    first_read: dict[tuple[str, int | None], int] = {}  # (system, segment) -> index of its file
+    for index, read in enumerate(reads):
+        for score in read.scores:
+            key = (score.system, score.segment)
+            if key in first_read:
+                what = f"segment {score.segment:,}" if score.segment else "the system score"
+                earlier = reads[first_read[key]].origin
+                where = "earlier in this file" if first_read[key] == index else f"in {earlier}"
+                raise InputError(
+                    f"{what} of {score.system!r} is scored here and {where}",
+                    origin=read.origin,
+                    line=score.line,
+                    hint="Give each system's scores of one metric once.",
+                )
+            first_read[key] = index
+        scores += read.scores
+    if len({score.segment is None for score in scores}) > 1:
+        raise InputError(
+            f"the files of metric {name!r} give segment scores and system scores",
+            origin=", ".join(read.origin for read in reads),
+            hint="Give one metric's scores at one level: segment scores for every system, or "
+            "system scores for every system.",
+        )
+    return scores
+
+
+def _direction(higher_is_better: bool | None, reads: Sequence[_FileRead], name: str) -> bool:
+    """The direction given, else the one the files' tools say; refused where a file says the
+    other, or where neither is known."""
+    for read in reads:
+        if read.direction is None:
+            continue
+        said = read.direction == "higher"
+        if higher_is_better is not None and said != higher_is_better:
+            given = "higher" if higher_is_better else "lower"
+            raise InputError(
+                f"{given} scores of metric {name!r} were said to be better, but this file's "
+                f"tool gives scores where {read.direction} is better",
+                origin=read.origin,
+                hint=f"Give {read.direction}, or leave the direction out for this file.",
+            )
+        higher_is_better = said
+    check_direction(higher_is_better, name, reads[0].origin if reads else None)
+    assert higher_is_better is not None
+    return higher_is_better
+
+
+def _signature_notes(
+    name: str,
+    reads: Sequence[_FileRead],
+    signatures: Sequence[MetricSignature],
+    given: MetricSignature,
+) -> list[str]:
+    """A warning for every file whose signature differs from the first file's, and for every
+    field a file states otherwise than the options did."""
+    notes = []
+    for read in reads:
+        stated = read.signature.differences(given)
+        if stated:
+            notes.append(
+                f"warning: {read.origin} says other than was given for metric {name}: "
+                + "; ".join(stated)
+                + " (the file's are kept)"
+            )
+    for read, signature in zip(reads[1:], signatures[1:], strict=True):
+        differ = signatures[0].differences(signature)
+        if differ:
+            notes.append(
+                f"warning: the files of metric {name} were not produced alike, so their "
+                f"scores may not be comparable: {reads[0].origin} vs {read.origin}: "
+                + "; ".join(differ)
+            )
+    return notes
 
 
 def parse_direction(text: str | None, name: str) -> bool:
@@ -338,12 +474,17 @@ def _segment_lines(
 
 # ---------------------------------------------------------------------- the metric
 def _metric(
-    scores: list[_Score], origin: str, test_set: TestSet, name: str, higher_is_better: bool
+    scores: list[_Score],
+    origin: str,
+    test_set: TestSet,
+    name: str,
+    higher_is_better: bool,
+    read_notes: Sequence[str] = (),
+    about: Mapping[str, object] | None = None,
 ) -> ExternalMetric:
     """Keep the test set's systems (refusing one without scores), set the others aside. A
     system may be named by its whole file name too (:mod:`mteval_core.io.system_names`)."""
-    aliases = file_name_aliases(test_set.systems)
-    scores = [replace(score, system=aliases.get(score.system, score.system)) for score in scores]
+    scores = _renamed(scores, test_set)
     in_file = list(dict.fromkeys(score.system for score in scores))
     known = test_set.system_names
     missing = [system for system in known if system not in set(in_file)]
@@ -354,7 +495,7 @@ def _metric(
             hint=f"The file scores {_systems(in_file)}. Score every system of the test set "
             "(names must match exactly), or leave these systems out of the test set.",
         )
-    notes = []
+    notes = list(read_notes)
     extra = [system for system in in_file if system not in set(known)]
     if extra:
         notes.append(
@@ -367,6 +508,7 @@ def _metric(
         "higher_is_better": higher_is_better,
         "origin": origin,
         "n_segments": n,
+        **(about or {}),
     }
     if scores[0].segment is None:
         system_scores = {score.system: score.value for score in kept}
@@ -389,6 +531,16 @@ def _metric(
             "no score (null, or an empty cell) in segment and document tables"
         )
     return ExternalMetric(name, statistics=statistics, notes=notes, **common)
+
+
+def _renamed(scores: list[_Score], test_set: TestSet) -> list[_Score]:
+    """The scores with each system named as the test set names it (a score may name it by its
+    whole file name); replace() only where a name changes: it is slow, and files hold millions."""
+    aliases = file_name_aliases(test_set.systems)
+    return [
+        replace(score, system=aliases[score.system]) if score.system in aliases else score
+        for score in scores
+    ]
 
 
 def _scores(count: int) -> str:

@@ -21,7 +21,7 @@ from mteval_core.io.archives import ARCHIVE_HINT, ARCHIVE_SUFFIXES, ArchiveTree,
 from mteval_core.io.detect import ColumnsRead, name_systems_after_files, read_columns
 from mteval_core.io.directory import parse_segment_ids
 from mteval_core.io.human_judgments import read_human_for
-from mteval_core.io.metric_scores import parse_direction, read_metric_scores
+from mteval_core.io.metric_scores import parse_direction, read_metric_files
 from mteval_core.io.mtme import (
     HowToChoose,
     language_pairs,
@@ -31,9 +31,11 @@ from mteval_core.io.mtme import (
 )
 from mteval_core.io.system_names import name_notes
 from mteval_core.metrics.external import ExternalMetric
+from mteval_core.model.metric_signature import parse_signature_fields
 from mteval_core.model.testset import HumanScores, TestSet
 from mteval_core.settings.limits import (
     MAX_ARCHIVE_PAIRS,
+    MAX_METRIC_FILES,
     MAX_SYSTEM_PAIRS,
     MAX_UPLOAD_MB,
     MAX_UPLOAD_SEGMENTS,
@@ -210,36 +212,55 @@ class _TextCounter:
 
 
 def read_uploaded_metric(
-    upload: Upload | None,
+    uploads: Upload | Sequence[Upload] | None,
     name: str,
     direction: str | None,
     test_set: TestSet,
     loaded: Mapping[str, ExternalMetric],
+    signature: str = "",
 ) -> dict[str, ExternalMetric]:
-    """An uploaded metric score file as ``{key: metric}``: the key is a hash of the bytes, the
-    name and the direction (what cached results are keyed by). Refused with a clear message: no
-    file, no name or direction, a name already loaded or built in, a file that does not fit."""
-    if upload is None:
+    """Uploaded metric score files (one, or several of one metric: one per system) as
+    ``{key: metric}``: the key is a hash of the bytes, the name, the direction and the
+    signature (what cached results are keyed by). Without a direction the files' tool must say
+    it (comet-score's JSON, MetricX's predictions). Refused with a clear message: no file, no
+    name, a name already loaded or built in, a signature or a file that does not fit."""
+    if isinstance(uploads, tuple):
+        uploads = [uploads]
+    if not uploads:
         raise InputError("no metric score file was given", hint="Choose the file with the scores.")
-    file_name, data = upload
-    check_upload_sizes([upload])
+    if len(uploads) > MAX_METRIC_FILES:
+        raise InputError(
+            f"{len(uploads):,} files were given for one metric; the dashboard takes up to "
+            f"MAX_METRIC_FILES ({MAX_METRIC_FILES:,}), one per system at most",
+            hint="Give one file of every system's scores, or the scores of several systems in "
+            "one file. " + COMMAND_LINE_HINT,
+        )
+    check_upload_sizes(uploads)
+    origin = uploads[0][0]
     name = name.strip()
     if not name:
         raise InputError(
-            "the metric has no name", origin=file_name, hint="Type the name it should show as."
+            "the metric has no name", origin=origin, hint="Type the name it should show as."
         )
     if name in {metric.name for metric in loaded.values()}:
         raise InputError(
             f"a metric named {name!r} is already loaded",
-            origin=file_name,
+            origin=origin,
             hint="Choose another name, or remove the metrics from files first.",
         )
-    higher_is_better = parse_direction(direction, name)
-    metric = read_metric_scores(
-        data, file_name, test_set, name=name, higher_is_better=higher_is_better
+    higher_is_better = parse_direction(direction, name) if direction else None
+    metric = read_metric_files(
+        [(data, file_name) for file_name, data in uploads],
+        test_set,
+        name=name,
+        higher_is_better=higher_is_better,
+        signature=parse_signature_fields(signature, "the signature"),
     )
-    key = hashlib.sha256(data + f"\0{name}\0{higher_is_better}".encode()).hexdigest()
-    return {key: metric}
+    digest = hashlib.sha256()
+    for file_name, data in uploads:
+        digest.update(f"{len(data)}\0{file_name}\0".encode() + data)
+    digest.update(f"\0{name}\0{metric.higher_is_better}\0{signature}".encode())
+    return {digest.hexdigest(): metric}
 
 
 # ------------------------------------------------------------------------ mt-metrics-eval archives

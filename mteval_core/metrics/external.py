@@ -34,6 +34,8 @@ import numpy as np
 from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.errors import InputError
 from mteval_core.metrics.base import Metric, safe_divide
+from mteval_core.model.metric_signature import MetricSignature
+from mteval_core.model.spans import ErrorSpan
 from mteval_core.model.testset import TestSet
 from mteval_core.settings.options import Options
 
@@ -47,7 +49,9 @@ class ExternalMetric(Metric):
 
     ``statistics`` (system -> (n_segments, 2) array of (score sum, number of scores)) for segment
     scores, ``system_scores`` (system -> score) for system scores, or both, the system scores then
-    read from ``system_origin`` (see the module docstring).
+    read from ``system_origin`` (see the module docstring). ``signature`` says what produced
+    the scores (model, version, precision, ...; :mod:`mteval_core.model.metric_signature`), and
+    ``spans`` holds the error spans the tool marked, per (system, 1-based segment).
     """
 
     def __init__(  # noqa: PLR0913 (keyword-only: what it is, where from, each level's scores)
@@ -62,6 +66,8 @@ class ExternalMetric(Metric):
         label: str | None = None,
         notes: Sequence[str] = (),
         system_origin: str | None = None,
+        signature: MetricSignature | None = None,
+        spans: Mapping[tuple[str, int], tuple[ErrorSpan, ...]] | None = None,
     ) -> None:
         super().__init__(Options())
         check_metric_name(name, origin)
@@ -76,6 +82,10 @@ class ExternalMetric(Metric):
         self.n_segments = n_segments
         self.notes = tuple(notes)
         direction = "higher" if higher_is_better else "lower"
+        self.signature = (signature or MetricSignature()).filled_from(
+            MetricSignature(direction=direction)
+        )
+        self.spans = dict(spans or {})
         self.scale = f"as in {origin} ({direction} is better)"
         self.system_origin = system_origin if statistics is not None else None
         self._means_differ: list[str] = []  # systems whose own score is not their segments' mean
@@ -215,8 +225,15 @@ class ExternalMetric(Metric):
         return None
 
     def signature_options(self) -> dict[str, str]:
-        """Its numbers come from outside: say so, since mteval cannot reproduce them."""
-        return {self.name: "external"}
+        """Its numbers come from outside: say so, since mteval cannot reproduce them, and what
+        produced them (``comet-model:...``, ``comet-version:...``), as far as it is known; the
+        direction is the metric's own attribute, in every layout already."""
+        produced_by = {
+            f"{self.name}-{key}": value
+            for key, value in self.signature.items().items()
+            if key != "direction"
+        }
+        return {self.name: "external", **produced_by}
 
 
 def check_metric_name(name: str, origin: str | None = None) -> None:

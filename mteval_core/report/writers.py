@@ -444,6 +444,39 @@ def render_randomization_text(result: RandomizationResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_comet_compare_text(compared: dict[str, list[dict]]) -> str:
+    """What --comet-compare adds to the text output: per metric, each pair's bootstrap means and
+    shares of splits, and the paired t-test, as comet-compare prints them (4 decimals)."""
+    lines = []
+    for metric, pairs in compared.items():
+        lines.append(f"comet-compare's bootstrap and paired t-tests under {metric}:")
+        header = ("x", "y", "x-mean", "y-mean", "ties", "x_wins", "y_wins", "t", "p_value")
+        rows = [
+            (
+                pair["x"],
+                pair["y"],
+                *(
+                    f"{pair[key]:.4f}"
+                    for key in (
+                        "x_mean",
+                        "y_mean",
+                        "ties",
+                        "x_wins",
+                        "y_wins",
+                        "t_statistic",
+                        "p_value",
+                    )
+                ),
+            )
+            for pair in pairs
+        ]
+        widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+        for row in [header, *rows]:
+            cells = (str(cell).ljust(width) for cell, width in zip(row, widths, strict=True))
+            lines.append(("  " + "  ".join(cells)).rstrip())
+    return "\n".join(lines) + "\n"
+
+
 SEGMENT_COLUMNS = ("pearson_none", "pearson_item", "pearson_system", "kendall_like_item")
 SEGMENT_COLUMNS += ("acc_eq_item",)  # the main statistics of mt-metrics-eval's tables
 SYSTEM_ACCURACY_COLUMNS = ("spa", "pairwise_accuracy_with_ties")

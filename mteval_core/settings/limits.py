@@ -31,6 +31,7 @@ MAX_UPLOAD_TEXTS = 200_000  # segments x (systems + references) in one uploaded 
 # largest language pair has 43 systems; at 50 the worst of any page stays under half a gigabyte
 # and about a minute and a half.
 MAX_UPLOAD_SYSTEMS = 50  # systems in one uploaded test set
+MAX_METRIC_FILES = MAX_UPLOAD_SYSTEMS  # files of one uploaded metric: one per system at most
 MAX_SYSTEM_PAIRS = MAX_UPLOAD_SYSTEMS * (MAX_UPLOAD_SYSTEMS - 1) // 2  # 1,225 per metric
 
 # An uploaded archive (mt-metrics-eval's folders as .zip or .tar.gz) is read in memory. Its members
@@ -64,6 +65,9 @@ MAX_RESAMPLES = 20_000  # bootstrap resamples, command line and dashboard
 # (512 MB) let a WMT set (3,000 segments) have 20,000 resamples and the largest upload (20,000
 # segments) 2,000, never gigabytes on a shared server.
 MAX_RESAMPLED_CELLS = 64_000_000
+# comet-compare's bootstrap holds systems x sample size x splits float32 scores at once (its
+# np.take): 64 million cells are 256 MB, e.g. 20 systems of a WMT set at its 300 splits
+COMET_COMPARE_MAX_CELLS = 64_000_000
 
 # --------------------------------------------------------------------------------------------- GTM
 # GTM's greedy works on the hits of a segment's bitext grid (cells whose two tokens are equal),

@@ -294,10 +294,10 @@ def test_the_direction_must_be_given(tmp_path: Path) -> None:
     error = error_for(tsv("system|score", "A|1", "B|2"), higher_is_better=None)
     assert "direction of metric 'comet' was not given" in error.problem
     assert "higher scores are better" in error.hint
-    with pytest.raises(InputError, match="was not given"):  # before the file is even opened
-        read_metric_scores_file(
-            tmp_path / "missing.tsv", TEST_SET, name="comet", higher_is_better=None
-        )
+    path = tmp_path / "scores.tsv"  # from a file on disk alike: a table never says its direction
+    path.write_bytes(tsv("system|score", "A|1", "B|2"))
+    with pytest.raises(InputError, match="was not given"):
+        read_metric_scores_file(path, TEST_SET, name="comet", higher_is_better=None)
 
 
 def test_a_system_of_the_test_set_missing_from_the_file_is_refused() -> None:

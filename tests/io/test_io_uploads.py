@@ -117,7 +117,7 @@ def test_an_uploaded_metric_is_keyed_by_content_name_and_direction():
     cases = [
         (None, "comet", "higher", {}, "no metric score file"),
         (("comet.csv", data), "  ", "higher", {}, "has no name"),
-        (("comet.csv", data), "comet", None, {}, "higher or lower"),
+        (("comet.csv", data), "comet", None, {}, "direction of metric .comet. was not given"),
         (("comet.csv", data), "comet", "higher", loaded, "already loaded"),
         (("bleu.csv", data), "bleu", "higher", {}, "bleu"),
     ]
