@@ -32,6 +32,7 @@ __all__ = [
     "DEFAULT_METRICS",
     "REGISTRY",
     "InputError",
+    "MetricSignature",
     "Options",
     "Scores",
     "TestSet",

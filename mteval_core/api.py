@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from mteval_core.errors import InputError, Note
 from mteval_core.metrics import DEFAULT_METRICS, REGISTRY
 from mteval_core.metrics.scoring import Scores
+from mteval_core.model.metric_signature import MetricSignature
 from mteval_core.model.testset import TestSet
 from mteval_core.settings.options import Options
 
@@ -34,6 +35,7 @@ __all__ = [
     "DEFAULT_METRICS",
     "REGISTRY",
     "InputError",
+    "MetricSignature",
     "Options",
     "Scores",
     "TestSet",
@@ -104,19 +106,35 @@ def read_mtme(root: str, test_set: str, lp: str, reference: str | None = None) -
 
 
 def read_metric_scores(
-    test_set: TestSet, path: str, name: str, higher_is_better: bool
+    test_set: TestSet,
+    paths: str | Sequence[str],
+    name: str,
+    higher_is_better: bool | None = None,
+    signature: MetricSignature | None = None,
 ) -> ExternalMetric:
-    """Scores of a metric computed elsewhere (COMET, MetricX, ...), to pass to ``score``: a
-    CSV/TSV of system, segment, score (or system, score) or mt-metrics-eval's ``.seg.score`` /
-    ``.sys.score`` lines, as `mteval score --metric-scores` reads them. The name and the
-    direction cannot be read from numbers, so they are given. Rows of systems the test set
-    lacks are set aside with a warning.
+    """Scores of a metric computed elsewhere, to pass to ``score``, as
+    `mteval score --metric-scores` reads them: a CSV/TSV of system, segment, score (or system,
+    score), mt-metrics-eval's ``.seg.score`` / ``.sys.score`` lines, or a tool's own output
+    (comet-score's JSON, MetricX's JSON Lines, pymarian-eval's and gemba's one score per line),
+    one file or several (e.g. one per system). The name is given; so is the direction, unless
+    the tool's output says it (COMET, MetricX). ``signature`` (a ``MetricSignature``: model,
+    version, precision, ...) says what produced them where the files do not; rows of systems
+    the test set lacks and files that disagree on the signature come as warnings.
 
-    :raises InputError: the file is malformed or a system of the test set has no scores.
+    :raises InputError: a file is malformed, a system of the test set has no scores, or the
+        direction is neither given nor said by the file.
     """
-    from mteval_core.io.metric_scores import read_metric_scores_file
+    from mteval_core.io import read_bytes
+    from mteval_core.io.metric_scores import read_metric_files
 
-    metric = read_metric_scores_file(path, test_set, name=name, higher_is_better=higher_is_better)
+    files = [paths] if isinstance(paths, str) else list(paths)
+    metric = read_metric_files(
+        [(read_bytes(path), str(path)) for path in files],
+        test_set,
+        name=name,
+        higher_is_better=higher_is_better,
+        signature=signature,
+    )
     for note in metric.notes:
         _warn(note)
     return metric

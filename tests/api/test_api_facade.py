@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,7 @@ from tests.helpers import SAMPLE_DATA
 
 REFERENCE = str(SAMPLE_DATA / "ref" / "ref-A.en")
 SYSTEMS = [str(SAMPLE_DATA / "sys" / f"{name}.en") for name in ("neural-large", "phrase-based")]
+ALL_SAMPLE_SYSTEMS = [str(path) for path in sorted((SAMPLE_DATA / "sys").glob("*.en"))]
 
 
 def cli_json(capsys, *args: str) -> dict:
@@ -254,7 +256,26 @@ def test_a_metric_without_a_direction_is_refused_saying_why(tmp_path):
     path = tmp_path / "m.csv"
     path.write_text("system,score\nneural-large,1\nphrase-based,2\n", encoding="utf-8")
     with pytest.raises(mt.InputError, match="the direction of metric 'M' was not given"):
-        mt.read_metric_scores(test_set, str(path), "M", higher_is_better=None)  # type: ignore[arg-type]
+        mt.read_metric_scores(test_set, str(path), "M")
+
+
+def test_a_tools_own_output_says_its_direction_and_signature(capsys):
+    """comet-score's JSON (as COMET 2.2.7 writes it, for the sample's systems) needs no
+    direction; the signature given joins the file's, as `--metric-signature` does."""
+    comet = Path(__file__).parents[1] / "io" / "fixtures" / "neural_outputs" / "comet.json"
+    test_set = mt.read_test_set([str(SAMPLE_DATA / "ref" / "ref-A.en")], ALL_SAMPLE_SYSTEMS)
+    metric = mt.read_metric_scores(
+        test_set, str(comet), "comet", signature=mt.MetricSignature(model="Unbabel/XCOMET-XL")
+    )
+    scores = mt.score(test_set, ["bleu"], external=[metric])
+    expected = cli_json(
+        capsys, "--refs", str(SAMPLE_DATA / "ref" / "ref-A.en"), "--hyps", *ALL_SAMPLE_SYSTEMS,
+        "--metrics", "bleu", "--metric-scores", f"comet={comet}", "--metric-signature",
+        "comet:model=Unbabel/XCOMET-XL",
+    )  # fmt: skip
+    assert scores.corpus() == expected["scores"]
+    assert scores.signature == expected["signature"]
+    assert "comet-model:Unbabel/XCOMET-XL" in scores.signature
 
 
 def test_read_mqm_reads_googles_wmt23_release_as_shipped(tmp_path):
