@@ -41,8 +41,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mteval_core.errors import InputError
 from mteval_core.io.wmt25_humeval import HumanAnnotation
 from mteval_core.rankings.table import LanguagePairRanking, RankedSystem
+from mteval_core.settings.limits import MAX_HUMAN_RANKED_SYSTEMS
 
 ALPHA = 0.05 / 2  # the organisers' threshold for one one-sided test
 
@@ -58,10 +60,21 @@ class PairScores:
 
 
 def rank_wmt25(annotations: Sequence[HumanAnnotation]) -> list[LanguagePairRanking]:
-    """Every language pair of ``annotations``, ranked by WMT25's procedure, pairs by name."""
+    """Every language pair of ``annotations``, ranked by WMT25's procedure, pairs by name; a
+    pair with more than MAX_HUMAN_RANKED_SYSTEMS systems is refused before any test."""
     by_pair: dict[str, list[HumanAnnotation]] = defaultdict(list)
     for annotation in annotations:
         by_pair[annotation.language_pair].append(annotation)
+    for pair, of_pair in by_pair.items():
+        systems = len({a.system for a in of_pair})
+        if systems > MAX_HUMAN_RANKED_SYSTEMS:
+            raise InputError(
+                f"{pair} has {systems:,} systems: the WMT25 ranking tests every ordered pair "
+                f"({systems * (systems - 1):,} Wilcoxon tests) and takes at most "
+                f"{MAX_HUMAN_RANKED_SYSTEMS:,} systems per language pair",
+                origin=of_pair[0].origin,
+                hint="Rank fewer systems at once: leave some out of the file.",
+            )
     return [ranked(pair, pair_scores(by_pair[pair])) for pair in sorted(by_pair)]
 
 

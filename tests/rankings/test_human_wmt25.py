@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mteval_core.cli import main
+from mteval_core.errors import InputError
 from mteval_core.io.wmt25_humeval import read_wmt25_humeval
 from mteval_core.rankings.human_wmt25 import (
     ALPHA,
@@ -261,3 +262,41 @@ def test_the_command_line_refuses_documents_for_wmt25(humeval, tmp_path, capsys)
 def test_the_command_line_needs_the_annotations(capsys):
     assert main(["rank", "--protocol", "wmt25"]) == 2
     assert "--protocol wmt25 needs --human" in capsys.readouterr().err
+
+
+def test_systems_without_a_common_segment_are_never_significantly_different():
+    """A missing pair: a and b rated on other segments, so no difference; the p-value is
+    undefined (None) both ways and counts as not significant, as nan < 0.025 in the organisers'
+    code. c, far below both, is tested against each on the segments it shares."""
+    scores = np.full((3, 1, 32), np.nan)
+    scores[0, 0, :16] = 90 + np.arange(16) % 5  # a: the first 16 segments
+    scores[1, 0, 16:] = 80 + np.arange(16) % 7  # b: the other 16
+    scores[2, 0, :] = 10 + np.arange(32) % 3  # c: all, far below
+    ranking = ranked("xx-yy", PairScores(("a", "b", "c"), scores, ("news",) * 32))
+    by_name = {s.system: s for s in ranking.systems}
+    assert by_name["a"].extra["p_better_than"]["b"] is None
+    assert by_name["b"].extra["p_better_than"]["a"] is None
+    assert [(s.system, s.rank, s.cluster) for s in ranking.systems] == [
+        ("a", (1, 2), 1),
+        ("b", (1, 2), 1),
+        ("c", (3, 3), 2),
+    ]
+
+
+def test_too_many_systems_are_refused_before_any_test(monkeypatch):
+    from mteval_core.io.wmt25_humeval import HumanAnnotation
+    from mteval_core.rankings import human_wmt25
+
+    monkeypatch.setattr(human_wmt25, "MAX_HUMAN_RANKED_SYSTEMS", 2)
+    monkeypatch.setattr(human_wmt25, "p_better", lambda a, b: pytest.fail("tested"))
+    annotations = [
+        HumanAnnotation("en-cs_CZ", "news", "d_#_0", name, 1, 50.0, "x", (), "h.jsonl", 1)
+        for name in "abc"
+    ]
+    with pytest.raises(InputError) as error:
+        rank_wmt25(annotations)
+    assert str(error.value) == (
+        "h.jsonl: en-cs_CZ has 3 systems: the WMT25 ranking tests every ordered pair (6 Wilcoxon "
+        "tests) and takes at most 2 systems per language pair. Rank fewer systems at once: leave "
+        "some out of the file."
+    )
