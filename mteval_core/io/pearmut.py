@@ -62,7 +62,7 @@ def is_pearmut_log(path: Path) -> bool:
         for line in file:
             if line.strip():
                 try:
-                    first = json.loads(line)
+                    first = json.loads(line.removeprefix(b"\xef\xbb\xbf"))  # a UTF-8 BOM
                 except ValueError:
                     return False
                 return isinstance(first, dict) and {"user_id", "item_i"} <= set(first)
@@ -189,7 +189,9 @@ def _ratings(
                 1,
                 float(score),
                 str(user),
-                error_spans(rating.get("error_spans"), origin, line),
+                error_spans(
+                    rating.get("error_spans") if isinstance(rating, dict) else None, origin, line
+                ),
                 origin,
                 line,
             )

@@ -79,8 +79,10 @@ def rank_wmt25(annotations: Sequence[HumanAnnotation]) -> list[LanguagePairRanki
 
 
 def pair_scores(annotations: Sequence[HumanAnnotation]) -> PairScores:
-    """The arrays of one pair; segments in order of first appearance, systems by name. Where one
-    wave of one system's segment is annotated twice (Pearmut: two users), the later one counts."""
+    """The arrays of one pair; segments in order of first appearance, systems by name. One
+    system's segment annotated twice in one wave is refused: the organisers' code would count
+    the two lines as two segments, and keeping either would drop the other (the readers give
+    each once: Pearmut's keeps the later re-rating)."""
     segments: dict[str, int] = {}
     domains: list[str] = []
     for annotation in annotations:
@@ -91,11 +93,25 @@ def pair_scores(annotations: Sequence[HumanAnnotation]) -> PairScores:
     row = {system: s for s, system in enumerate(systems)}
     waves = max(a.wave for a in annotations)
     scores = np.full((len(systems), waves, len(segments)), np.nan)
+    first: dict[tuple[int, int, int], HumanAnnotation] = {}
     for annotation in annotations:
-        scores[row[annotation.system], annotation.wave - 1, segments[annotation.item]] = (
-            annotation.score
-        )
+        cell = (row[annotation.system], annotation.wave - 1, segments[annotation.item])
+        if cell in first:
+            _refuse_twice(first[cell], annotation)
+        first[cell] = annotation
+        scores[cell] = annotation.score
     return PairScores(systems, scores, tuple(domains))
+
+
+def _refuse_twice(earlier: HumanAnnotation, later: HumanAnnotation) -> None:
+    raise InputError(
+        f"{later.system}'s segment {later.item} is annotated twice in wave {later.wave}: here "
+        f"and in {earlier.origin}, line {earlier.line}",
+        origin=later.origin,
+        line=later.line,
+        hint="Give each segment once (wmt25-genmt-humeval.jsonl and its -noyoutube copy hold "
+        "the same segments: give one of them).",
+    )
 
 
 def ranked(pair: str, data: PairScores) -> LanguagePairRanking:

@@ -112,3 +112,15 @@ def test_the_command_line_ranks_a_pearmut_log_by_the_wmt25_procedure(capsys):
         "edu": pytest.approx(82.5),
     }
     assert pair["notes"][-1] == "3 segments in 2 domains, 1 wave"
+
+
+def test_a_log_with_a_byte_order_mark_and_bare_scores_is_read(tmp_path):
+    path = tmp_path / "da.jsonl"
+    entry = {"user_id": "u", "item_i": 3, "annotation": {"A": 70, "B": {"score": 20}}}
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(entry).encode() + b"\n")
+    assert is_pearmut_log(path)
+    read = read_pearmut_logs([path])
+    assert [(a.system, a.item, a.score, a.spans) for a in read.annotations] == [
+        ("A", "3", 70.0, ()),
+        ("B", "3", 20.0, ()),
+    ]

@@ -10,6 +10,7 @@ import gzip
 import itertools
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -300,3 +301,15 @@ def test_too_many_systems_are_refused_before_any_test(monkeypatch):
         "tests) and takes at most 2 systems per language pair. Rank fewer systems at once: leave "
         "some out of the file."
     )
+
+
+def test_a_segment_annotated_twice_in_one_wave_is_refused(humeval, capsys):
+    """The humeval file and its -noyoutube copy given together: every kept segment twice."""
+    assert main(["rank", "--protocol", "wmt25", "--human", str(humeval), str(humeval)]) == 2
+    error = capsys.readouterr().err
+    path = re.escape(str(humeval))
+    assert re.search(
+        rf"{path}, line (\d+): refA's segment cs-de_DE_#_news_#_\S+ is annotated twice in "
+        rf"wave 1: here and in {path}, line \1\. Give each segment once",
+        error,
+    ), error
