@@ -1,8 +1,8 @@
 """Human rankings from raw annotations, by WMT25's procedure.
 
 The protocol ``wmt25`` is the organisers' ``humeval/08-compute_clusters.py``
-(wmt-conference/wmt25-general-mt @ e0cb47f2b289b1615f2eec0d790befac681443e9; the later
-1b42381 only adds a ``CONSTRAINED_ONLY`` switch, off), step by step, per language pair:
+(wmt-conference/wmt25-general-mt @ e0cb47f2b289b1615f2eec0d790befac681443e9; the version
+stored at 1b42381 differs only by a ``CONSTRAINED_ONLY`` switch, off), step by step, per pair:
 
 1. every system's scores are one vector per wave over the pair's segments, NaN where the
    system's segment was not annotated in that wave (the file has two waves: two annotations of
