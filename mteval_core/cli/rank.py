@@ -1,8 +1,8 @@
 """``mteval rank``: official rankings as WMT makes them.
 
 Two sources, each with its own argument group: ``--autorank wmt24|wmt25`` over segment-level
-metric scores (``cli.rank_autorank``) and ``--protocol wmt24|wmt23|custom`` over raw human
-annotations (``cli.rank_human``). The output layout (text, or JSON as ``rankings.table``
+metric scores (``cli.rank_autorank``) and ``--protocol wmt23|wmt24|wmt25|custom`` over raw
+human annotations (``cli.rank_human``). The output layout (text, or JSON as ``rankings.table``
 documents it) is one for both.
 """
 
@@ -20,8 +20,9 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "rank",
         help="rank systems as WMT does: human rankings from raw annotations, AutoRank",
         description="A human ranking by the year's procedure (--protocol wmt24: Appraise ESA "
-        "exports and the documents files; --protocol wmt23: the DA+SQM export) or by the parts "
-        "of --protocol custom, or AutoRank as WMT24 or WMT25 computes it from "
+        "exports and the documents files; --protocol wmt23: the DA+SQM export; --protocol "
+        "wmt25: WMT25's humeval JSON Lines or Pearmut logs) or by the parts of --protocol "
+        "custom, or AutoRank as WMT24 or WMT25 computes it from "
         "segment-level metric scores (WMT25's data/automatic_scores/ as shipped), with "
         "bootstrap intervals and rank ranges (--bootstrap) and the ranking without each metric "
         "(--leave-one-out).",

@@ -1,8 +1,9 @@
-"""``mteval rank --protocol wmt24|wmt23|custom``: a human ranking from raw annotations.
+"""``mteval rank --protocol wmt24|wmt23|wmt25|custom``: a human ranking from raw annotations.
 
     mteval rank --protocol wmt24 --human WAVE.csv... --documents LP.docs... [--lp LP ...]
                 [--format text|json]
     mteval rank --protocol wmt23 --human scores_all.csv [--exclude-annotators ID ...]
+    mteval rank --protocol wmt25 --human FILE.jsonl... [--lp LP ...] [--format text|json]
     mteval rank --protocol custom --human FILE... [--documents LP.docs...]  (ESA, DA+SQM, .rating)
                 [--custom-normalise raw|z] [--custom-average micro|domain]
                 [--custom-test wilcoxon|wilcoxon-stouffer|mann-whitney|bootstrap|ar]
@@ -22,6 +23,11 @@ items and its p-value against every other system.
 the number of fields of their rows) or mt-metrics-eval's ``.rating`` files (by their name, with
 the test set's ``documents/<LP>.docs`` for domains if given) and ranks by the parts given
 (``rankings.human_custom``).
+``wmt25`` reads WMT25's humeval JSON Lines (``data/wmt25-genmt-humeval.jsonl``) or Pearmut's
+output logs, told apart by their first line (``io.wmt25_humeval``, ``io.pearmut``); the
+procedure is ``rankings.human_wmt25`` (one-sided Wilcoxon with the waves swapped, rank ranges
+walked down the table, clusters); ``extra`` holds each system's domain and wave means, its number
+of annotations and its p-value of being better than every other system.
 """
 
 from __future__ import annotations
@@ -37,12 +43,15 @@ from mteval_core.io.appraise_esa import FIELDS as ESA_FIELDS
 from mteval_core.io.appraise_esa import read_documents, read_esa_exports
 from mteval_core.io.decoding import read_text
 from mteval_core.io.mtme_ratings import read_rating_files
+from mteval_core.io.pearmut import is_pearmut_log, read_pearmut_logs
+from mteval_core.io.wmt25_humeval import read_wmt25_humeval
 from mteval_core.rankings import human_custom
 from mteval_core.rankings.human import rank_wmt24
 from mteval_core.rankings.human_wmt23 import rank_wmt23
+from mteval_core.rankings.human_wmt25 import rank_wmt25
 from mteval_core.rankings.table import LanguagePairRanking
 
-PROTOCOLS = ("wmt24", "wmt23", "custom")
+PROTOCOLS = ("wmt24", "wmt23", "wmt25", "custom")
 CUSTOM_PARTS = ("normalise", "average", "test", "alpha", "correction", "resamples", "seed")
 
 
@@ -51,8 +60,8 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
     group.add_argument(
         "--protocol",
         choices=PROTOCOLS,
-        help="the year's procedure (wmt24: ESA waves; wmt23: the DA+SQM export), or custom "
-        "(its parts from the --custom-* options)",
+        help="the year's procedure (wmt24: ESA waves; wmt23: the DA+SQM export; wmt25: its "
+        "humeval JSON Lines or Pearmut logs), or custom (its parts from the --custom-* options)",
     )
     group.add_argument(
         "--human",
@@ -60,8 +69,9 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         type=Path,
         metavar="FILE",
         help="Appraise ESA exports (WMT24's humeval/esa_generalMT2024_wave*.csv), DA+SQM "
-        "exports (WMT23's humaneval/DA+SQM/WMT23.scores_all.csv) or, for --protocol custom, "
-        "mt-metrics-eval's human-scores/LP.NAME.seg.rating files",
+        "exports (WMT23's humaneval/DA+SQM/WMT23.scores_all.csv), for wmt25 WMT25's "
+        "data/wmt25-genmt-humeval.jsonl or Pearmut's output JSON Lines, or, for --protocol "
+        "custom, mt-metrics-eval's human-scores/LP.NAME.seg.rating files",
     )
     group.add_argument(
         "--documents",
@@ -119,7 +129,7 @@ def run(args: argparse.Namespace) -> list[LanguagePairRanking]:
             f"{given[0]} is a part of --protocol custom, not of --protocol {args.protocol}",
             hint="Add --protocol custom, or leave the --custom-* options out.",
         )
-    if args.exclude_annotators and args.protocol == "wmt24":
+    if args.exclude_annotators and args.protocol in ("wmt24", "wmt25"):
         raise InputError(
             "--exclude-annotators is for DA+SQM exports (--protocol wmt23 or custom)",
             hint="WMT24's procedure keeps every annotator; leave the option out.",
@@ -128,6 +138,8 @@ def run(args: argparse.Namespace) -> list[LanguagePairRanking]:
         return _selected(args, *_wmt23(args))
     if args.protocol == "custom":
         return _selected(args, *_custom(args))
+    if args.protocol == "wmt25":
+        return _selected(args, *_wmt25(args))
     if not args.human or not args.documents:
         raise InputError(
             "--protocol wmt24 needs --human (the ESA exports) and --documents (<LP>.docs)",
@@ -164,6 +176,25 @@ def _wmt23(args: argparse.Namespace) -> tuple[list[LanguagePairRanking], tuple[s
         )
     export = read_da_sqm_exports(args.human, args.exclude_annotators)
     return rank_wmt23(export.ratings), export.notes
+
+
+def _wmt25(args: argparse.Namespace) -> tuple[list[LanguagePairRanking], tuple[str, ...]]:
+    if not args.human:
+        raise InputError(
+            "--protocol wmt25 needs --human (WMT25's humeval JSON Lines or Pearmut logs)",
+            hint="e.g. mteval rank --protocol wmt25 --human wmt25-genmt-humeval.jsonl",
+        )
+    if args.documents:
+        raise InputError(
+            "--protocol wmt25 takes no --documents: each segment's id names its domain",
+            hint="Leave out --documents.",
+        )
+    logs = [path for path in args.human if is_pearmut_log(path)]
+    humeval = [path for path in args.human if path not in logs]
+    read = [read_pearmut_logs(logs)] if logs else []
+    read += [read_wmt25_humeval(humeval)] if humeval else []
+    annotations = tuple(a for part in read for a in part.annotations)
+    return rank_wmt25(annotations), tuple(note for part in read for note in part.notes)
 
 
 def _custom(args: argparse.Namespace) -> tuple[list[LanguagePairRanking], tuple[str, ...]]:

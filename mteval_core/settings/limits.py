@@ -128,6 +128,12 @@ def _memory_budget() -> int:
 
 CACHE_BYTES = _memory_budget()  # the dashboard's cache of results, for all sessions together
 
+# ---------------------------------------------------------------------------------- human rankings
+# WMT25's human ranking tests every ordered pair of a language pair's systems: N (N - 1) Wilcoxon
+# tests of 2 x 2 x segments differences, about 6 ms each at 600 segments (measured on 2 shared
+# cores), so 100 systems (9,900 tests) take about a minute; WMT25 ranked at most 30 per pair.
+MAX_HUMAN_RANKED_SYSTEMS = 100
+
 # ---------------------------------------------------------------------------------- SentencePiece
 # A loaded SentencePiece model takes several times its file in memory (measured: a 0.47 MB model
 # 2.5 MB; issue 42 measured four 29 MB models at +940 MB). The server keeps this many loaded at
