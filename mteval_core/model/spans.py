@@ -61,6 +61,7 @@ class SpanAnnotation:
     score: float | None = None
     origin: str = ""  # the file, for messages
     line: int | None = None  # its first line for this annotation
+    language_pair: str = ""  # "en-cs" where the file says; WMT25 averages its scores per pair
 
     @property
     def item(self) -> tuple[str, str]:
