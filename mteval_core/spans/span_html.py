@@ -6,7 +6,9 @@ along; a piece under several spans takes the worst severity's colour and a doubl
 and its title lists every error. An empty span (an omission between two characters) is a
 caret at its place; an error with no place in the target is listed under the text. Every piece
 of user text, the target, a category, an annotator's name, is escaped with ``html.escape``
-(quotes too, since titles are attributes), so a span's text is only ever shown as text. Only
+(quotes too, since titles are attributes), so a span's text is only ever shown as text; the
+target and the annotator's name sit in ``<bdi>``, so that a right-to-left override in them
+turns no text after them around. Only
 severities from mteval_core.model.spans become class names; categories never do.
 """
 
@@ -93,7 +95,7 @@ def target_html(target: str, spans: Sequence[ErrorSpan]) -> str:
 def annotation_html(annotation: SpanAnnotation, spans: Sequence[ErrorSpan] | None = None) -> str:
     """One annotation as a block: its annotator, the target drawn, errors without a place."""
     shown = annotation.spans if spans is None else spans
-    header = f"<div class='span-annotator'><b>{escape(annotation.annotator)}</b>"
+    header = f"<div class='span-annotator'><b><bdi>{escape(annotation.annotator)}</bdi></b>"
     if annotation.score is not None:
         header += f" &middot; score {annotation.score:g}"
     header += f" &middot; {len(shown)} of {len(annotation.spans)} errors shown</div>"
@@ -105,7 +107,7 @@ def annotation_html(annotation: SpanAnnotation, spans: Sequence[ErrorSpan] | Non
         body += "</div>"
     else:
         drawn = target_html(annotation.target, shown)
-        body = f"<div class='span-target' style='line-height:1.8'>{drawn}</div>"
+        body = f"<div class='span-target' style='line-height:1.8'><bdi>{drawn}</bdi></div>"
     unplaced = [s for s in shown if not s.in_target]
     if unplaced:
         items = "".join(f"<li>{escape(_title([s]))}</li>" for s in unplaced)
