@@ -32,9 +32,9 @@ with friendly_errors():
 if not sources:
     st.info(UPLOAD_HINT)
     st.stop()
-for source in sources.values():
-    for note in source.read.notes:
-        st.caption(escape_markdown(note))
+file_notes = [note for source in sources.values() for note in source.read.notes]
+for note in file_notes:
+    st.caption(escape_markdown(note))
 
 st.subheader("One translation, every annotation")
 with friendly_errors():
@@ -45,4 +45,4 @@ with friendly_errors():
 st.subheader("One annotation against another")
 with friendly_errors():
     gold, gold_choice, predicted, predicted_choice = chosen_comparison(sources)
-    show_scores(evaluation_of(sources, gold, gold_choice, predicted, predicted_choice))
+    show_scores(evaluation_of(sources, gold, gold_choice, predicted, predicted_choice), file_notes)

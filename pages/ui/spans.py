@@ -157,8 +157,9 @@ def _rows(group: GroupScores) -> dict[str, dict[str, float]]:
     }
 
 
-def show_scores(evaluation: SpanEvaluation) -> None:
-    """The scores per language pair, WMT25's mean, MQM and the detections, as tables."""
+def show_scores(evaluation: SpanEvaluation, shown_notes: Sequence[str] = ()) -> None:
+    """The scores per language pair, WMT25's mean, MQM and the detections, as tables; the
+    notes of the pairing (those of the files, ``shown_notes``, are on the page already)."""
     spans = evaluation.spans
     groups = spans.groups if len(spans.groups) == 1 else (*spans.groups, spans.pooled)
     for group in groups:
@@ -190,4 +191,5 @@ def show_scores(evaluation: SpanEvaluation) -> None:
         )
         st.markdown(f"**Critical-error F1** (WMT25) of {evaluation.critical_from}: {said}")
     for note in spans.notes:
-        st.caption(escape_markdown(note))
+        if note not in shown_notes:
+            st.caption(escape_markdown(note))
