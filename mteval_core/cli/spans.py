@@ -14,12 +14,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from mteval_core.errors import InputError
 from mteval_core.spans.agreement import FIRST, GroupScores
 from mteval_core.spans.character_scores import PARTIAL_CREDIT, PrecisionRecall
 from mteval_core.spans.error_free import GOLD_THRESHOLD
-from mteval_core.spans.span_evaluation import SpanEvaluation
+
+if TYPE_CHECKING:  # the scoring's modules load when the command runs
+    from mteval_core.spans.span_evaluation import SpanEvaluation
 
 SECOND = "#2"
 

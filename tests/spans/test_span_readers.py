@@ -7,6 +7,8 @@ import lzma
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mteval_core.errors import InputError
 from mteval_core.model.spans import MAJOR, MINOR, NEUTRAL, ErrorSpan, SpanAnnotation
@@ -174,3 +176,24 @@ def test_wmt24_esa_wave2_as_released():
     assert sum(not s.in_target for s in spans) > 0  # "missing" errors kept
     assert {s.severity for s in spans} <= {MAJOR, MINOR, "undecided"}
     assert re.search(r"dropped 1,228 tutorial ratings", read.notes[1])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "😀", "e\u0301", "\u200d", "日", " "]), max_size=12).map(
+        "".join
+    ),
+    st.lists(st.tuples(st.integers(-3, 40), st.integers(-3, 40)), max_size=4),
+)
+def test_offsets_are_refused_exactly_when_no_target_could_have_them(target, offsets):
+    """Any offsets on any target (emoji, combining marks, joiners): refused with the line when
+    one is negative, reversed or past the target, else every span slices its own text."""
+    spans = tuple(ErrorSpan(start, end, MINOR, line=7) for start, end in offsets)
+    annotation = SpanAnnotation("S", "1", "a", target, spans, origin="f.tsv")
+    impossible = any(s < 0 or e < 0 or e < s or e > len(target) for s, e in offsets)
+    if impossible:
+        with pytest.raises(InputError, match=r"^f\.tsv, line 7: the error span"):
+            check_offsets(annotation)
+    else:
+        check_offsets(annotation)
+        assert all(len(target[s.start : s.end]) == s.length for s in spans)

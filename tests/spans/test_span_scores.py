@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import tarfile
 from pathlib import Path
 
 import pytest
@@ -25,10 +24,8 @@ from mteval_core.model.spans import (
 )
 from mteval_core.spans.criticality import critical_error_f1
 from mteval_core.spans.error_free import detection, gold_error_free, predicted_error_free
-from mteval_core.spans.mqm_marks import read_mqm_spans
 from mteval_core.spans.span_matching import EXACT, OVERLAP, SpanTally, span_tally
 from mteval_core.spans.span_mqm import GEMBA, gemba_points, google_points, mqm_scores
-from tests.helpers import shared_dataset
 
 PINNED = json.loads(
     (Path(__file__).parent / "fixtures" / "wmt25_task2_oracle.json").read_text(encoding="utf-8")
@@ -77,13 +74,10 @@ def test_gemba_counts_five_errors_worst_first_and_caps_at_25():
     assert mqm_scores(read, GEMBA) == {("S", "1"): -2.5}
 
 
-def test_google_scores_from_spans_equal_mt_metrics_eval_on_google_wmt23_zhen():
-    release = shared_dataset("wmt23-zhen-mqm")
-    with tarfile.open(next(release.glob("*.tar.gz"))) as tar:
-        member = next(m for m in tar if m.isfile())
-        data = tar.extractfile(member).read()
-    ours = mqm_scores(read_mqm_spans(data, member.name))
-    assert ours == mqm_segment_scores(read_mqm(data, member.name))  # bit for bit
+def test_google_scores_from_spans_equal_mt_metrics_eval_on_google_wmt23_zhen(wmt23_zhen_mqm):
+    ours = mqm_scores(wmt23_zhen_mqm.spans)
+    theirs = mqm_segment_scores(read_mqm(wmt23_zhen_mqm.data, wmt23_zhen_mqm.name))
+    assert ours == theirs  # bit for bit
     assert len(ours) == 3770
 
 

@@ -7,16 +7,13 @@ from __future__ import annotations
 
 import json
 import re
-import tarfile
 from pathlib import Path
 
 import pytest
 
 from mteval_core.spans.agreement import agreement, paired
 from mteval_core.spans.character_scores import PrecisionRecall
-from mteval_core.spans.mqm_marks import read_mqm_spans
 from mteval_core.spans.task2_tsv import read_task2_spans
-from tests.helpers import shared_dataset
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PINNED = json.loads((FIXTURES / "wmt25_task2_oracle.json").read_text(encoding="utf-8"))
@@ -75,12 +72,8 @@ def test_the_average_is_the_mean_of_the_pairs():
     assert result.pooled.characters != result.wmt25_average  # pooled is another figure
 
 
-def test_google_wmt23_zhen_first_rater_against_second_equals_the_script():
-    release = shared_dataset("wmt23-zhen-mqm")
-    with tarfile.open(next(release.glob("*.tar.gz"))) as tar:
-        member = next(m for m in tar if m.isfile())
-        data = tar.extractfile(member).read()
-    spans = read_mqm_spans(data, member.name)
+def test_google_wmt23_zhen_first_rater_against_second_equals_the_script(wmt23_zhen_mqm):
+    spans = wmt23_zhen_mqm.spans
     pairs, notes = paired(spans, spans, "#1", "#2")
     pinned = PINNED["wmt23_zhen_mqm"]
     assert len(pairs) == pinned["items"] == 3770
