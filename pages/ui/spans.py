@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 import pandas as pd
 import streamlit as st
 
+from mteval_core.io.uploads import single_file
 from mteval_core.model.spans import SEVERITIES, SpanAnnotation, SpanAnnotations
 from mteval_core.spans.agreement import GroupScores
 from mteval_core.spans.span_evaluation import SpanEvaluation, evaluate_spans
@@ -28,6 +29,11 @@ UPLOAD_HINT = (
 )
 
 
+def _unpacked_and_read(name: str, data: bytes) -> SpanAnnotations:
+    shown_name, text = single_file((name, data))
+    return read_span_file(text, shown_name)
+
+
 @dataclass(frozen=True)
 class SpanFile:
     digest: str  # of its bytes: the key of every result computed from it
@@ -35,10 +41,12 @@ class SpanFile:
 
 
 def _read(name: str, data: bytes) -> SpanFile:
+    """The file's spans, once per content; a .zip or .tar.gz of one file (as Google ships its
+    MQM ratings) is read as that file, within the dashboard's upload limits."""
     digest = hashlib.sha256(data).hexdigest()
     read = cached(
         cache_key("span-file", name, content=digest),
-        lambda _: read_span_file(data, name),
+        lambda _: _unpacked_and_read(name, data),
         "Reading the spans",
     )
     return SpanFile(digest, read)
@@ -51,7 +59,10 @@ def span_sources() -> dict[str, SpanFile]:
     if (kept := st.session_state.get(MQM_UPLOAD)) is not None:
         files.append(kept)
     uploads = st.file_uploader(
-        "Span files", type=["tsv", "csv", "txt"], accept_multiple_files=True, help=UPLOAD_HINT
+        "Span files",
+        type=["tsv", "csv", "txt", "gz", "tgz", "zip", "tar"],
+        accept_multiple_files=True,
+        help=UPLOAD_HINT,
     )
     files += [(upload.name, upload.getvalue()) for upload in uploads or []]
     return {name: _read(name, data) for name, data in files}

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from mteval_core.spans.agreement import agreement, paired
 from mteval_core.spans.mqm_marks import read_mqm_spans
+from tests.helpers import shared_dataset
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADER = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\n"
@@ -68,3 +69,42 @@ def test_the_first_rater_against_the_second_as_the_command_computes():
     shown = " ".join(m.value for m in app.markdown)
     assert f"F1 {expected.f1:.4f}" in shown
     assert "(2 translations)" in shown
+
+
+def test_googles_release_uploaded_on_the_page_as_shipped():
+    """The .tar.gz of one TSV as Google ships it, in the page's uploader: its three raters of
+    the most annotated translation drawn, the first against the second scored."""
+    release = next(shared_dataset("wmt23-zhen-mqm").glob("*.tar.gz"))
+    app = opened()
+    (uploader,) = app.file_uploader
+    uploader.set_value([(release.name, release.read_bytes(), "application/gzip")]).run()
+    assert not app.exception, [e.message for e in app.exception]
+    assert len(drawn(app)) == 3
+    shown = " ".join(m.value for m in app.markdown)
+    assert "(3,770 translations)" in shown and "F1 0.2457" in shown
+
+
+ESA = (
+    'a1,sysA,7,TGT,eng,ces,90,doc1,False,"[{""start_i"":0,""end_i"":3,""severity"":""minor""}]"'
+    ",1.0,1\n"
+    'a2,sysA,7,TGT,eng,ces,40,doc1,False,"[{""start_i"":2,""end_i"":5,""severity"":""major""}]"'
+    ",1.0,2\n"
+)
+
+
+def test_an_esa_export_without_targets_lists_its_offsets_and_scores():
+    app = opened()
+    app.file_uploader[0].set_value([("wave.csv", ESA.encode(), "text/csv")]).run()
+    first, second = drawn(app)
+    assert "score 90" in first and "[0, 3) minor" in first and "no target text" in first
+    assert "score 40" in second and "[2, 5) major" in second
+    shown = " ".join(m.value for m in app.markdown)
+    assert "Critical-error F1" not in shown  # one translation is too few to rank
+    assert "Error-free detection" in shown
+
+
+def test_a_bad_span_file_is_one_message_naming_it():
+    app = opened()
+    app.file_uploader[0].set_value([("notes.txt", b"hello\n", "text/plain")]).run()
+    assert not app.exception
+    assert app.error[0].value.startswith("notes.txt, line 1: this file holds no error spans")
