@@ -36,6 +36,7 @@ import ast
 import csv
 import importlib.util
 import json
+import os
 import random
 import re
 import subprocess
@@ -176,9 +177,13 @@ def _mqm_spans(rows: list[list[str]]) -> dict[str, str]:
 
 
 def run_script(scoring_esa: Path, folder: Path) -> str:
-    """scoring_esa.py as the organisers run it: input folder (ref/, res/), output folder."""
+    """scoring_esa.py as the organisers run it: input folder (ref/, res/), output folder. It
+    walks its language pairs as a set, whose order Python's string hashing decides: a fixed
+    PYTHONHASHSEED makes the printed order, and so the pinned file, the same on every run."""
+    environment = {**os.environ, "PYTHONHASHSEED": "0"}
     with tempfile.TemporaryDirectory() as out:
-        subprocess.run([sys.executable, str(scoring_esa), str(folder), out], check=True)
+        command = [sys.executable, str(scoring_esa), str(folder), out]
+        subprocess.run(command, check=True, env=environment)
         return (Path(out) / "scores.txt").read_text(encoding="utf-8")
 
 
