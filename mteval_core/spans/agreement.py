@@ -90,7 +90,8 @@ def paired(
         left = sum(chosen(a, choice) is not None for a in items.values()) - len(pairs)
         if left:
             notes.append(
-                f"{side.origin}: {left:,} translations with {choice} have no counterpart; left out"
+                f"{side.origin}: left out {left:,} of its translations ({choice}), which the other "
+                "side does not have"
             )
     return pairs, notes
 
