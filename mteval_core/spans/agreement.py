@@ -67,6 +67,12 @@ def paired(
         second = chosen(predicted_items.get(item, []), predicted_choice)
         if first is not None and second is not None and first is not second:
             pairs.append(Pair(first, second, _length(first, second)))
+    if not pairs and predicted is gold and max(map(len, gold_items.values()), default=0) < 2:
+        raise InputError(
+            f"every translation of {gold.origin} has one annotation, so there is no second "
+            "one to compare it with",
+            hint="Compare it with another file of spans on the same translations.",
+        )
     if not pairs:
         raise InputError(
             f"no translation has both {gold_choice} of {gold.origin} and {predicted_choice} of "

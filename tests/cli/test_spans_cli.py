@@ -111,7 +111,12 @@ def test_esa_two_annotators_error_free_and_critical(capsys, tmp_path):
     [
         ("just text\n", [], "t.txt, line 1: this file holds no error spans that mteval can read"),
         (None, ["--partial-credit", "2"], "--partial-credit 2 is not between 0 and 1"),
-        (None, ["--gold-annotator", "#3"], "no translation has both #3 of"),
+        (None, [], "task2_refs.tsv has one annotation, so there is no second one"),
+        (
+            None,
+            ["--gold-annotator", "#3", "--predicted", str(TASK2 / "res" / "predictions.tsv")],
+            "no translation has both #3 of",
+        ),
     ],
 )
 def test_bad_input_is_one_line(capsys, tmp_path, content, extra, message):

@@ -51,11 +51,11 @@ def test_different_targets_are_refused_white_space_around_them_is_not():
 
 
 def test_no_common_translation_is_an_error():
-    gold = SpanAnnotations("gold.tsv", (annotation("1", "g", "abc"),))
+    gold = SpanAnnotations("gold.tsv", (annotation("1", "g", "abc"), annotation("1", "h", "abc")))
     with pytest.raises(
-        InputError, match=r"no translation has both #1 of gold.tsv and #2 of gold.tsv"
+        InputError, match=r"no translation has both #1 of gold.tsv and #3 of gold.tsv"
     ):
-        paired(gold, gold, "#1", "#2")
+        paired(gold, gold, "#1", "#3")
 
 
 def test_language_pairs_are_scored_apart_and_averaged():
@@ -80,3 +80,9 @@ def test_language_pairs_are_scored_apart_and_averaged():
     assert (by_name["en-ja"].precision, by_name["en-ja"].recall) == (1.0, 1.0)
     assert result.wmt25_average.recall == 0.75
     assert result.pooled.characters.recall == 4 / 6  # pooled characters: another figure
+
+
+def test_one_file_of_one_annotation_per_translation_says_so():
+    single = SpanAnnotations("esa.csv", (annotation("1", "a", None), annotation("2", "b", None)))
+    with pytest.raises(InputError, match=r"every translation of esa.csv has one annotation"):
+        paired(single, single, "#1", "#2")
