@@ -17,7 +17,7 @@ from mteval_core.spans.agreement import GroupScores
 from mteval_core.spans.span_evaluation import SpanEvaluation, evaluate_spans
 from mteval_core.spans.span_files import FORMATS, read_span_file
 from mteval_core.spans.span_html import NO_CATEGORY, annotation_html, filtered, legend_html
-from pages.ui import cache_key, cached, escape_markdown
+from pages.ui import cache_key, cached, escape_markdown, session_mqm
 from pages.ui.table_display import static_table
 
 MQM_UPLOAD = "mqm_upload"  # session state: (name, bytes) of the Data page's MQM file, if kept
@@ -58,6 +58,11 @@ def span_sources() -> dict[str, SpanFile]:
     files: list[tuple[str, bytes]] = []
     if (kept := st.session_state.get(MQM_UPLOAD)) is not None:
         files.append(kept)
+    elif session_mqm() is not None:
+        st.caption(
+            "The MQM file loaded on the Data page is read there for its scores; upload it here "
+            "as well to see its spans."
+        )
     uploads = st.file_uploader(
         "Span files",
         type=["tsv", "csv", "txt", "gz", "tgz", "zip", "tar"],

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from mteval_core.io.mqm_tsv import read_mqm
 from mteval_core.spans.agreement import agreement, paired
 from mteval_core.spans.mqm_marks import read_mqm_spans
 from tests.helpers import shared_dataset
@@ -108,3 +109,8 @@ def test_a_bad_span_file_is_one_message_naming_it():
     app.file_uploader[0].set_value([("notes.txt", b"hello\n", "text/plain")]).run()
     assert not app.exception
     assert app.error[0].value.startswith("notes.txt, line 1: this file holds no error spans")
+
+
+def test_the_data_pages_mqm_counts_alone_point_to_the_upload_here():
+    app = opened(mqm=read_mqm(MQM, "two raters.tsv"))
+    assert any("upload it here as well to see its spans" in c.value for c in app.caption)
