@@ -8,6 +8,9 @@ one. An error marked in the source only (an omission) or nowhere has no place in
 (``in_target=False``). ``No-error``, ``HOTW-test`` and, in the 2022-2024 layout, empty severities
 are ratings without errors, as in mt-metrics-eval.
 
+A ``<v>`` that is never closed (one row of Google's WMT21 TED en-de) marks the words up to the
+target's end, and a note counts such rows; any other arrangement of marks is refused.
+
 Severities are matched without regard to case. Critical, Major, Minor and Neutral become the
 model's severities; where a file writes ``Non-translation!`` or ``Source issue`` as the
 severity (mt-metrics-eval weighs both 0), the span is Neutral with that word as its category, so
@@ -42,6 +45,7 @@ from mteval_core.model.spans import (
 from mteval_core.spans.offsets import check_offsets, split_note
 
 MARK = re.compile("</?v>")
+OPEN, CLOSE = "<v>", "</v>"
 MODEL_SEVERITY = {"critical": CRITICAL, "major": MAJOR, "minor": MINOR, "neutral": NEUTRAL}
 AS_CATEGORY = {"non-translation!": "Non-translation!", "source issue": "Source issue"}
 NOT_ERRORS = {NO_ERROR.lower(), ATTENTION_CHECK.lower()}
@@ -74,6 +78,12 @@ def read_mqm_spans(data: bytes, origin: str) -> SpanAnnotations:
     ]
     annotations = [annotation for annotation, _moved in read]
     notes = [f"{origin}: error spans read from Google's MQM TSV ({layout.name} layout)"]
+    unclosed = sum(MARK.findall(target) == [OPEN] for target in table.columns[columns["target"]])
+    if unclosed:
+        notes.append(
+            f"{origin}: {unclosed:,} rows open a <v> mark that they never close; their error "
+            "runs to the end of the target"
+        )
     if moved := sum(count for _annotation, count in read):
         notes.append(
             f"{origin}: {moved:,} rows give their rating's target with other white space around "
@@ -114,7 +124,10 @@ def _marked(target: str, origin: str, line: int) -> tuple[int, int] | None:
     marks = MARK.findall(target)
     if not marks:
         return None
-    if marks != ["<v>", "</v>"]:
+    if marks == [OPEN]:  # Google's WMT21 TED en-de has one: the mark runs to the target's end
+        start = target.index(OPEN)
+        return start, len(target) - len(OPEN)
+    if marks != [OPEN, CLOSE]:
         raise InputError(
             f"the target's error marks are {' '.join(marks)}; one error is one <v>...</v>",
             origin=origin,

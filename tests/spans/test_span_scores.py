@@ -24,8 +24,10 @@ from mteval_core.model.spans import (
 )
 from mteval_core.spans.criticality import critical_error_f1
 from mteval_core.spans.error_free import detection, gold_error_free, predicted_error_free
+from mteval_core.spans.mqm_marks import read_mqm_spans
 from mteval_core.spans.span_matching import EXACT, OVERLAP, SpanTally, span_tally
 from mteval_core.spans.span_mqm import GEMBA, gemba_points, google_points, mqm_scores
+from tests.helpers import shared_dataset
 
 PINNED = json.loads(
     (Path(__file__).parent / "fixtures" / "wmt25_task2_oracle.json").read_text(encoding="utf-8")
@@ -106,3 +108,17 @@ def test_critical_error_f1_needs_two_scored_translations():
         critical_error_f1([3.0], [0.1])
     with pytest.raises(InputError, match="not NaN"):
         critical_error_f1([3.0, float("nan")], [0.1, 0.2])
+
+
+def test_google_wmt21_ted_ende_with_its_unclosed_mark():
+    """Google's WMT21 TED en-de (2020-2021 layout): line 6,444 opens a <v> it never closes; it
+    is read to the target's end, and every segment's score equals mt-metrics-eval's."""
+    path = shared_dataset("wmt21-ted-mqm-ende") / "human" / "original" / "mqm_ted_ende.tsv"
+    data = path.read_bytes()
+    read = read_mqm_spans(data, path.name)
+    assert "1 rows open a <v> mark that they never close" in read.notes[1]
+    (row,) = [span for a in read.annotations for span in a.spans if span.line == 6444]
+    (annotation,) = [a for a in read.annotations if row in a.spans]
+    assert annotation.target[row.start : row.end] == "?" and row.end == len(annotation.target)
+    assert mqm_scores(read) == mqm_segment_scores(read_mqm(data, path.name))
+    assert len(read.annotations) == 7406
