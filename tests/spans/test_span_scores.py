@@ -122,3 +122,12 @@ def test_google_wmt21_ted_ende_with_its_unclosed_mark():
     assert annotation.target[row.start : row.end] == "?" and row.end == len(annotation.target)
     assert mqm_scores(read) == mqm_segment_scores(read_mqm(data, path.name))
     assert len(read.annotations) == 7406
+
+
+def test_google_wmt21_ted_zhen_reads_and_scores_as_mt_metrics_eval():
+    path = shared_dataset("wmt21-ted-mqm-zhen") / "human" / "original" / "mqm_ted_zhen.tsv"
+    data = path.read_bytes()
+    read = read_mqm_spans(data, path.name)
+    assert "1 rows open a <v> mark that they never close" in read.notes[1]
+    assert mqm_scores(read) == mqm_segment_scores(read_mqm(data, path.name))
+    assert len(read.annotations) == 7935
