@@ -114,3 +114,18 @@ def test_a_bad_span_file_is_one_message_naming_it():
 def test_the_data_pages_mqm_counts_alone_point_to_the_upload_here():
     app = opened(mqm=read_mqm(MQM, "two raters.tsv"))
     assert any("upload it here as well to see its spans" in c.value for c in app.caption)
+
+
+def test_gold_and_predicted_files_of_wmt25_task2_side_by_side_and_scored():
+    task2 = ROOT / "tests" / "spans" / "fixtures" / "wmt25_task2"
+    files = [
+        ("task2_refs.tsv", (task2 / "ref" / "task2_refs.tsv").read_bytes(), "text/plain"),
+        ("predictions.tsv", (task2 / "res" / "predictions.tsv").read_bytes(), "text/plain"),
+    ]
+    app = opened()
+    app.file_uploader[0].set_value(files).run()
+    assert not app.exception, [e.message for e in app.exception]
+    gold, predicted = drawn(app)
+    assert "<bdi>task2_refs</bdi>" in gold and "<bdi>predictions</bdi>" in predicted
+    shown = " ".join(m.value for m in app.markdown)
+    assert "precision 0.1269, recall 0.1013, F1 0.1115" in shown  # avg_rec, avg_prec printed
