@@ -22,6 +22,7 @@ from tests.e2e.harness import (  # noqa: E402
     open_page,
     payload,
     shot,
+    wait_for_text,
     wait_until_idle,
 )
 from tests.helpers import shared_dataset  # noqa: E402
@@ -67,7 +68,9 @@ def test_two_raters_of_one_translation_are_drawn_side_by_side(browser, server):
             "blocks => blocks.map(b => b.getBoundingClientRect().left)"
         )
         assert len(set(boxes[:2])) == 2  # side by side, not one under the other
-        assert "characters, micro (WMT25)" in page.inner_text("[data-testid=stMain]")
+        # the scores come after the drawing, as a table that may be drawn a moment later
+        wait_for_text(page, server.url, "characters, micro (WMT25)")
+        assert "F1 0.2457" in page.inner_text("[data-testid=stMain]")
         shot(page, "spans-two-raters")
     finally:
         page.close()
