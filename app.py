@@ -50,6 +50,7 @@ PAGES = {  # file -> what it is for, as the home page lists it
     "pages/4_Loss.py": "**Loss**: which system is best when errors cost differently (Tate & "
     "Voss's costs, MQM's error weights)",
     "pages/5_Compare.py": "**Compare**: why one system beats another, sentence by sentence",
+    "pages/7_Spans.py": "**Spans**: error spans drawn in the text, and scored as WMT25 scores them",
 }
 INTRODUCTION = (
     "Evaluate machine translation with exact metrics: BLEU and NIST as sacreBLEU and mteval-v13a "

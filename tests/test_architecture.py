@@ -153,8 +153,11 @@ def test_statistics_read_no_files_and_name_no_flags():
 
 
 # The same subject in different layers may share a module name (the gtm command and the GTM
-# metric; a figure, a page helper and the statistics of the segment level); nothing else does.
-SAME_SUBJECT_IN_LAYERS = {"bitext", "compare", "correlation", "gtm", "loss", "segment_level"}
+# metric; a figure, a page helper and the statistics of the segment level; the spans' data model
+# and their page helper); nothing else does.
+SAME_SUBJECT_IN_LAYERS = {
+    "bitext", "compare", "correlation", "gtm", "loss", "segment_level", "spans"
+}  # fmt: skip
 
 
 def test_one_module_name_per_idea():

@@ -1,8 +1,8 @@
 """The `mteval` command: a stable interface that scripts and CI pipelines depend on.
 
 Each command is a module of this package with all of its options: ``score``, ``compare``,
-``correlate``, ``loss``, ``gtm``, ``report`` and ``rank``. Here the parser is built from them,
-and every user error becomes one line on stderr and exit status 2, never a traceback.
+``correlate``, ``loss``, ``gtm``, ``report``, ``rank`` and ``spans``. Here the parser is built
+from them, and every user error becomes one line on stderr and exit status 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Sequence
 
 from mteval_core import __version__
-from mteval_core.cli import compare, correlate, gtm, loss, rank, report, score
+from mteval_core.cli import compare, correlate, gtm, loss, rank, report, score, spans
 from mteval_core.cli.arguments import Parser
 from mteval_core.errors import InputError
 
@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mteval {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     commands.required = True
-    for command in (score, compare, correlate, loss, gtm, report, rank):
+    for command in (score, compare, correlate, loss, gtm, report, rank, spans):
         command.add_command(commands)
     return parser
 

@@ -92,6 +92,15 @@ def read_esa_exports(paths: list[Path]) -> ESAExport:
     return ESAExport(tuple(ratings), tuple(notes))
 
 
+def read_esa_export(data: bytes, origin: str) -> ESAExport:
+    """One export given as bytes (an upload), filtered as ``read_esa_exports`` filters."""
+    kept, dropped = _read_export(data, origin, origin)
+    said = ", ".join(f"{count:,} {why}" for why, count in dropped.items())
+    return ESAExport(
+        tuple(kept), (f"{origin}: the quality filters dropped {said}",) if said else ()
+    )
+
+
 def _read_export(data: bytes, origin: str, wave: str) -> tuple[list[ESARating], Counter]:
     dropped: Counter = Counter()
     latest: dict[tuple[str, ...], ESARating] = {}

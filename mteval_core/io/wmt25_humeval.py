@@ -35,6 +35,7 @@ from pathlib import Path
 
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import read_text, split_lines
+from mteval_core.model.spans import ErrorSpan
 
 DOC_ID_SEPARATOR = "_#_"
 LAYOUT_HINT = (
@@ -42,17 +43,6 @@ LAYOUT_HINT = (
     'with "doc_id" (pair_#_domain_#_document_#_paragraph) and "scores" '
     '({system: [wave 1, wave 2]}, each wave {"score": ..., "errors": [...], "annotator": ...}).'
 )
-
-
-@dataclass(frozen=True)
-class ErrorSpan:
-    """One marked error: character offsets as the annotation tool wrote them (``start_i``,
-    ``end_i``), its severity and, where the file has one, its category."""
-
-    start: int
-    end: int
-    severity: str
-    category: str | None = None
 
 
 @dataclass(frozen=True)

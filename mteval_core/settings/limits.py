@@ -141,3 +141,11 @@ MAX_HUMAN_RANKED_SYSTEMS = 100
 # stays in its memory (never on the server's disk), so a model that was dropped is loaded again
 # from it when that session tokenizes next.
 MAX_LOADED_SENTENCEPIECE_MODELS = 2
+
+# ------------------------------------------------------------------------------------------- spans
+# Scoring spans per character allocates one count per character of each target. Where a file
+# gives the target (MQM TSV, WMT25 task 2) its length bounds that; Appraise's ESA exports give
+# offsets only, so the largest offset sets the length and is checked first: WMT25's longest
+# paragraphs are a few thousand characters, and an offset above this is refused, not allocated.
+MAX_SPAN_OFFSET = 100_000  # code points into one target
+MAX_SPANS_PER_ANNOTATION = 1_000  # error spans of one annotator on one segment

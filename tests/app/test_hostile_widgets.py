@@ -52,6 +52,7 @@ PAGES = [
     "pages/3_Bitext_grid.py",
     "pages/4_Loss.py",
     "pages/5_Compare.py",
+    "pages/7_Spans.py",
 ]
 MORE_SYSTEMS = (SCRIPT, MATH, CODE, BIDI)
 NAMES = (IMAGE, SCRIPT_LINK, BOLD, TAG, *MORE_SYSTEMS)
@@ -62,9 +63,9 @@ METRIC = "m_1_+x"
 BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
 MAX_OPTIONS = 8  # a select box with more options is a list of items, not of views
 MAX_VIEWS = 60  # page runs per page
-# at least this many runs per page (when written: 1, 19, 18, 41, 24, 14 and 28 in this order),
+# at least this many runs per page (when written: 1, 19, 18, 41, 24, 14, 28 and 17 in this order),
 # so that a walk that stops finding the widgets fails instead of passing on the first view
-MIN_VIEWS = dict(zip(PAGES, (1, 12, 12, 28, 16, 9, 19)))
+MIN_VIEWS = dict(zip(PAGES, (1, 12, 12, 28, 16, 9, 19, 17)))
 # what renders as Markdown besides labels and tooltips: options of these widgets...
 MARKDOWN_OPTIONS = {"radio", "select_slider", "button_group"}
 # ...and the body of every element but these
@@ -96,7 +97,28 @@ def session() -> dict:
         "test_set": test_set,
         "external_metrics": metric,
         "mqm": read_mqm(mqm.encode(), f"{BOLD}.tsv"),
+        "mqm_upload": (f"{BOLD}.tsv", hostile_spans(test_set.system_names[:2])),
     }
+
+
+def hostile_spans(systems: tuple[str, ...]) -> bytes:
+    """An MQM file with spans for the Spans page: two raters named with images and links per
+    translation, each marking hostile words under a hostile category."""
+    target = f"{SCRIPT} {TAG} {BIDI} {MATH}"
+    marked = f"{SCRIPT} <v>{TAG}</v> {BIDI} {MATH}"
+    header = "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\n"
+    return (
+        header
+        + "".join(
+            f"{name}\t{CODE}\t{k}\t{k}\t{rater}\t{BOLD}\t{text}\tAccuracy/{TAG}\t{severity}\n"
+            for name in systems
+            for k in range(1, 3)
+            for rater, text, severity in (
+                (IMAGE, marked, "Major"),
+                (SCRIPT_LINK, target, "No-error"),
+            )
+        )
+    ).encode()
 
 
 def opened(page: str | None) -> AppTest:

@@ -51,6 +51,7 @@ PAGES = {  # sidebar link name -> text shown once the page has run
     "Bitext grid": "Search segments",
     "Loss": "Loss-function ranking",
     "Compare": "List the sentences of",
+    "Spans": "Error spans",
 }
 
 

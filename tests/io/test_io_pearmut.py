@@ -15,7 +15,7 @@ import pytest
 from mteval_core.cli import main
 from mteval_core.errors import InputError
 from mteval_core.io.pearmut import is_pearmut_log, read_pearmut_logs
-from mteval_core.io.wmt25_humeval import ErrorSpan
+from mteval_core.model.spans import ErrorSpan
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ITEMS = FIXTURES / "pearmut_esa_items.jsonl"

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from mteval_core.errors import InputError
-from mteval_core.io.wmt25_humeval import ErrorSpan, read_wmt25_humeval
+from mteval_core.io.wmt25_humeval import read_wmt25_humeval
+from mteval_core.model.spans import ErrorSpan
 from mteval_core.rankings.human_wmt25 import rank_wmt25
 
 SYNTHETIC = Path(__file__).parents[1] / "rankings" / "fixtures" / "wmt25_synthetic_humeval.jsonl.gz"
