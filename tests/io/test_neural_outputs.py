@@ -66,9 +66,9 @@ def test_comet_json_gives_every_segment_score_its_spans_and_what_the_file_says()
         error["end"],
         "minor",
         None,
-        "comet-score JSON (comet.json)",
-        error["text"],
-        error["confidence"],
+        source="comet-score JSON (comet.json)",
+        text=error["text"],
+        confidence=error["confidence"],
     )
     assert first["mt"][span.start : span.end] == span.text
     n_spans = sum(len(e.get("errors", [])) for entries in data.values() for e in entries)
