@@ -162,7 +162,7 @@ def test_the_segments_order_changes_nothing(data, rng):
     assert [row[2:4] for row in ours] == [row[2:4] for row in theirs]
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(pair_scores(systems=(1, 3)))
 def test_a_tied_copy_is_never_significantly_different(data):
     """A system and its exact copy: the differences are zeros (same wave) and x, -x (the waves
