@@ -350,7 +350,7 @@ def resolved_options(args: argparse.Namespace, options: Options, languages: Lang
     """The options with --tokenize, or the target language's default (said in a note on
     stderr), once its package is known to be there: a missing MeCab is one line, not a
     traceback from deep inside scoring."""
-    from mteval_core.text import require_tokenizer
+    from mteval_core.text.outside_tokenizers import require_tokenizer
 
     options, note = resolve_tokenizer(options, languages, args.tokenize)
     if args.meteor_language is None:  # METEOR's language: the target's when the files say it
