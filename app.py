@@ -26,19 +26,14 @@ from mteval_core.report.frames import (
 from mteval_core.stats.approximate_randomization import RandomizationOptions
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.meta import criterion_choices
-from pages.ui import (
-    cache_key,
-    cached,
-    deferred,
-    escape_markdown,
-    friendly_errors,
-    import_ahead,
-    scores_of,
-    session_options,
-    session_test_set,
-    show_overview,
-)
+from pages.ui.background_imports import import_ahead
+from pages.ui.caching import cache_key, cached, deferred
+from pages.ui.friendly_errors import friendly_errors
+from pages.ui.markdown_escape import escape_markdown
+from pages.ui.overview import show_overview
 from pages.ui.sample import load_sample
+from pages.ui.session import session_options, session_test_set
+from pages.ui.session_scores import scores_of
 from pages.ui.upload_state import archive_criterion, show_refused_upload
 
 PAGES = {  # file -> what it is for, as the home page lists it

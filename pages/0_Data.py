@@ -38,23 +38,22 @@ from mteval_core.settings.options import (
     SentencePieceModel,
 )
 from mteval_core.text.sentencepiece_models import uploaded_model
-from pages.ui import (
+from pages.ui.caching import cache_key, cached
+from pages.ui.data import tokenizer_refusal
+from pages.ui.friendly_errors import friendly_errors
+from pages.ui.markdown_escape import escape_markdown
+from pages.ui.metric_choice import choose_metrics, keep_metric_choice
+from pages.ui.overview import show_overview
+from pages.ui.parameter_widgets import parameter_widgets
+from pages.ui.session import (
     TOKENIZER_CHOSEN,
-    cache_key,
-    cached,
-    escape_markdown,
-    friendly_errors,
     session_external_metrics,
     session_mqm,
     session_options,
     session_stem_language,
     session_test_set,
     session_tokenizer,
-    show_overview,
-    tokenizer_refusal,
 )
-from pages.ui.metric_choice import choose_metrics, keep_metric_choice
-from pages.ui.parameter_widgets import parameter_widgets
 from pages.ui.upload_chips import show_whole_file_names
 from pages.ui.upload_state import (
     ARCHIVE_CRITERION,

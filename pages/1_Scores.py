@@ -31,28 +31,23 @@ from mteval_core.stats.significance import (
     why_no_p_values,
 )
 from mteval_core.stats.system_clusters import cluster_systems
-from pages.ui import (
-    RESAMPLES_HELP,
-    cache_key,
-    cached,
-    chosen_or,
-    deferred,
-    escape_markdown,
-    friendly_errors,
-    remember_choice,
-    resample_choices,
-    scores_of,
-    session_options,
-    session_test_set,
-    starting_resamples,
-    warn_of_few_resamples,
-)
+from pages.ui.caching import cache_key, cached, deferred
 from pages.ui.compare import (
     HEAT_MAP,
     link_to_compare,
     open_clicked_pair,
     remember_clicked_pair,
 )
+from pages.ui.friendly_errors import friendly_errors
+from pages.ui.markdown_escape import escape_markdown
+from pages.ui.resamples import (
+    RESAMPLES_HELP,
+    resample_choices,
+    starting_resamples,
+    warn_of_few_resamples,
+)
+from pages.ui.session import chosen_or, remember_choice, session_options, session_test_set
+from pages.ui.session_scores import scores_of
 from pages.ui.table_display import chosen_columns
 from pages.ui.upload_state import show_refused_upload
 

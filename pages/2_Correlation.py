@@ -25,19 +25,13 @@ from mteval_core.stats import meta
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.reliability import ReliabilityOptions, is_quick, reliability_of_test_set
 from mteval_core.stats.undefined import UNDEFINED
-from pages.ui import (
-    RESAMPLES_HELP,
-    cache_key,
-    cached,
-    escape_markdown,
-    friendly_errors,
-    resample_choices,
-    scores_of,
-    session_options,
-    session_test_set,
-    warn_of_few_resamples,
-)
+from pages.ui.caching import cache_key, cached
+from pages.ui.friendly_errors import friendly_errors
+from pages.ui.markdown_escape import escape_markdown
+from pages.ui.resamples import RESAMPLES_HELP, resample_choices, warn_of_few_resamples
 from pages.ui.segment_level import show_segment_level
+from pages.ui.session import session_options, session_test_set
+from pages.ui.session_scores import scores_of
 from pages.ui.table_display import chosen_columns, static_table
 from pages.ui.upload_state import show_refused_upload
 

@@ -24,14 +24,6 @@ from mteval_core.gtm.grid import (
 )
 from mteval_core.metrics.choices import meteor_cannot_run
 from mteval_core.metrics.meteor.segment_view import MeteorSegmentView, meteor_segment_view
-from pages.ui import (
-    cache_key,
-    cached,
-    escape_markdown,
-    friendly_errors,
-    session_options,
-    session_test_set,
-)
 from pages.ui.bitext import (
     GRID_WIDTH,
     MATCHINGS,
@@ -42,7 +34,11 @@ from pages.ui.bitext import (
     show_grids,
     side_by_side_with_meteor,
 )
+from pages.ui.caching import cache_key, cached
+from pages.ui.friendly_errors import friendly_errors
+from pages.ui.markdown_escape import escape_markdown
 from pages.ui.meteor_alignment import VIEWS, choose_search, choose_view, show_meteor_systems
+from pages.ui.session import session_options, session_test_set
 from pages.ui.upload_state import show_refused_upload
 
 st.set_page_config(page_title="mteval: bitext grid", layout="wide")

@@ -13,14 +13,6 @@ from mteval_core.report.comparison_text import value_cell
 from mteval_core.report.evaluation_report import ranked_systems
 from mteval_core.report.highlighted_sentence import legend_html
 from mteval_core.stats.bootstrap import BootstrapOptions
-from pages.ui import (
-    escape_markdown,
-    friendly_errors,
-    scores_of,
-    session_options,
-    session_test_set,
-    warn_of_few_resamples,
-)
 from pages.ui.compare import (
     BY_BUCKET,
     BY_NGRAM,
@@ -36,6 +28,11 @@ from pages.ui.compare import (
     select_clicked_ngram,
     show_sentences,
 )
+from pages.ui.friendly_errors import friendly_errors
+from pages.ui.markdown_escape import escape_markdown
+from pages.ui.resamples import warn_of_few_resamples
+from pages.ui.session import session_options, session_test_set
+from pages.ui.session_scores import scores_of
 from pages.ui.upload_state import show_refused_upload
 
 st.set_page_config(page_title="mteval: compare", layout="wide")

@@ -29,7 +29,7 @@ from mteval_core.report.figures.plotly_escape import escape_plotly
 from mteval_core.report.highlighted_sentence import sentence_html
 from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions, resample_counts
-from pages.ui import cache_key, cached
+from pages.ui.caching import cache_key, cached
 from pages.ui.markdown_escape import escape_markdown
 
 SENTENCE_ANALYSES = ("length_buckets", "length_difference_buckets", "sentence_bleu_buckets")
