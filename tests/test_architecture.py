@@ -4,6 +4,7 @@ each other in a loop, and the command line loads only what a command uses."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -150,6 +151,70 @@ def test_statistics_read_no_files_and_name_no_flags():
         and node.value.lstrip()[2].isalpha()
     ]
     assert flags == []
+
+
+FLAG_WORD = re.compile(r"(?<![\w-])--[a-z][a-z0-9_-]*")
+# Strings of the core outside cli/ that may name a command-line flag, by file and definition
+# ("<module>" for a module-level constant), each because only the command line says it
+CLI_FACING_STRINGS = {
+    # mteval score --shards' own engine: its cluster's refusals are about its flags
+    "mteval_core/shards/cluster.py": {"*"},
+    "mteval_core/shards/segment_scores.py": {"<module>"},  # OPTION: the flag whose files it writes
+    "mteval_core/settings/parameters.py": {"BLEUParameters"},  # --bp, the flag's declared alias
+    "mteval_core/metrics/meteor/resources.py": {"<module>"},  # pip's own --no-deps
+    # the text output of mteval score and mteval compare, which only the command line prints
+    "mteval_core/report/writers.py": {
+        "_bootstrap_lines",
+        "render_randomization_text",
+        "render_segment_level_text",
+    },
+    "mteval_core/report/comparison_text.py": {"comparison_text"},
+}
+
+
+def flag_words_in_strings(path: Path) -> list[tuple[str, int, str]]:
+    """(definition, line, flag) of every ``--flag`` word in a string of ``path``, docstrings
+    left out (they may say which flag a function serves); the definition is the outermost
+    function or class around the string, "<module>" at the top level."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    found = []
+    for owner in tree.body:
+        name = getattr(owner, "name", "<module>")
+        for node in ast.walk(owner):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docstrings
+            ):
+                found += [(name, node.lineno, flag) for flag in FLAG_WORD.findall(node.value)]
+    return found
+
+
+def test_the_core_says_what_to_give_without_command_line_flags():
+    """Readers and core errors say what is missing in neutral words (the file, the column, what
+    to give): readers shared by the dashboard said "Pass it with --refs" and "--source FILE"
+    until the command line (cli/) put its flags in where it builds or catches a message, and the
+    pages their own words. Only the strings of CLI_FACING_STRINGS, which only the command line
+    shows, name one."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = str(path.relative_to(ROOT))
+        if PACKAGE / "cli" in path.parents:
+            continue
+        allowed = CLI_FACING_STRINGS.get(relative, set())
+        found += [
+            f"{relative}:{line} {flag} (in {owner})"
+            for owner, line, flag in flag_words_in_strings(path)
+            if "*" not in allowed and owner not in allowed
+        ]
+    assert found == []
 
 
 # The same subject in different layers may share a module name (the gtm command and the GTM
