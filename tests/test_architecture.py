@@ -218,8 +218,16 @@ def test_the_core_says_what_to_give_without_command_line_flags():
 
 
 # The same subject in different layers may share a module name (the gtm command and the GTM
-# metric; a figure, a page helper and the statistics of the segment level); nothing else does.
-SAME_SUBJECT_IN_LAYERS = {"bitext", "compare", "correlation", "gtm", "loss", "segment_level"}
+# metric; a figure, a page's logic and the statistics of the segment level); nothing else does.
+SAME_SUBJECT_IN_LAYERS = {
+    "bitext",
+    "compare",
+    "correlation",
+    "gtm",
+    "loss",
+    "scores",
+    "segment_level",
+}
 
 
 def test_one_module_name_per_idea():
@@ -268,6 +276,54 @@ def test_no_page_builds_a_cache_key_by_hand():
             if node.func.id == "CacheKey" and path != ROOT / "pages" / "ui" / "caching.py":
                 by_hand.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert by_hand == []
+
+
+# The shape of a page (app.py, pages/N_Name.py): layout read top to bottom, the logic in
+# pages/ui/<page>.py. The Loss page has it (175 lines, its longest function 31); the Scores page
+# before it had one top-level block of 190 lines in a file of 285.
+PAGE_LINES = 200
+PAGE_FUNCTION_LINES = 40  # a page's own function (a fragment, a callback) stays short
+PAGE_STATEMENT_LINES = 15  # a top-level statement other than an import or a definition
+
+
+def page_layout_files() -> list[Path]:
+    return [ROOT / "app.py", *sorted((ROOT / "pages").glob("[0-9]*_*.py"))]
+
+
+def page_shape_problems(path: Path) -> list[str]:
+    """What makes ``path`` more than a page's layout: too many lines, a long function of its
+    own, or a long top-level statement (a block of logic that belongs in pages/ui/)."""
+    text = path.read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    problems = []
+    if len(text.splitlines()) > PAGE_LINES:
+        problems.append(f"{len(text.splitlines())} lines")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            length = node.end_lineno - node.lineno + 1
+            if length > PAGE_FUNCTION_LINES:
+                problems.append(f"function {node.name} of {length} lines")
+    for node in tree.body:
+        if isinstance(node, ast.Import | ast.ImportFrom | ast.FunctionDef | ast.ClassDef):
+            continue
+        length = node.end_lineno - node.lineno + 1
+        if length > PAGE_STATEMENT_LINES:
+            problems.append(f"a top-level statement of {length} lines at line {node.lineno}")
+    return problems
+
+
+def test_every_page_is_layout_and_its_logic_lives_in_pages_ui():
+    """One shape for every page: the page file reads top to bottom (widgets, one call into
+    pages/ui, one figure, display); what it computes or decides is in pages/ui/<page>.py. A
+    page is at most PAGE_LINES lines, its own functions at most PAGE_FUNCTION_LINES, and each
+    top-level statement but imports and definitions at most PAGE_STATEMENT_LINES (the old
+    Scores page broke the first and the last: 285 lines, one block of 190)."""
+    problems = {
+        str(path.relative_to(ROOT)): found
+        for path in page_layout_files()
+        if (found := page_shape_problems(path))
+    }
+    assert problems == {}
 
 
 def test_facts_about_a_metric_live_on_the_metric():
