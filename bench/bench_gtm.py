@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bench_score import DATA, arguments, compare, executable
 
-from mteval_core.text import tokenize_13a
+from mteval_core.text.tokenizers import tokenize_13a
 
 
 def pretokenize(source: Path, target: Path) -> None:

@@ -110,7 +110,7 @@ def measure(page: str, n_systems: int, n_segments: int) -> dict:
     """One page in this process: the peak memory it adds and its time."""
     from streamlit.testing.v1 import AppTest
 
-    import pages.ui  # noqa: F401  (the libraries every page loads, before the baseline)
+    import pages.ui.session_scores  # noqa: F401  (the libraries every page loads, before the baseline)
 
     test_set = made_up_test_set(n_systems, n_segments, human=page == "correlation")
     app = None

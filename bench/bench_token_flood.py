@@ -22,9 +22,9 @@ from pathlib import Path
 from bench_score import median_seconds
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.text.flooding crafts them
-from mteval_core import text
 from mteval_core.engine.tokens import Vocabulary
 from mteval_core.settings.options import Options
+from mteval_core.text import tokenizers
 from tests.text.flooding import fnv1a_colliding_tokens, lines_of, ordinary_tokens
 
 
@@ -35,18 +35,18 @@ def compiled_path(lines: list[str]) -> Vocabulary:
 
 
 def python_path(lines: list[str]) -> Vocabulary:
-    compiled, text._scan = text._scan, None
+    compiled, tokenizers._scan = tokenizers._scan, None
     try:
         vocabulary = Vocabulary()
-        vocabulary.encode(text.tokenize(lines, Options()))
+        vocabulary.encode(tokenizers.tokenize(lines, Options()))
         return vocabulary
     finally:
-        text._scan = compiled
+        tokenizers._scan = compiled
 
 
 def longest_probe(lines: list[str]) -> str:
     """The compiled table's longest probe sequence on these lines, where the table counts it."""
-    if not hasattr(text._scan.TokenIds, "longest_probe"):
+    if not hasattr(tokenizers._scan.TokenIds, "longest_probe"):
         return "not counted"
     return str(compiled_path(lines)._compiled_table.longest_probe)
 
@@ -61,7 +61,7 @@ def main() -> int:
         "crafted": lines_of(fnv1a_colliding_tokens(args.tokens)),
     }
     paths: dict[str, Callable[[list[str]], Vocabulary]] = {"Python path": python_path}
-    if text._scan is not None:
+    if tokenizers._scan is not None:
         paths = {"compiled path": compiled_path, **paths}
     size = sum(len(line.encode("utf-8")) + 1 for line in inputs["crafted"]) / 1e6
     print(
@@ -77,7 +77,7 @@ def main() -> int:
             f"  {path_name:14s} ordinary {times['ordinary']:7.3f} s  crafted "
             f"{times['crafted']:7.3f} s  ratio {ratio:6.1f}"
         )
-    if text._scan is not None:
+    if tokenizers._scan is not None:
         probes = {kind: longest_probe(lines) for kind, lines in inputs.items()}
         print(f"  longest probe  ordinary {probes['ordinary']}  crafted {probes['crafted']}")
     return 0

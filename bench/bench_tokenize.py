@@ -15,9 +15,9 @@ from functools import partial
 
 from bench_score import DATA, arguments, median_seconds
 
-from mteval_core import text
 from mteval_core.engine.tokens import Vocabulary
 from mteval_core.settings.options import Options
+from mteval_core.text import tokenizers
 
 
 def wmt17_lines() -> list[str]:
@@ -35,11 +35,11 @@ def sacrebleu_ids(lines: list[str]) -> None:
 
 
 def python_ids(lines: list[str]) -> None:
-    compiled, text._scan = text._scan, None
+    compiled, tokenizers._scan = tokenizers._scan, None
     try:
-        Vocabulary().encode(text.tokenize(lines, Options()))
+        Vocabulary().encode(tokenizers.tokenize(lines, Options()))
     finally:
-        text._scan = compiled
+        tokenizers._scan = compiled
 
 
 def compiled_ids(lines: list[str]) -> None:
@@ -50,7 +50,7 @@ def main() -> int:
     args = arguments(__doc__, default_runs=5)
     if args is None:
         return 0
-    if text._scan is None:
+    if tokenizers._scan is None:
         print("skipped: mteval was built without its compiled tokenizer")
         return 0
     lines = wmt17_lines()

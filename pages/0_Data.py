@@ -1,112 +1,28 @@
 """Data page: upload a test set (or keep the sample) and choose the options every page uses."""
 
-import hashlib
-
 import streamlit as st
 
-from mteval_core.errors import InputError
-from mteval_core.io.decoding import CARRIAGE_RETURNS, LoneCarriageReturn
-from mteval_core.io.mqm_tsv import read_mqm
-from mteval_core.io.plain import BYTE_ORDER_MARKS
-from mteval_core.io.uploads import (
-    ArchivePair,
-    TextChoices,
-    archive_pairs,
-    check_upload_sizes,
-    read_uploaded_metric,
-    single_file,
-    test_set_from_archive,
-    test_set_from_uploads,
-)
-from mteval_core.metrics.ter import UNSPACED_LANGUAGES, unspaced_note
-from mteval_core.model.testset import TestSet
-from mteval_core.report.frames import files_summary, mqm_overview, segment_preview
-from mteval_core.settings.languages import NAMES, languages_of, stemming_advice
+from mteval_core.report.frames import mqm_overview, segment_preview
 from mteval_core.settings.limits import (
-    MAX_LOADED_SENTENCEPIECE_MODELS,
     MAX_UPLOAD_MB,
     MAX_UPLOAD_SEGMENTS,
     MAX_UPLOAD_SYSTEMS,
     MAX_UPLOAD_TEXTS,
 )
-from mteval_core.settings.options import (
-    SNOWBALL_LANGUAGES,
-    SPM_TOKENIZERS,
-    STEMMERS,
-    TOKENIZERS,
-    Options,
-    SentencePieceModel,
+from pages.ui.data import (
+    add_external_metric,
+    choose_options,
+    load_upload,
+    offer_the_sample,
+    upload_form,
 )
-from mteval_core.text.sentencepiece_models import uploaded_model
-from pages.ui import (
-    TOKENIZER_CHOSEN,
-    cache_key,
-    cached,
-    escape_markdown,
-    friendly_errors,
-    session_external_metrics,
-    session_mqm,
-    session_options,
-    session_stem_language,
-    session_test_set,
-    session_tokenizer,
-    show_overview,
-    tokenizer_refusal,
-)
-from pages.ui.metric_choice import choose_metrics, keep_metric_choice
-from pages.ui.parameter_widgets import parameter_widgets
+from pages.ui.markdown_escape import escape_markdown
+from pages.ui.overview import show_overview
+from pages.ui.session import session_mqm, session_test_set
 from pages.ui.upload_chips import show_whole_file_names
-from pages.ui.upload_state import (
-    ARCHIVE_CRITERION,
-    forget_upload,
-    show_refused_upload,
-    upload_outcome,
-    upload_was_refused,
-)
+from pages.ui.upload_state import show_refused_upload
 
 st.set_page_config(page_title="mteval: data", layout="wide")
-
-CARRIAGE_RETURN_LABEL = "Carriage returns without a line feed (CR inside a line, old Mac line ends)"
-CARRIAGE_RETURN_CHOICES = {
-    "refuse": "refuse the file",
-    "split": "end the segment there, as sacreBLEU does",
-    "space": "read as a space",
-}
-BYTE_ORDER_MARK_LABEL = "Byte order mark (U+FEFF) at the start of a plain-text file"
-BYTE_ORDER_MARK_CHOICES = {
-    "keep": "keep it as text, as sacreBLEU does",
-    "drop": "drop it",
-}
-CARRIAGE_RETURN_OFFER = (  # said when a file is refused for one: the choice that loads it
-    f"choose '{CARRIAGE_RETURN_CHOICES['split']}' or '{CARRIAGE_RETURN_CHOICES['space']}' under "
-    "'Carriage returns without a line feed' above, then press 'Use this test set' again"
-)
-
-SPM_UPLOAD = "spm_upload"  # session state: (upload's file id, UploadedModel) of the model in use
-
-
-def sentencepiece_upload(current: Options) -> SentencePieceModel | None:
-    """The SentencePiece model: one uploaded now, checked (it loads) before anything keeps it
-    and then held in this session's memory, never on the server's disk; else the options'."""
-    model = st.file_uploader(
-        "SentencePiece model (.model; sacreBLEU downloads flores101's and flores200's, mteval "
-        "takes the file you have; the signature names it by its SHA-256)",
-        help="Read in memory and checked before it is kept; it stays in your session, never on "
-        f"the server's disk. The server keeps at most {MAX_LOADED_SENTENCEPIECE_MODELS} models "
-        "loaded for all its users at once and loads yours again from your upload when needed.",
-    )
-    if model is None:
-        return current.spm_model
-    kept = st.session_state.get(SPM_UPLOAD)
-    if kept is not None and kept[0] == model.file_id:  # this upload, checked on an earlier run
-        return kept[1].model
-    with friendly_errors(stop=False):  # a refused file: the options keep their model
-        check_upload_sizes([upload(model)])
-        uploaded = uploaded_model(model.name, model.getvalue())
-        st.session_state[SPM_UPLOAD] = (model.file_id, uploaded)
-        return uploaded.model
-    return current.spm_model
-
 
 st.title("Data")
 st.markdown(
@@ -122,155 +38,11 @@ st.caption(
     "segment texts in all (segments times references and systems). Score larger test sets with "
     "the command line (mteval score)."
 )
-
-
-def upload(file) -> tuple[str, bytes] | None:
-    return (file.name, file.getvalue()) if file else None
-
-
-def archive_choice(file) -> tuple[ArchivePair | None, str | None]:
-    """The language pair and reference chosen among the archive's, once it has been sent (the
-    first pair and its standard reference until the user chooses)."""
-    if file is None:
-        return None, None
-    archive = upload(file)
-    try:
-        pairs = cached(
-            cache_key("archive pairs", content=hashlib.sha256(archive[1]).hexdigest()),
-            lambda _: archive_pairs(archive),
-        )
-    except InputError:  # 'Use this test set' reads the archive again and shows the problem
-        return None, None
-    left, right = st.columns(2)
-    pair = left.selectbox(
-        "Language pair of the archive",
-        pairs,
-        format_func=lambda p: p.label,
-        help="Press 'Use this test set' to load the pair chosen here.",
-    )
-    references = sorted({name for p in pairs for name in p.references})
-    reference = right.selectbox(
-        "Reference of the archive",
-        [None, *references],
-        format_func=lambda name: (
-            f"mt-metrics-eval's standard one ({pair.standard})" if name is None else name
-        ),
-    )
-    return pair, reference
-
-
 show_whole_file_names()  # WMT file names differ past the 20 characters a chip shows
-with st.form("upload"):
-    references = st.file_uploader("References (one file per reference)", accept_multiple_files=True)
-    systems = st.file_uploader("System outputs (one file per system)", accept_multiple_files=True)
-    source = st.file_uploader("Source (optional)")
-    human = st.file_uploader(
-        "Human judgments (optional): system, segment_id, score[, rater, criterion], or "
-        "Google's MQM error TSV (also as the .tar.gz of one TSV that Google ships)"
-    )
-    lower_is_better = st.checkbox("These human scores count errors (lower is better): negate them")
-    segment_ids = st.file_uploader(
-        "Segment-id map (optional): line, segment_id[, doc], when the human scores use the data "
-        "set's own segment ids instead of line numbers"
-    )
-    mqm = st.file_uploader(
-        "MQM error annotations (optional): Google's TSV, 2020-2024 layouts (system, doc, "
-        "seg_id or docSegId, rater, category, severity), or the .tar.gz of one TSV that Google "
-        "ships; the Loss page then ranks systems under your own error weights, and without "
-        "other human judgments its MQM scores are the Correlation page's"
-    )
-    archive = st.file_uploader(
-        "mt-metrics-eval archive (optional, in place of references, systems and source): a .zip "
-        "or .tar.gz of a test set's folders (sources/, references/, system-outputs/, "
-        "documents/, human-scores/, metric-scores/), of the data root that holds test sets, or "
-        "of one language pair's files in those folders; its human and metric scores come along"
-    )
-    pair, reference = archive_choice(archive)
-    carriage_returns = st.radio(
-        CARRIAGE_RETURN_LABEL,
-        CARRIAGE_RETURNS,
-        format_func=CARRIAGE_RETURN_CHOICES.__getitem__,
-        horizontal=True,
-        help="In references, system outputs and the source. sacreBLEU and most tools end a line "
-        "at a lone CR; mteval refuses it unless you choose: ending the segment there reads the "
-        "file as they do, a space keeps the segments as they are. CRLF line ends are always "
-        "fine.",
-    )
-    byte_order_mark = st.radio(
-        BYTE_ORDER_MARK_LABEL,
-        BYTE_ORDER_MARKS,
-        format_func=BYTE_ORDER_MARK_CHOICES.__getitem__,
-        horizontal=True,
-        help="sacreBLEU, mteval-v13a and GTM 1.4 read a byte order mark at the start of a "
-        "plain-text file as the first character of its first segment, and so does mteval by "
-        "default, so that the scores equal theirs; a note names every file that has one. XML, "
-        "SGML, JSON Lines, CSV and TSV files always drop it.",
-    )
-    submitted = st.form_submit_button("Use this test set")
-
-
-def uploaded_test_set(notes: list[str], judgments: tuple[str, bytes] | None) -> TestSet:
-    """The test set of the form's files, with ``judgments`` (the human judgments, else the MQM
-    annotations, whose scores are judgments when there are no others); a refused lone CR names
-    the form's choice."""
-    try:
-        return test_set_from_uploads(
-            [upload(f) for f in references or []],
-            [upload(f) for f in systems or []],
-            upload(source),
-            judgments,
-            lower_is_better,
-            upload(segment_ids),
-            notes=notes,
-            reading=TextChoices(carriage_returns, byte_order_mark),
-        )
-    except LoneCarriageReturn as error:
-        raise error.offering(CARRIAGE_RETURN_OFFER) from None
-
-
-if submitted:
-    # which reading a file got, judgments set aside: shown also when the files do not fit
-    notes: list[str] = []
-    sent = [*(references or []), *(systems or []), source, human, segment_ids, mqm, archive]
-    # on a problem the previous test set stays loaded, and every page says so (upload_outcome)
-    with friendly_errors(stop=False), upload_outcome([file.name for file in sent if file]):
-        external, criterion = {}, None
-        judgments = single_file(upload(human)) or single_file(upload(mqm))  # .tar.gz of one TSV
-        if archive:  # the archive's texts, judgments and metric scores, with the files' judgments
-            given = [*(references or []), *(systems or []), source, segment_ids]
-            read = test_set_from_archive(
-                upload(archive),
-                pair,
-                reference,
-                judgments,
-                lower_is_better,
-                text_files=[file.name for file in given if file],
-            )
-            test_set, external, criterion = read.test_set, read.external, read.criterion
-            notes.extend(read.notes)
-        else:
-            test_set = uploaded_test_set(notes, judgments)
-        annotations = None
-        if mqm:
-            mqm_name, mqm_data = single_file(upload(mqm))
-            annotations = read_mqm(mqm_data, mqm_name)
-        st.session_state["test_set"] = test_set
-        st.session_state["mqm"] = annotations
-        st.session_state["external_metrics"] = external  # those read for the previous set go
-        st.session_state[ARCHIVE_CRITERION] = criterion
-        st.success(
-            "Loaded. Every page now shows this test set, read from "
-            f"{escape_markdown(files_summary(test_set))}."
-        )
-    for note in notes:
-        st.info(escape_markdown(note))
-if ("test_set" in st.session_state or upload_was_refused()) and st.button(
-    "Go back to the sample test set"
-):
-    st.session_state.pop("test_set", None)
-    st.session_state.pop("mqm", None)
-    st.session_state.pop("external_metrics", None)
-    forget_upload()
+form = upload_form()
+if form.submitted:
+    load_upload(form)
+offer_the_sample()
 show_refused_upload()  # here, below the form: other pages say it at their top (app.py)
 
 test_set = session_test_set()
@@ -281,118 +53,7 @@ if (annotations := session_mqm()) is not None:
 st.dataframe(segment_preview(test_set, rows=5), width="stretch")
 
 st.subheader("Options for every page")
-current = session_options()
-left, middle, right = st.columns(3)
-languages = languages_of(test_set)
-offer = session_tokenizer(languages)
-# Keyed, and its value set here rather than by an index: a widget whose index changes is a new
-# widget, which would drop the user's choice on the run after it (the stored options lag one run).
-# The key goes when another page runs, so it is set again from the options then.
-if not offer.chosen or "tokenizer" not in st.session_state:
-    st.session_state["tokenizer"] = offer.name
-tokenize = left.selectbox(
-    "Tokenizer",
-    TOKENIZERS,
-    key="tokenizer",
-    on_change=lambda: st.session_state.update({TOKENIZER_CHOSEN: test_set.content_hash}),
-    help="BLEU, NIST, the unigram metrics and GTM read these tokens. A new test set starts on "
-    "its target language's default, as sacreBLEU's BLEU chooses it. none splits on whitespace "
-    "as sacreBLEU's none; gtm14 splits as GTM 1.4 and METEOR 1.5 (space, tab, line ends and form "
-    "feed only).",
-)
-stem = middle.selectbox("Stemming", STEMMERS, STEMMERS.index(current.stem))
-language = right.selectbox(
-    "Snowball language",
-    SNOWBALL_LANGUAGES,
-    SNOWBALL_LANGUAGES.index(session_stem_language(languages.target)),
-    on_change=lambda: st.session_state.update(stem_language_chosen=True),
-)
-st.caption(stemming_advice(languages))
-if offer.note is not None:
-    st.caption(escape_markdown(f"{offer.note[0].upper()}{offer.note[1:]}."))
-spm_model = sentencepiece_upload(current) if tokenize in SPM_TOKENIZERS else None
-if tokenize not in SPM_TOKENIZERS:
-    st.session_state.pop(SPM_UPLOAD, None)  # its bytes are this session's memory
-lowercase = st.checkbox(
-    "Lowercase",
-    current.lowercase,
-    help="Unicode lowercasing, for every metric (TER is case-insensitive anyway unless asked "
-    "otherwise; it is METEOR's -lower).",
-)
-st.markdown("**Each metric's own parameters** (changing one re-scores that metric alone)")
-parameters = parameter_widgets(current)
-if languages.target in UNSPACED_LANGUAGES and not (
-    parameters["ter_normalized"] and parameters["ter_asian_support"]
-):
-    st.caption(escape_markdown(unspaced_note(NAMES[languages.target])))
-metric_choice = choose_metrics(languages.target)
-keep_metric_choice(metric_choice)  # whatever the options below say
-try:
-    if tokenize in SPM_TOKENIZERS and spm_model is None:
-        raise InputError(
-            f"the {tokenize} tokenizer needs its SentencePiece model",
-            hint="Upload its .model file above. Until then every page keeps the options of the "
-            "signature below.",
-        )
-    options = Options.from_flags(
-        tokenize=tokenize,
-        lowercase=lowercase,
-        stem=stem,
-        stem_language=language,
-        spm_model=spm_model,
-        **parameters,
-        meteor_language=metric_choice.meteor_language,
-        meteor_modules=metric_choice.meteor_modules,
-    )
-    # stored also when its tokenizer cannot run here: then every page refuses, none uses
-    # another tokenizer in its place
-    st.session_state["options"] = options
-except InputError as error:
-    st.error(escape_markdown(error))
-    options = current
-else:
-    if (refusal := tokenizer_refusal(options, languages, offer)) is not None:
-        st.error(escape_markdown(refusal))
-st.caption(f"Preprocessing signature: `{options.preprocessing_signature()}`")
+choose_options(test_set)
 
 st.subheader("Metric scores computed elsewhere")
-with st.form("external metric"):
-    scores_files = st.file_uploader(
-        "Scores (COMET, MetricX, ...): system, segment_id, score rows; system, score rows; "
-        "mt-metrics-eval's NAME-REF.seg.score / .sys.score; comet-score's JSON; MetricX's "
-        "predictions; pymarian-eval's or gemba's scores (one file per system, named after it)",
-        accept_multiple_files=True,
-    )
-    left, right = st.columns(2)
-    metric_name = left.text_input("Metric name", max_chars=60)
-    direction = right.radio("Better scores are", ("higher", "lower"), index=None, horizontal=True)
-    signature = st.text_input(
-        "Signature: what produced the scores, where the files do not say (optional)",
-        placeholder="model=Unbabel/wmt22-comet-da,version=2.2.6,precision=fp16",
-        help="Fields: model, checkpoint, package, version, precision, reference_based (yes or "
-        "no), scale. comet-score's and MetricX's files say their direction; other files need it.",
-        max_chars=600,
-    )
-    added = st.form_submit_button("Add this metric")
-if added:
-    with friendly_errors(stop=False):  # the metrics already added stay
-        metric = read_uploaded_metric(
-            [upload(file) for file in scores_files or []],
-            metric_name,
-            direction,
-            test_set,
-            session_external_metrics(),
-            signature,
-        )
-        st.session_state["external_metrics"] = {**session_external_metrics(), **metric}
-        st.success(f"Added {escape_markdown(metric_name)}: every page now shows it.")
-        for note in next(iter(metric.values())).notes:
-            st.info(escape_markdown(note))
-if external := session_external_metrics():
-    names = ", ".join(
-        f"{metric.name} ({metric.signature.describe()})" for metric in external.values()
-    )
-    st.markdown(f"**Metrics from files:** {escape_markdown(names)}")
-    if st.button("Remove the metrics from files"):
-        st.session_state["external_metrics"] = {}
-        st.rerun()
+add_external_metric(test_set)

@@ -13,7 +13,8 @@ from mteval_core.io.mqm_tsv import MqmAnnotations
 from mteval_core.loss.mqm_loss import ErrorsPerSegment, errors_per_segment, starting_weights
 from mteval_core.loss.mqm_view import map_view_at, mqm_ranking_at, weight_map, weight_plane
 from mteval_core.loss.view import PAPER_PRESETS, LossAnalysis, analyse_loss
-from pages.ui import cache_key, cached, escape_markdown, friendly_errors, session_mqm
+from pages.ui.caching import cache_key, cached
+from pages.ui.friendly_errors import friendly_errors
 from pages.ui.loss import (
     COST_MAXIMUM,
     WEIGHT_SLIDERS,
@@ -28,6 +29,8 @@ from pages.ui.loss import (
     show_weight_map,
     weight_sliders,
 )
+from pages.ui.markdown_escape import escape_markdown
+from pages.ui.session import session_mqm
 from pages.ui.upload_state import show_refused_upload
 
 st.set_page_config(page_title="mteval: loss", layout="wide")

@@ -5,7 +5,8 @@ another's as WMT25 task 2 scores them."""
 
 import streamlit as st
 
-from pages.ui import escape_markdown, friendly_errors
+from pages.ui.friendly_errors import friendly_errors
+from pages.ui.markdown_escape import escape_markdown
 from pages.ui.spans import (
     UPLOAD_HINT,
     chosen_comparison,

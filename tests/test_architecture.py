@@ -4,6 +4,7 @@ each other in a loop, and the command line loads only what a command uses."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -152,12 +153,83 @@ def test_statistics_read_no_files_and_name_no_flags():
     assert flags == []
 
 
+FLAG_WORD = re.compile(r"(?<![\w-])--[a-z][a-z0-9_-]*")
+# Strings of the core outside cli/ that may name a command-line flag, by file and definition
+# ("<module>" for a module-level constant), each because only the command line says it
+CLI_FACING_STRINGS = {
+    # mteval score --shards' own engine: its cluster's refusals are about its flags
+    "mteval_core/shards/cluster.py": {"*"},
+    "mteval_core/shards/segment_scores.py": {"<module>"},  # OPTION: the flag whose files it writes
+    "mteval_core/settings/parameters.py": {"BLEUParameters"},  # --bp, the flag's declared alias
+    "mteval_core/metrics/meteor/resources.py": {"<module>"},  # pip's own --no-deps
+    # the text output of mteval score and mteval compare, which only the command line prints
+    "mteval_core/report/writers.py": {
+        "_bootstrap_lines",
+        "render_randomization_text",
+        "render_segment_level_text",
+    },
+    "mteval_core/report/comparison_text.py": {"comparison_text"},
+}
+
+
+def flag_words_in_strings(path: Path) -> list[tuple[str, int, str]]:
+    """(definition, line, flag) of every ``--flag`` word in a string of ``path``, docstrings
+    left out (they may say which flag a function serves); the definition is the outermost
+    function or class around the string, "<module>" at the top level."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    found = []
+    for owner in tree.body:
+        name = getattr(owner, "name", "<module>")
+        for node in ast.walk(owner):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docstrings
+            ):
+                found += [(name, node.lineno, flag) for flag in FLAG_WORD.findall(node.value)]
+    return found
+
+
+def test_the_core_says_what_to_give_without_command_line_flags():
+    """Readers and core errors say what is missing in neutral words (the file, the column, what
+    to give): readers shared by the dashboard said "Pass it with --refs" and "--source FILE"
+    until the command line (cli/) put its flags in where it builds or catches a message, and the
+    pages their own words. Only the strings of CLI_FACING_STRINGS, which only the command line
+    shows, name one."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = str(path.relative_to(ROOT))
+        if PACKAGE / "cli" in path.parents:
+            continue
+        allowed = CLI_FACING_STRINGS.get(relative, set())
+        found += [
+            f"{relative}:{line} {flag} (in {owner})"
+            for owner, line, flag in flag_words_in_strings(path)
+            if "*" not in allowed and owner not in allowed
+        ]
+    assert found == []
+
+
 # The same subject in different layers may share a module name (the gtm command and the GTM
-# metric; a figure, a page helper and the statistics of the segment level; the spans' data model
-# and their page helper); nothing else does.
+# metric; a figure, a page's logic and the statistics of the segment level; the spans' data
+# model and their page's logic); nothing else does.
 SAME_SUBJECT_IN_LAYERS = {
-    "bitext", "compare", "correlation", "gtm", "loss", "segment_level", "spans"
-}  # fmt: skip
+    "bitext",
+    "compare",
+    "correlation",
+    "gtm",
+    "loss",
+    "scores",
+    "segment_level",
+    "spans",
+}
 
 
 def test_one_module_name_per_idea():
@@ -189,7 +261,7 @@ def page_files() -> list[Path]:
 
 
 def test_no_page_builds_a_cache_key_by_hand():
-    """Every cached result is keyed by ``pages.ui.cache_key``, which always adds the content
+    """Every cached result is keyed by ``pages.ui.caching.cache_key``, which always adds the content
     hash, the options and the external metrics; a key written out by hand could leave one out
     and hand one session's result to another."""
     by_hand = []
@@ -203,9 +275,57 @@ def test_no_page_builds_a_cache_key_by_hand():
                 or (isinstance(key, ast.Call) and getattr(key.func, "id", "") == "cache_key")
             ):
                 by_hand.append(f"{path.relative_to(ROOT)}:{node.lineno}")
-            if node.func.id == "CacheKey" and path != ROOT / "pages" / "ui" / "__init__.py":
+            if node.func.id == "CacheKey" and path != ROOT / "pages" / "ui" / "caching.py":
                 by_hand.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert by_hand == []
+
+
+# The shape of a page (app.py, pages/N_Name.py): layout read top to bottom, the logic in
+# pages/ui/<page>.py. The Loss page has it (175 lines, its longest function 31); the Scores page
+# before it had one top-level block of 190 lines in a file of 285.
+PAGE_LINES = 200
+PAGE_FUNCTION_LINES = 40  # a page's own function (a fragment, a callback) stays short
+PAGE_STATEMENT_LINES = 15  # a top-level statement other than an import or a definition
+
+
+def page_layout_files() -> list[Path]:
+    return [ROOT / "app.py", *sorted((ROOT / "pages").glob("[0-9]*_*.py"))]
+
+
+def page_shape_problems(path: Path) -> list[str]:
+    """What makes ``path`` more than a page's layout: too many lines, a long function of its
+    own, or a long top-level statement (a block of logic that belongs in pages/ui/)."""
+    text = path.read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    problems = []
+    if len(text.splitlines()) > PAGE_LINES:
+        problems.append(f"{len(text.splitlines())} lines")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            length = node.end_lineno - node.lineno + 1
+            if length > PAGE_FUNCTION_LINES:
+                problems.append(f"function {node.name} of {length} lines")
+    for node in tree.body:
+        if isinstance(node, ast.Import | ast.ImportFrom | ast.FunctionDef | ast.ClassDef):
+            continue
+        length = node.end_lineno - node.lineno + 1
+        if length > PAGE_STATEMENT_LINES:
+            problems.append(f"a top-level statement of {length} lines at line {node.lineno}")
+    return problems
+
+
+def test_every_page_is_layout_and_its_logic_lives_in_pages_ui():
+    """One shape for every page: the page file reads top to bottom (widgets, one call into
+    pages/ui, one figure, display); what it computes or decides is in pages/ui/<page>.py. A
+    page is at most PAGE_LINES lines, its own functions at most PAGE_FUNCTION_LINES, and each
+    top-level statement but imports and definitions at most PAGE_STATEMENT_LINES (the old
+    Scores page broke the first and the last: 285 lines, one block of 190)."""
+    problems = {
+        str(path.relative_to(ROOT)): found
+        for path in page_layout_files()
+        if (found := page_shape_problems(path))
+    }
+    assert problems == {}
 
 
 def test_facts_about_a_metric_live_on_the_metric():

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from mteval_core import __version__
 from mteval_core.cli import compare, correlate, gtm, loss, rank, report, score, spans
-from mteval_core.cli.arguments import Parser
+from mteval_core.cli.arguments import Parser, in_command_words
 from mteval_core.errors import InputError
 
 EXIT_USER_ERROR = 2
@@ -44,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(output)
         sys.stdout.flush()
     except InputError as error:
-        print(f"mteval: error: {error}", file=sys.stderr)
+        print(f"mteval: error: {in_command_words(str(error))}", file=sys.stderr)
         return EXIT_USER_ERROR
     except BrokenPipeError:  # e.g. `mteval score ... | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -131,6 +131,25 @@ def add_byte_order_mark_argument(parser: argparse.ArgumentParser, files: str) ->
     )
 
 
+def in_command_words(message: str) -> str:
+    """A message or note of the core with the command line's flags where the core says what to
+    give or choose in neutral words (the Data page says it in its own)."""
+    # the readers, imported only once a message is shown: building the parser must not import them
+    from mteval_core.io.detect import GIVE_IT_AS
+    from mteval_core.io.plain import DROP_BYTE_ORDER_MARK
+    from mteval_core.model.testset import SEGMENT_ID_MAP
+
+    flags = {
+        DROP_BYTE_ORDER_MARK: "give --byte-order-mark drop",
+        SEGMENT_ID_MAP: f"{SEGMENT_ID_MAP[:-1]}, --segment-ids FILE)",
+        GIVE_IT_AS["ref"]: "Pass it with --refs.",
+        GIVE_IT_AS["sys"]: "Pass it with --hyps.",
+    }
+    for neutral, flag in flags.items():
+        message = message.replace(neutral, flag)
+    return message
+
+
 def add_ranking_arguments(parser: argparse.ArgumentParser) -> None:
     """--rank-metrics STATISTIC and --permutations N, as `score` and `correlate` take them."""
     parser.add_argument(
@@ -217,7 +236,7 @@ def load_mtme(args: argparse.Namespace, refused: dict[str, str]) -> MtmeRead | N
             f"--mtme needs {' and '.join(missing)}",
             hint="e.g. --mtme mt-metrics-eval-v2 --test-set wmt21.news --lp en-de",
         )
-    from mteval_core.io.mtme import read_mtme
+    from mteval_core.io.mtme import HowToChoose, read_mtme
 
     read = read_mtme(
         args.mtme,
@@ -225,6 +244,7 @@ def load_mtme(args: argparse.Namespace, refused: dict[str, str]) -> MtmeRead | N
         args.lp,
         args.reference,
         human_outputs=args.with_human_outputs,
+        how_to_choose=HowToChoose("choose another with --reference", "--with-human-outputs"),
     )
     for note in read.notes:
         print(f"mteval: note: {note}", file=sys.stderr)

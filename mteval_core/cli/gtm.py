@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from decimal import Decimal
 
-from mteval_core.cli.arguments import add_byte_order_mark_argument
+from mteval_core.cli.arguments import add_byte_order_mark_argument, in_command_words
 from mteval_core.errors import InputError
 from mteval_core.model.testset import TestSet, TextColumn
 from mteval_core.settings.options import Options
@@ -87,7 +87,7 @@ def _read_gtm_file(
         return found.columns, found.documents, found.seg_ids
     column = read_plain(data, path, _stem(path), byte_order_mark)
     if note := byte_order_mark_note(data, path, byte_order_mark):
-        print(f"mteval: note: {note}", file=sys.stderr)
+        print(f"mteval: note: {in_command_words(note)}", file=sys.stderr)
     return [column], None, tuple(str(i) for i in range(1, len(column) + 1))
 
 

@@ -30,6 +30,7 @@ from mteval_core.cli.arguments import (
     bootstrap_options,
     check_excluded,
     given_options,
+    in_command_words,
     load_mtme,
     resample_count,
     worker_count,
@@ -407,7 +408,7 @@ def resolved_options(args: argparse.Namespace, options: Options, languages: Lang
     """The options with --tokenize, or the target language's default (said in a note on
     stderr), once its package is known to be there: a missing MeCab is one line, not a
     traceback from deep inside scoring."""
-    from mteval_core.text import require_tokenizer
+    from mteval_core.text.outside_tokenizers import require_tokenizer
 
     options, note = resolve_tokenizer(options, languages, args.tokenize)
     if args.meteor_language is None:  # METEOR's language: the target's when the files say it
@@ -546,7 +547,9 @@ def with_human(
     if not args.human:
         return test_set
     from mteval_core.io import read_bytes, read_human_for
-    from mteval_core.io.mqm_placement import COMMAND_LINE as MQM_PLACEMENT_FLAGS
+    from mteval_core.io.mqm_placement import HowToGive
+
+    flags = HowToGive("the source (--source FILE)", "a segment-id map (--segment-ids FILE)")
 
     read = read_human_for(
         test_set,
@@ -554,7 +557,7 @@ def with_human(
         args.human,
         lower_is_better=args.human_lower_is_better,
         segment_ids=segment_ids,
-        how_to_give=MQM_PLACEMENT_FLAGS,
+        how_to_give=flags,
     )
     for note in read.notes:
         print(f"mteval: note: {note}", file=sys.stderr)
@@ -636,7 +639,7 @@ def load_command_line_test_set(
 
 
 def _print_note(note: str) -> None:
-    print(f"mteval: note: {note}", file=sys.stderr)
+    print(f"mteval: note: {in_command_words(note)}", file=sys.stderr)
 
 
 def _split_name(arg: str) -> tuple[str | None, str]:

@@ -32,7 +32,8 @@ from mteval_core.compare.compare_mt_bleu import (
 from mteval_core.compare.whitespace_split import split_corpus
 from mteval_core.metrics.bleu import BLEU
 from mteval_core.settings.options import Options
-from mteval_core.text import stemmer, tokenize
+from mteval_core.text.stemming import stemmer
+from mteval_core.text.tokenizers import tokenize
 
 COMPARE_MT_VERSION = "0.2.10"  # whose defaults and numbers the compare-mt reading gives
 # Tokens of the reference longer than this many characters on average are not words: every

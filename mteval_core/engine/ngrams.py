@@ -29,7 +29,7 @@ from mteval_core.engine.threads import map_on_cores, spans
 from mteval_core.engine.tokens import SystemStreams, TokenStream, Vocabulary, offsets_of
 from mteval_core.model.testset import TestSet
 from mteval_core.settings.options import Options
-from mteval_core.text import stemmer
+from mteval_core.text.stemming import stemmer
 
 try:
     from mteval_core.engine import _ngram_matches as compiled

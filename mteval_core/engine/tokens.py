@@ -12,7 +12,7 @@ import numpy as np
 
 from mteval_core.model.testset import TextColumn
 from mteval_core.settings.options import Options
-from mteval_core.text import token_ids, token_table, tokenize
+from mteval_core.text.tokenizers import token_ids, token_table, tokenize
 
 
 class Vocabulary:

@@ -35,7 +35,8 @@ from mteval_core.gtm.matching import (
 from mteval_core.model.testset import TestSet
 from mteval_core.settings.limits import GRID_MAX_CELLS
 from mteval_core.settings.options import Options
-from mteval_core.text import stemmer, tokenize
+from mteval_core.text.stemming import stemmer
+from mteval_core.text.tokenizers import tokenize
 
 SHORT_TEXT = 80  # characters of candidate text a table row shows; the grid shows every token
 SAME_WEIGHT = 1e-9  # relative difference of two matchings' sum of len^e that is only rounding

@@ -69,8 +69,8 @@ ARCHIVE_HINT = (
 )
 LARGE_HINT = (
     "Put fewer files in the archive (one language pair: its sources, references, "
-    "system-outputs, documents, human-scores and metric-scores), or score the folder with the "
-    "command line: mteval score --mtme DIR --test-set NAME --lp LP."
+    "system-outputs, documents, human-scores and metric-scores), or score the folder from disk "
+    "with the command line (mteval score), which reads mt-metrics-eval's folders as they are."
 )
 NAME_HINT = (
     "Archive the test set's folder from nearer to it (mt-metrics-eval's paths are a few "

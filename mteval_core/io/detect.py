@@ -82,8 +82,9 @@ SUFFIX_READINGS = {  # what naming a file so makes of it
     ".tsv": "a TSV table",
 }
 
-ROLE_OPTIONS = {"ref": "--refs", "sys": "--hyps"}  # command-line options of `mteval score`
 ROLE_WORDS = {"src": "source", "ref": "reference", "sys": "system output"}
+# what a file of another role is told, in neutral words (the command line names its flags)
+GIVE_IT_AS = {"ref": "Give it as a reference.", "sys": "Give it as a system output."}
 SGML_ROLES = {"src": "src", "ref": "ref", "tst": "sys"}
 
 
@@ -415,8 +416,8 @@ def _read_format(
 
 
 def _wrong_role_hint(role: str) -> str:
-    if role in ROLE_OPTIONS:
-        return f"Pass it with {ROLE_OPTIONS[role]}."
+    if role in GIVE_IT_AS:
+        return GIVE_IT_AS[role]
     return "A source file is neither a reference nor a system output."
 
 

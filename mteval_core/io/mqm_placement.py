@@ -43,14 +43,13 @@ CRITERION = "MQM"
 
 @dataclass(frozen=True)
 class HowToGive:
-    """How a refusal names what would place the rated segments: the Data page's files by
-    default, the command line's flags there (:data:`COMMAND_LINE`)."""
+    """How a refusal names what would place the rated segments: files, in neutral words, by
+    default; the command line names its flags (cli/score.py) and the API its arguments."""
 
     source: str = "the source file"
     segment_ids: str = "a segment-id map"
 
 
-COMMAND_LINE = HowToGive("the source (--source FILE)", "a segment-id map (--segment-ids FILE)")
 SPAN_MARKUP = re.compile(r"</?v>")
 
 

@@ -81,15 +81,12 @@ SizeCheck = Callable[[int, int, int, str], None]
 
 @dataclass(frozen=True)
 class HowToChoose:
-    """How the notes tell the user to choose what was chosen for them: the command line's flags
-    by default, a page's own words in the dashboard."""
+    """How the notes tell the user to choose what was chosen for them: neutral words by
+    default, the command line's flags (cli/arguments.py) or a page's own words in their place."""
 
-    reference: str = "choose another with --reference"
+    reference: str = "choose another reference"
     # how to score the other references as systems; None where there is no such choice
-    human_outputs: str | None = "--with-human-outputs"
-
-
-COMMAND_LINE = HowToChoose()
+    human_outputs: str | None = None
 
 
 class FileTree(Protocol):
@@ -157,9 +154,11 @@ def read_mtme(
     reference: str | None = None,
     *,
     human_outputs: bool = False,
+    how_to_choose: HowToChoose = HowToChoose(),
 ) -> MtmeRead:
     """Read language pair ``lp`` of ``root/test_set`` (or of ``root`` itself when it is the test
-    set's folder); see the module docstring for the layout and what is chosen."""
+    set's folder); see the module docstring for the layout and what is chosen, and
+    ``read_mtme_tree`` for ``how_to_choose``."""
     base = Path(root)
     if not base.is_dir():
         problem = "this is not a folder" if base.exists() else "the folder does not exist"
@@ -176,7 +175,14 @@ def read_mtme(
                 "and the test set's name.",
             )
         folder = base  # the test set's own folder was given
-    return read_mtme_tree(DiskTree(folder), test_set, lp, reference, human_outputs=human_outputs)
+    return read_mtme_tree(
+        DiskTree(folder),
+        test_set,
+        lp,
+        reference,
+        human_outputs=human_outputs,
+        how_to_choose=how_to_choose,
+    )
 
 
 def language_pairs(tree: FileTree) -> list[str]:
@@ -207,7 +213,7 @@ def read_mtme_tree(  # long: one step per folder of the layout, in reading order
     *,
     human_outputs: bool = False,
     check_size: SizeCheck | None = None,
-    how_to_choose: HowToChoose = COMMAND_LINE,
+    how_to_choose: HowToChoose = HowToChoose(),
 ) -> MtmeRead:
     """:func:`read_mtme` of any tree; ``check_size`` refuses a set too large (the dashboard's
     limits) once the source is read, before the references and systems are; the notes say how

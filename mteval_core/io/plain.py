@@ -18,10 +18,9 @@ from mteval_core.io.decoding import read_text, split_lines
 from mteval_core.model.testset import TextColumn
 
 BYTE_ORDER_MARKS = ("keep", "drop")  # what a UTF-8 BOM at the start of a plain-text file becomes
-BYTE_ORDER_MARK_OPTION = (
-    "--byte-order-mark drop on the command line, or 'drop it' under 'Byte order mark' on the "
-    "Data page"
-)
+# How the note says to drop a byte order mark; the command line and the Data page each put
+# their own words in its place (``in_command_words``, the Data page's notes)
+DROP_BYTE_ORDER_MARK = "choose to drop byte order marks where the files are read"
 
 
 def read_plain(data: bytes, origin: str, name: str, byte_order_mark: str = "keep") -> TextColumn:
@@ -60,7 +59,7 @@ def byte_order_mark_note(data: bytes, origin: str, byte_order_mark: str = "keep"
         return (
             f"{origin}: starts with a byte order mark (U+FEFF); it is read as the first "
             "character of segment 1, as sacreBLEU, mteval-v13a and GTM 1.4 read plain text, so "
-            f"the scores equal theirs; to drop it, give {BYTE_ORDER_MARK_OPTION}"
+            f"the scores equal theirs; to drop it, {DROP_BYTE_ORDER_MARK}"
         )
     return (
         f"{origin}: its byte order mark (U+FEFF) was dropped, as asked; sacreBLEU, mteval-v13a "

@@ -57,8 +57,8 @@ class TextChoices:
 
 
 COMMAND_LINE_HINT = (
-    "Score larger test sets with the command line (mteval score --refs ... --hyps ...), which "
-    "has no such limit, or upload a part of the test set."
+    "Score larger test sets with the command line (mteval score), which has no such limit, or "
+    "upload a part of the test set."
 )
 
 
@@ -265,12 +265,12 @@ def read_uploaded_metric(
 
 # ------------------------------------------------------------------------ mt-metrics-eval archives
 MTME_COMMAND_HINT = (
-    "Score larger test sets with the command line (mteval score --mtme DIR --test-set NAME "
-    "--lp LP), which has no such limit."
+    "Score larger test sets with the command line (mteval score), which reads mt-metrics-eval's "
+    "folders from disk and has no such limit."
 )
 
 
-# read_mtme's notes name the command line's flags; the Data page's words in their place
+# how read_mtme's notes say to choose otherwise, in the Data page's words
 DATA_PAGE_CHOICES = HowToChoose(
     reference="choose another under 'Reference of the archive'", human_outputs=None
 )

@@ -105,7 +105,7 @@ def read_segment_metric_table(data: bytes, origin: str) -> SegmentMetricTable:
             "there is no segment column (segment_id)",
             origin=origin,
             line=table.header_line,
-            hint=SEGMENT_HINT + " A table without segments goes to --metrics.",
+            hint=SEGMENT_HINT + " A table without segments is a system-level table.",
         )
     _refuse_doubles(table, (system, segment), origin, SEGMENT_HINT)
     metrics, notes = _score_columns(table, (system, segment), origin)

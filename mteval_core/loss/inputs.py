@@ -101,7 +101,7 @@ def _check_by(data: LossInput, by: str | None) -> None:
         raise InputError(
             f"there is no category column {by!r} (category columns: {known})",
             origin=data.origin,
-            hint="Give --by one of the category columns, or leave it out.",
+            hint="Break the table down by one of its category columns, or by none.",
         )
 
 
@@ -146,7 +146,9 @@ def grouped_rates(data: LossInput, by: str | None = None) -> dict[str, dict[str,
                 f"{', '.join(pooled)}), and rates cannot be pooled without the counts behind them",
                 origin=data.origin,
                 line=row.line,
-                hint=f"Use --by {pooled[0]}, or give counts instead of rates." if pooled else None,
+                hint=f"Break the table down by {pooled[0]}, or give counts instead of rates."
+                if pooled
+                else None,
             )
         assert row.rates is not None  # a rates file always carries rates
         _check_rates_add_up(row.rates, row.line, data.origin)

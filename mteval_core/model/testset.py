@@ -20,6 +20,8 @@ from mteval_core.errors import InputError, listed_names
 if TYPE_CHECKING:  # pandas is imported only when human judgments are used: scoring stays fast
     import pandas as pd
 
+# what places judgments that name the data set's own segment ids, in neutral words
+SEGMENT_ID_MAP = "a segment-id map (segment_ids.tsv)"
 SEGMENT_COLUMNS = ["system", "segment", "score", "rater", "criterion", "origin", "line"]
 SYSTEM_COLUMNS = ["system", "score", "criterion", "origin", "line"]
 
@@ -283,7 +285,6 @@ def _check_human(human: HumanScores, test_set: TestSet) -> None:
                     origin=row["origin"],
                     line=int(row["line"]),
                     column="segment",
-                    hint="Segment ids are 1-based line numbers of the text files, unless a "
-                    "segment-id map (segment_ids.tsv; `mteval score --segment-ids`) gives the "
-                    "data set's own ids.",
+                    hint="Segment ids are 1-based line numbers of the text files, unless "
+                    f"{SEGMENT_ID_MAP} gives the data set's own ids.",
                 )

@@ -64,9 +64,9 @@ def significance_section(report: EvaluationReport) -> list[str]:
     parts = [
         "<h2>Significance clusters</h2>",
         f"<p>Paired approximate randomization ({result.options.n_trials:,} trials, seed "
-        f"{result.options.seed}, as sacreBLEU's --paired-ar), Holm-corrected over each metric's "
-        f"pairs. A system opens a new cluster when a system of the current cluster is "
-        f"significantly better (p &lt; {SIGNIFICANCE_LEVEL}).</p>",
+        f"{result.options.seed}, as sacreBLEU's paired approximate randomization), "
+        f"Holm-corrected over each metric's pairs. A system opens a new cluster when a system of "
+        f"the current cluster is significantly better (p &lt; {SIGNIFICANCE_LEVEL}).</p>",
     ]
     for metric, clusters in result.clusters.items():
         parts.append(f"<h3>{escape(labels.get(metric, metric))}</h3>")

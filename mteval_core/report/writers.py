@@ -591,7 +591,7 @@ def too_few_resamples(
     elif needed <= MAX_RESAMPLES:
         where = (
             f", more than this page offers for {n_segments:,} segments ({most_offered:,}); the "
-            f"command line's --bootstrap N goes to {MAX_RESAMPLES:,}."
+            f"command line (mteval score) takes up to {MAX_RESAMPLES:,}."
         )
     else:
         where = (

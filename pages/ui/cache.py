@@ -40,7 +40,8 @@ class CacheKey:
     options that change a number, the built-in metrics chosen on the Data page (every page
     computes them), the external metrics loaded beside the test set, and the view's own
     choices (criterion, excluded systems, resamples, ...). Pages get one from
-    ``pages.ui.cache_key``, which fills in the session's parts, so no page can leave one out."""
+    ``pages.ui.caching.cache_key``, which fills in the session's parts, so no page can leave one
+    out."""
 
     view: str
     content: Hashable
@@ -149,7 +150,9 @@ class ContentCache:
         False the value is handed to the sessions waiting for it but not kept: a computation
         whose parts the caller keeps under keys of their own (``put``)."""
         if not isinstance(key, CacheKey):
-            raise TypeError(f"cache keys come from pages.ui.cache_key, not {type(key).__name__}")
+            raise TypeError(
+                f"cache keys come from pages.ui.caching.cache_key, not {type(key).__name__}"
+            )
         while True:
             with self._lock:
                 if key in self._values:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import plotly.graph_objects as go
@@ -24,12 +25,13 @@ from mteval_core.compare.analysis import (
 from mteval_core.compare.readings import COMPARE_MT, Reading, TokenizedReading
 from mteval_core.errors import InputError
 from mteval_core.model.testset import TestSet
+from mteval_core.report.comparison_text import value_cell
 from mteval_core.report.figures import buckets_figure, ngram_figure, shown_ngrams
 from mteval_core.report.figures.plotly_escape import escape_plotly
 from mteval_core.report.highlighted_sentence import sentence_html
 from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions, resample_counts
-from pages.ui import cache_key, cached
+from pages.ui.caching import cache_key, cached
 from pages.ui.markdown_escape import escape_markdown
 
 SENTENCE_ANALYSES = ("length_buckets", "length_difference_buckets", "sentence_bleu_buckets")
@@ -309,3 +311,150 @@ def open_clicked_pair() -> None:
     pair = st.session_state.pop(CLICKED_PAIR, None)
     if pair is not None:
         st.switch_page(COMPARE_PAGE, query_params={"a": pair[0], "b": pair[1]})
+
+
+@dataclass(frozen=True)
+class PairChoice:
+    """The two systems (a, the baseline, and b), the reference compare-mt reads, the
+    resamples of the whiskers (None: no intervals) and the reading of the text."""
+
+    a: str
+    b: str
+    reference: int
+    bootstrap: BootstrapOptions | None
+    reading: Reading
+
+
+def choose_pair(test_set: TestSet, ranked: Sequence[str], options: Options) -> PairChoice:
+    """The controls in one row (a, b, the reference, the resamples), then the reading; the
+    pair goes to the address bar, and a caption says what the analyses read."""
+    preselect_pair(ranked)
+    controls = st.columns([3, 3, 3, 2])
+    a = controls[0].selectbox("System a (baseline)", ranked, key="compare_a")
+    others = [s for s in ranked if s != a]
+    keep_valid("compare_b", others)
+    b = controls[1].selectbox("System b", others, key="compare_b")
+    references = test_set.reference_names
+    reference = controls[2].selectbox(
+        "Reference",
+        range(len(references)),
+        format_func=references.__getitem__,
+        help="compare-mt's analyses read one reference.",
+        key="compare_reference",
+    )
+    resamples = controls[3].select_slider(
+        "Bootstrap resamples", [0, 200, 1000], value=1000, key="compare_resamples"
+    )
+    reading = choose_reading(options)
+    st.query_params.update({"a": a, "b": b})
+    st.caption(
+        f"Systems best first by the first metric on Scores. The analyses read the reference "
+        f"“{escape_markdown(references[reference])}”"
+        + (
+            f" alone (one of {len(references)}; Scores' BLEU reads all of them)"
+            if len(references) > 1
+            else ""
+        )
+        + f", {escape_markdown(reading.description())}"
+        + (f"; whiskers: 95% bootstrap intervals ({resamples:,} resamples)." if resamples else ".")
+    )
+    bootstrap = BootstrapOptions(resamples) if resamples else None
+    return PairChoice(a, b, reference, bootstrap, reading)
+
+
+def show_pair(view: PairView, choice: PairChoice) -> None:
+    """The comparison's notes, each system's corpus BLEU, and the two clickable figures."""
+    comparison = view.comparison
+    for note in comparison.notes:  # e.g. text not split into words: every BLEU near zero
+        st.warning(escape_markdown(note[0].upper() + note[1:] + "."))
+    corpus = comparison.analysis("scores")  # the reading's corpus BLEU (0-100), length ratio
+    for column, side, name in zip(st.columns(2), range(2), (choice.a, choice.b)):
+        label = f"{choice.reading.bleu_label} of {'ab'[side]}"
+        column.metric(label, value_cell(corpus, side, 0, 0))
+        column.caption(escape_markdown(name))
+    charts = tuple(c.key for c in comparison.analyses[1:])  # the figure's, in its order
+    st.plotly_chart(
+        view.buckets,
+        width="stretch",
+        key=CHART,
+        on_select=partial(select_clicked_bar, charts, CHART),
+        selection_mode="points",
+    )
+    st.plotly_chart(
+        view.ngrams,
+        width="stretch",
+        key=NGRAM_CHART,
+        on_select=partial(select_clicked_ngram, comparison, NGRAM_CHART),
+        selection_mode="points",
+    )
+
+
+@dataclass(frozen=True)
+class ListedSentences:
+    """The lines to list, what they were chosen by (the listing's key) and the frequency
+    bucket whose words they underline (None: no words underlined)."""
+
+    lines: Sequence[int]
+    listed: str
+    word_bucket: int | None = None
+
+
+def chosen_sentences(comparison: Comparison, choice: PairChoice) -> ListedSentences:
+    """What to list: a bucket of an analysis, or an n-gram; stops the page when no n-gram
+    differs."""
+    st.subheader("Sentences")
+    st.caption("Click a bar of a chart above (a bucket or an n-gram), or choose here.")
+    listing = st.radio(
+        "List the sentences of", [BY_BUCKET, BY_NGRAM], horizontal=True, key="compare_list"
+    )
+    if listing == BY_BUCKET:
+        return _bucket_sentences(comparison, choice)
+    return _ngram_sentences(comparison)
+
+
+def _bucket_sentences(comparison: Comparison, choice: PairChoice) -> ListedSentences:
+    titles = {k: comparison.analysis(k).title for k in LISTABLE}
+    pick = st.columns(3)
+    key = pick[0].selectbox(
+        "Analysis", list(titles), format_func=titles.get, key="compare_analysis"
+    )
+    labels = comparison.analysis(key).labels
+    keep_valid("compare_bucket", range(len(labels)))
+    bucket = pick[1].selectbox(
+        "Bucket", range(len(labels)), format_func=labels.__getitem__, key="compare_bucket"
+    )
+    if key == WORD_ACCURACY:  # the reference's words decide: the same sentences for both
+        pick[2].caption(
+            "Sentences whose reference has words of this frequency bucket; those words are "
+            "underlined."
+        )
+        return ListedSentences(comparison.lines_with_word_bucket(bucket), f"{key} {bucket}", bucket)
+    pair = (choice.a, choice.b)
+    side = pick[2].radio(
+        "As which system's bucket",
+        [0, 1],
+        format_func=lambda s: f"{'ab'[s]}: {escape_markdown(pair[s])}",
+        key="compare_side",
+        help="The length of the reference is the same for both; length difference and "
+        "sentence BLEU are each system's own.",
+    )
+    return ListedSentences(comparison.lines_in(key, bucket, side), f"{key} {bucket} {side}")
+
+
+def _ngram_sentences(comparison: Comparison) -> ListedSentences:
+    ngrams = [d.ngram for side_ngrams in comparison.ngrams for d in side_ngrams]
+    keep_valid("compare_ngram", ngrams)
+    if not ngrams:
+        st.info("No salient n-gram differs between the two.")
+        st.stop()
+    better = {d.ngram: "a" for d in comparison.ngrams[0]} | {
+        d.ngram: "b" for d in comparison.ngrams[1]
+    }
+    ngram = st.selectbox(
+        "n-gram",
+        ngrams,
+        format_func=lambda g: f"{g}  (more matches in {better[g]})",
+        key="compare_ngram",
+    )
+    lines = [line for line, _, _ in comparison.lines_with_ngram(ngram)]
+    return ListedSentences(lines, f"ngram {ngram}")

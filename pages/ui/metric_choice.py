@@ -2,11 +2,11 @@
 language and modules.
 
 Metrics are offered by their labels (BLEU, chrF++, TER, ...) from the registry; the chosen list
-is kept in the session (``pages.ui.session_metrics``), so every page computes it and every cache
-key holds it. METEOR's language starts from the test set's target language, as ``mteval score``
-chooses it; its modules are those whose data is here, each missing one named with the reason the
-core gives (``mteval_core.metrics.choices``), so that nobody picks a module that fails on every
-page.
+is kept in the session (``pages.ui.session.session_metrics``), so every page computes it and
+every cache key holds it. METEOR's language starts from the test set's target language, as
+``mteval score`` chooses it; its modules are those whose data is here, each missing one named
+with the reason the core gives (``mteval_core.metrics.choices``), so that nobody picks a module
+that fails on every page.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from mteval_core.metrics.choices import (
     meteor_modules_here,
     metrics_that_cannot_run,
 )
-from pages.ui import DASHBOARD_METRICS, METRICS_STATE, session_metrics, session_options
 from pages.ui.markdown_escape import escape_markdown
+from pages.ui.session import DASHBOARD_METRICS, METRICS_STATE, session_metrics, session_options
 
 METRICS_WIDGET = "metrics_widget"  # the multiselect's state while the Data page shows it
 METRICS_EXPANDER = "metrics_expander"  # the expander's key: it stays open when moved

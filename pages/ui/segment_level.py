@@ -17,7 +17,10 @@ from mteval_core.stats import segment_meta
 from mteval_core.stats.bootstrap import DEFAULT_SEED
 from mteval_core.stats.ranking import MetricRanking
 from mteval_core.stats.segment_level import ACCURACIES, CORRELATIONS, GROUPINGS
-from pages.ui import CacheKey, cache_key, cached, escape_markdown, friendly_errors
+from pages.ui.cache import CacheKey
+from pages.ui.caching import cache_key, cached
+from pages.ui.friendly_errors import friendly_errors
+from pages.ui.markdown_escape import escape_markdown
 
 STATISTICS = (*ACCURACIES[::-1], *CORRELATIONS)  # acc_eq first: WMT's segment-level statistic
 PERMUTATION_CHOICES = (100, 200, 500, 1000)  # 1,000: the command line's, mt-metrics-eval's

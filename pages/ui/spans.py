@@ -17,7 +17,9 @@ from mteval_core.spans.agreement import GroupScores
 from mteval_core.spans.span_evaluation import SpanEvaluation, evaluate_spans
 from mteval_core.spans.span_files import FORMATS, read_span_file
 from mteval_core.spans.span_html import NO_CATEGORY, annotation_html, filtered, legend_html
-from pages.ui import cache_key, cached, escape_markdown, session_mqm
+from pages.ui.caching import cache_key, cached
+from pages.ui.markdown_escape import escape_markdown
+from pages.ui.session import session_mqm
 from pages.ui.table_display import static_table
 
 MQM_UPLOAD = "mqm_upload"  # session state: (name, bytes) of the Data page's MQM file, if kept

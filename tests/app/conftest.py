@@ -15,8 +15,8 @@ from streamlit.testing.v1 import AppTest
 def downloads(monkeypatch) -> Callable[[AppTest], dict[str, str]]:
     """label -> text of every download button; AppTest keeps the files in a media store that
     lives for one run, so each store (and the manager holding the buttons whose content is made
-    on the click, ``pages.ui.deferred``) is recorded as it is made. A deferred file is made here
-    as a click makes it."""
+    on the click, ``pages.ui.caching.deferred``) is recorded as it is made. A deferred file is made
+    here as a click makes it."""
     stores: list[MemoryMediaFileStorage] = []
     managers: list[MediaFileManager] = []
 

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from mteval_core.settings.options import Options
-from pages.ui import CacheKey, ContentCache
+from pages.ui.cache import CacheKey, ContentCache
 
 KEY = CacheKey("bootstrap", "content", Options(), (), (), (1000,))
 

@@ -22,9 +22,9 @@ from mteval_core.report.figures import ngram_figure, shown_ngrams
 from mteval_core.report.figures.plotly_escape import escape_plotly
 from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions
-from pages.ui import DASHBOARD_METRICS
 from pages.ui import compare as compare_ui
 from pages.ui.compare import CHART, NGRAM_CHART, clicked_bucket
+from pages.ui.session import DASHBOARD_METRICS
 from tests.app.test_hostile_pages import IMAGE, TAG, assert_escaped, hostile_test_set
 from tests.helpers import load_sample
 from tests.wmt23_general import SYSTEMS, TOKENIZERS, wmt23_pair

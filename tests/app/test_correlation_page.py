@@ -23,7 +23,8 @@ from mteval_core.settings.options import Options
 from mteval_core.stats import segment_meta
 from mteval_core.stats.bootstrap import DEFAULT_SEED
 from mteval_core.stats.meta import evaluate, evaluate_and_compare
-from pages.ui import DASHBOARD_METRICS, escape_markdown
+from pages.ui.markdown_escape import escape_markdown
+from pages.ui.session import DASHBOARD_METRICS
 from pages.ui.table_display import as_plain_text
 from tests.helpers import load_sample, read_lines, shared_dataset
 

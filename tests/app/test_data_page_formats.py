@@ -88,7 +88,11 @@ def test_a_byte_order_mark_is_kept_with_a_note_then_dropped_when_chosen():
     assert not app.error, [e.value for e in app.error]
     assert loaded_segments(app)[0] == "\ufeffThe cat ."
     said = escape_markdown("mt.txt: starts with a byte order mark (U+FEFF)")
-    assert any(info.value.startswith(said) for info in app.info), [i.value for i in app.info]
+    (note,) = [info.value for info in app.info if info.value.startswith(said)]
+    # the way to drop it in the page's words: its radio and button, no command-line flag
+    offer = "choose 'drop it' under 'Byte order mark' above, then press 'Use this test set' again"
+    assert note.endswith(escape_markdown(f"to drop it, {offer}")), note
+    assert "--" not in note
     next(radio for radio in app.radio if radio.label == BOM_LABEL).set_value("drop")
     app = submit(app, system)
     assert loaded_segments(app)[0] == "The cat ."

@@ -26,7 +26,7 @@ from streamlit.testing.v1 import AppTest
 
 from mteval_core.metrics.ter import unspaced_note
 from mteval_core.model.testset import TestSet, TextColumn
-from pages.ui import escape_markdown
+from pages.ui.markdown_escape import escape_markdown
 from tests.helpers import wmt23_official_bleu, wmt23_pair
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,8 +24,7 @@ from mteval_core.report.figures.plotly_escape import escape_plotly
 from mteval_core.settings.options import Options
 from mteval_core.stats.reliability import ReliabilityCurve
 from mteval_core.stats.significance import PairedTest
-from pages.ui import escape_markdown
-from pages.ui.markdown_escape import WORD_JOINER
+from pages.ui.markdown_escape import WORD_JOINER, escape_markdown
 from tests.helpers import make_test_set
 
 HOSTILE = [

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from mteval_core.io.uploads import read_uploaded_metric
 from mteval_core.metrics.external import ExternalMetric
-from pages.ui import escape_markdown
+from pages.ui.markdown_escape import escape_markdown
 from tests.helpers import load_sample
 
 ROOT = Path(__file__).resolve().parents[2]

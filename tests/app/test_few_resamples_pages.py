@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.stats.bootstrap import BootstrapOptions
-from pages.ui import escape_markdown
+from pages.ui.markdown_escape import escape_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 WARNING = escape_markdown("T" + BootstrapOptions(200).too_few_for_intervals[1:] + ".")

@@ -22,7 +22,7 @@ from mteval_core.settings.limits import (
     MAX_UPLOAD_SEGMENTS,
     MAX_UPLOAD_TEXTS,
 )
-from pages.ui import escape_markdown
+from pages.ui.markdown_escape import escape_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 IMAGE = "![x](http://127.0.0.1:9/x.png)"
@@ -221,7 +221,7 @@ def test_an_input_error_naming_a_hostile_file_is_escaped():
 
 def test_an_unexpected_error_shows_its_type_and_a_reference_and_logs_the_traceback(caplog):
     def page() -> None:
-        from pages.ui import friendly_errors
+        from pages.ui.friendly_errors import friendly_errors
 
         with friendly_errors():
             raise RuntimeError("/srv/secret/path.py went wrong")

@@ -29,7 +29,7 @@ from streamlit.testing.v1 import AppTest, element_tree
 
 from mteval_core.io.mqm_tsv import read_mqm
 from mteval_core.io.uploads import read_uploaded_metric
-from pages.ui import escape_markdown
+from pages.ui.markdown_escape import escape_markdown
 from tests.app.test_hostile_pages import (
     BIDI,
     BOLD,

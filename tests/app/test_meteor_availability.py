@@ -20,8 +20,9 @@ from streamlit.testing.v1 import AppTest
 from mteval_core.metrics.choices import builtin_metric_labels, meteor_modules_here
 from mteval_core.metrics.meteor import availability
 from mteval_core.metrics.meteor.resources import INSTALL, MeteorData, find_meteor_data
-from pages.ui import METRICS_STATE, escape_markdown
+from pages.ui.markdown_escape import escape_markdown
 from pages.ui.metric_choice import METRICS_WIDGET, RESTART_NOT_NEEDED
+from pages.ui.session import METRICS_STATE
 from tests.helpers import load_sample
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,8 +23,9 @@ from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.meta import evaluate
 from mteval_core.stats.significance import bootstrap_scores
-from pages.ui import DASHBOARD_METRICS, escape_markdown
+from pages.ui.markdown_escape import escape_markdown
 from pages.ui.metric_choice import METRICS_WIDGET, RESTART_NOT_NEEDED
+from pages.ui.session import DASHBOARD_METRICS
 from tests.app.test_metric_labels_shown import shown_texts
 from tests.helpers import load_sample
 

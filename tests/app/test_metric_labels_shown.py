@@ -14,7 +14,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.metrics import REGISTRY
-from pages.ui import DASHBOARD_METRICS
+from pages.ui.session import DASHBOARD_METRICS
 
 ROOT = Path(__file__).resolve().parents[2]
 LABELS = [REGISTRY[name].label for name in DASHBOARD_METRICS]  # BLEU, NIST, P, R, F1, Fmean, GTM

@@ -8,7 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from mteval_core.settings.options import Options
-from pages.ui import escape_markdown
+from pages.ui.markdown_escape import escape_markdown
 from tests.helpers import SAMPLE_DATA, load_sample, make_test_set
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,7 +1,7 @@
 """Changing one metric's parameter re-scores that metric alone: the dashboard keeps statistics
-kind by kind, each under only the options that change it (``pages.ui.scores_of``). Counted by
-the metrics each scoring run is asked for, on Home as a person opens it again after the Data
-page."""
+kind by kind, each under only the options that change it (``pages.ui.session_scores.scores_of``).
+Counted by the metrics each scoring run is asked for, on Home as a person opens it again after
+the Data page."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import pages.ui as ui
+import pages.ui.session_scores as session_scores
 from mteval_core.settings.options import Options
 from tests.helpers import make_test_set
 
@@ -22,13 +22,13 @@ METRICS = ("bleu", "nist", "gtm", "chrf", "ter")
 def scoring_runs(monkeypatch):
     """The metrics of every scoring run the pages start, in order."""
     runs: list[tuple[str, ...]] = []
-    score = ui.score_test_set
+    score = session_scores.score_test_set
 
     def counted(test_set, metrics, *args, **kwargs):
         runs.append(tuple(metrics))
         return score(test_set, metrics, *args, **kwargs)
 
-    monkeypatch.setattr(ui, "score_test_set", counted)
+    monkeypatch.setattr(session_scores, "score_test_set", counted)
     return runs
 
 

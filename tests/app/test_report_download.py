@@ -18,7 +18,7 @@ from mteval_core.report.evaluation_report import (
 from mteval_core.settings.options import Options
 from mteval_core.stats.approximate_randomization import RandomizationOptions
 from mteval_core.stats.bootstrap import BootstrapOptions
-from pages.ui import DASHBOARD_METRICS
+from pages.ui.session import DASHBOARD_METRICS
 from tests.helpers import archive_of, load_sample, mtme_from_shared, shared_dataset
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,7 +23,8 @@ from mteval_core.stats.significance import (
     bootstrap_scores,
     why_no_paired_test,
 )
-from pages.ui import DASHBOARD_METRICS, escape_markdown
+from pages.ui.markdown_escape import escape_markdown
+from pages.ui.session import DASHBOARD_METRICS
 from tests.helpers import load_sample, make_test_set
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages/1_Scores.py")

@@ -17,7 +17,8 @@ from mteval_core.model.testset import TestSet
 from mteval_core.report.writers import too_few_resamples
 from mteval_core.stats.bootstrap import BootstrapOptions
 from mteval_core.stats.significance import SIGNIFICANCE_LEVEL, resamples_needed
-from pages.ui import escape_markdown, starting_resamples
+from pages.ui.markdown_escape import escape_markdown
+from pages.ui.resamples import starting_resamples
 from tests.helpers import make_test_set
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from mteval_core.model.testset import TestSet
 from mteval_core.report.writers import too_few_resamples
 from mteval_core.settings.limits import MAX_RESAMPLES
-from pages.ui import escape_markdown
+from pages.ui.markdown_escape import escape_markdown
 from tests.helpers import make_test_set
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages/1_Scores.py")
@@ -183,7 +183,7 @@ def test_approximate_randomization_gives_its_own_clusters_and_says_so():
         RandomizationOptions,
         approximate_randomization,
     )
-    from pages.ui import DASHBOARD_METRICS
+    from pages.ui.session import DASHBOARD_METRICS
 
     app = page_with_twenty_systems()
     resamples = app.select_slider[0].value

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from mteval_core.io.uploads import test_set_from_uploads
 from mteval_core.stats.significance import smallest_reachable_p
-from pages.ui import escape_markdown
+from pages.ui.markdown_escape import escape_markdown
 from tests.helpers import make_test_set
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,10 +11,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import pages.ui as ui
+import pages.ui.background_imports as background_imports
+import pages.ui.caching as caching
 from mteval_core.settings.options import SHARED_FIELDS, Options, SentencePieceModel
 from mteval_core.settings.parameters import FAMILIES
-from pages.ui import CacheKey, ContentCache
+from pages.ui.cache import CacheKey, ContentCache
+from pages.ui.session import DASHBOARD_METRICS
 
 
 def key(name: str) -> CacheKey:
@@ -59,7 +61,7 @@ def test_the_cache_is_bounded_by_the_bytes_of_its_entries():
 
 
 def test_estimated_bytes_follow_arrays_frames_containers_and_dataclasses():
-    from pages.ui import estimate_bytes
+    from pages.ui.cache import estimate_bytes
 
     array = megabytes(1)
     assert MB <= estimate_bytes(array) < MB + 1000
@@ -120,21 +122,21 @@ def test_every_part_that_changes_a_number_changes_the_key(monkeypatch):
     session = {
         "content": "sha-1",
         "options": Options(),
-        "metrics": ui.DASHBOARD_METRICS,
+        "metrics": DASHBOARD_METRICS,
         "external": {},
     }
     monkeypatch.setattr(
-        ui, "session_test_set", lambda: SimpleNamespace(content_hash=session["content"])
+        caching, "session_test_set", lambda: SimpleNamespace(content_hash=session["content"])
     )
-    monkeypatch.setattr(ui, "session_options", lambda: session["options"])
-    monkeypatch.setattr(ui, "session_metrics", lambda: session["metrics"])
-    monkeypatch.setattr(ui, "session_external_metrics", lambda: session["external"])
-    base = ui.cache_key("scores", "bleu", 1000)
-    assert ui.cache_key("scores", "bleu", 1000) == base  # equal parts, equal keys
+    monkeypatch.setattr(caching, "session_options", lambda: session["options"])
+    monkeypatch.setattr(caching, "session_metrics", lambda: session["metrics"])
+    monkeypatch.setattr(caching, "session_external_metrics", lambda: session["external"])
+    base = caching.cache_key("scores", "bleu", 1000)
+    assert caching.cache_key("scores", "bleu", 1000) == base  # equal parts, equal keys
     keys = {
-        "view": ui.cache_key("bootstrap", "bleu", 1000),
-        "choice": ui.cache_key("scores", "bleu", 2000),
-        "content given": ui.cache_key("scores", "bleu", 1000, content="sha-2"),
+        "view": caching.cache_key("bootstrap", "bleu", 1000),
+        "choice": caching.cache_key("scores", "bleu", 2000),
+        "content given": caching.cache_key("scores", "bleu", 1000, content="sha-2"),
     }
     flat_names = [
         *SHARED_FIELDS,
@@ -143,23 +145,23 @@ def test_every_part_that_changes_a_number_changes_the_key(monkeypatch):
     assert sorted(OTHER_OPTIONS) == sorted(flat_names)
     for name, value in OTHER_OPTIONS.items():
         start = SPM_START if name == "spm_model" else Options()
-        unchanged = ui.cache_key("scores", "bleu", 1000, options=start)
-        given = ui.cache_key("scores", "bleu", 1000, options=start.updated(**{name: value}))
+        unchanged = caching.cache_key("scores", "bleu", 1000, options=start)
+        given = caching.cache_key("scores", "bleu", 1000, options=start.updated(**{name: value}))
         keys[f"options given: {name}"] = base if given == unchanged else given
         session["options"] = start.updated(**{name: value})
-        changed = ui.cache_key("scores", "bleu", 1000)
+        changed = caching.cache_key("scores", "bleu", 1000)
         keys[f"session options: {name}"] = base if changed == unchanged else changed
     session["options"] = Options()
     session["content"] = "sha-2"
-    keys["session test set"] = ui.cache_key("scores", "bleu", 1000)
+    keys["session test set"] = caching.cache_key("scores", "bleu", 1000)
     session["content"] = "sha-1"
     session["metrics"] = ("chrf", "ter", "meteor")  # chosen on the Data page
-    keys["session metrics"] = ui.cache_key("scores", "bleu", 1000)
-    session["metrics"] = (*ui.DASHBOARD_METRICS, "ter")
-    keys["one more metric"] = ui.cache_key("scores", "bleu", 1000)
-    session["metrics"] = ui.DASHBOARD_METRICS
+    keys["session metrics"] = caching.cache_key("scores", "bleu", 1000)
+    session["metrics"] = (*DASHBOARD_METRICS, "ter")
+    keys["one more metric"] = caching.cache_key("scores", "bleu", 1000)
+    session["metrics"] = DASHBOARD_METRICS
     session["external"] = {"comet-key": object()}
-    keys["external metrics"] = ui.cache_key("scores", "bleu", 1000)
+    keys["external metrics"] = caching.cache_key("scores", "bleu", 1000)
     assert [part for part, changed in keys.items() if changed == base] == []
 
 
@@ -175,10 +177,10 @@ def test_the_stemmers_are_imported_ahead_once_per_server_process(monkeypatch):
         def start(self):
             self.target()
 
-    monkeypatch.setattr(ui, "_imports_ahead", ui.threading.Lock())
-    monkeypatch.setattr(ui.threading, "Thread", RecordedThread)
+    monkeypatch.setattr(background_imports, "_imports_ahead", background_imports.threading.Lock())
+    monkeypatch.setattr(background_imports.threading, "Thread", RecordedThread)
     for _ in range(3):
-        ui.import_ahead()
+        background_imports.import_ahead()
     assert started == [("mteval-import-ahead", True)]
     assert "nltk.stem" in sys.modules
 
@@ -187,6 +189,6 @@ def test_a_failed_import_ahead_is_logged_and_leaves_the_page_to_report_it(monkey
     def broken():
         raise ImportError("no module named nltk")
 
-    monkeypatch.setattr(ui, "import_stemmers", broken)
-    ui._import_quietly()
+    monkeypatch.setattr(background_imports, "import_stemmers", broken)
+    background_imports._import_quietly()
     assert "importing NLTK's stemmers ahead failed" in caplog.text

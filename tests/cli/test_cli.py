@@ -179,3 +179,21 @@ def test_installed_command_runs_without_traceback(files):
     assert process.stderr.strip() == (
         "mteval: error: nowhere.en: the file does not exist. Check the path and the spelling."
     )
+
+
+def test_the_command_line_names_its_flags_where_the_core_says_what_to_give(tmp_path, capsys):
+    """A reader says "Give it as a system output." (the dashboard shows that); the command line
+    puts its flag in (cli.arguments.in_command_words)."""
+    tstset = tmp_path / "out.sgm"
+    tstset.write_text(
+        '<tstset setid="s" srclang="en" trglang="de" sysid="uedin">\n'
+        '<doc docid="d1"><seg id="1">one</seg><seg id="2">two</seg></doc>\n</tstset>\n',
+        encoding="utf-8",
+    )
+    hypothesis = tmp_path / "hyp.de"
+    hypothesis.write_text("one\ntwo\n", encoding="utf-8")
+    code, _, err = score(capsys, "--refs", str(tstset), "--hyps", str(hypothesis))
+    assert code == 2
+    assert "this is a tstset, not a refset" in err
+    assert err.rstrip().endswith("Pass it with --hyps.")
+    assert "Give it as" not in err

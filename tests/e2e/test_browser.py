@@ -24,7 +24,7 @@ from mteval_core.metrics.meteor.segment_view import meteor_segment_view
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.report.figures.meteor_grid import summary
 from mteval_core.settings.options import Options
-from mteval_core.text import tokenize_13a
+from mteval_core.text.tokenizers import tokenize_13a
 from tests.e2e.harness import (
     ARTIFACTS,
     UPLOADS,

@@ -16,7 +16,7 @@ from mteval_core.errors import InputError
 from mteval_core.gtm.matching import exact_matching, greedy_matching, greedy_sizes
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.settings.options import Options
-from mteval_core.text import split_whitespace
+from mteval_core.text.tokenizers import split_whitespace
 from tests.helpers import make_test_set, read_lines, shared_dataset
 
 GTM = ["gtm", "gtm_precision", "gtm_recall"]
@@ -176,7 +176,7 @@ def test_wmt_segments_equal_the_independent_port():
         result = score_test_set(make_test_set(refs, systems), ["gtm_precision"], options)
         for name, hyp in systems.items():
             stats = result.statistics["gtm_precision"][name]
-            from mteval_core.text import tokenize
+            from mteval_core.text.tokenizers import tokenize
 
             hyp_tokens = tokenize(hyp, options)
             ref_tokens = [tokenize(r, options) for r in refs]

@@ -215,7 +215,8 @@ def test_a_set_over_the_dashboards_limits_is_refused_before_its_texts_are_read(
     monkeypatch.setattr("mteval_core.io.uploads.MAX_UPLOAD_TEXTS", 5)
     with pytest.raises(InputError, match="texts") as caught:
         test_set_from_archive(("a.zip", archive_of(tmp_path)), None)
-    assert "mteval score --mtme" in (caught.value.hint or "")
+    assert "command line (mteval score)" in caught.value.hint  # the dashboard names no flag
+    assert "--" not in caught.value.hint
     assert caught.value.origin == "wmt22/sources/de-en.txt in a.zip"
 
 

@@ -93,10 +93,10 @@ def test_sgml_refset_gives_references_and_documents() -> None:
 def test_sgml_with_the_wrong_role() -> None:
     with pytest.raises(InputError, match="this is a refset") as caught:
         read_columns(SGML_REFSET, "ref.sgm", "sys")
-    assert "--refs" in caught.value.hint
+    assert caught.value.hint == "Give it as a reference."  # the command line: --refs
     with pytest.raises(InputError, match="this is a tstset") as caught:
         read_columns(SGML_TSTSET, "out.sgm", "ref")
-    assert "--hyps" in caught.value.hint
+    assert caught.value.hint == "Give it as a system output."
     srcset = b'<srcset setid="s"><doc docid="d"><seg id="1">x</seg></doc></srcset>'
     with pytest.raises(InputError, match="this is a srcset, not a refset") as caught:
         read_columns(srcset, "src.sgm", "ref")

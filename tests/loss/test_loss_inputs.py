@@ -118,7 +118,7 @@ def test_bad_input_gets_its_message(text, expected):
 
 def test_rates_per_category_cannot_be_pooled():
     data = read("wh,doc," + RATES_HEADER + "Who,d1,A,.5,.2,.1,5,4\nWho,d2,A,.4,.2,.1,5,4\n")
-    with pytest.raises(InputError, match=r"rates cannot be pooled.*Use --by doc"):
+    with pytest.raises(InputError, match=r"rates cannot be pooled.*Break the table down by doc"):
         grouped_rates(data, "wh")
     assert set(grouped_rates(data, "doc")) == {"d1", "d2"}
 

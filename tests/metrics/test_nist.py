@@ -15,7 +15,7 @@ from nltk.translate.nist_score import corpus_nist
 
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.settings.options import Options
-from mteval_core.text import tokenize
+from mteval_core.text.tokenizers import tokenize
 from tests.helpers import make_test_set, read_lines, shared_dataset
 
 BETA = -math.log(0.5) / math.log(1.5) ** 2

@@ -44,8 +44,8 @@ def test_too_few_that_only_the_command_line_offers_more_of():
     assert too_few_resamples(1000, 190, 2000, 6500) == (
         "With 1,000 resamples and Holm's correction over 190 pairs, the smallest p-value a pair "
         "can get is 0.1898: no pair can reach p < 0.05. Choose at least 3,799 resamples, more "
-        "than this page offers for 6,500 segments (2,000); the command line's --bootstrap N "
-        "goes to 20,000."
+        "than this page offers for 6,500 segments (2,000); the command line (mteval score) takes "
+        "up to 20,000."
     )
     # as many as the page offers: said plainly, no detour through the command line
     assert too_few_resamples(1000, 190, 3799, 6500).endswith("Choose at least 3,799 resamples.")

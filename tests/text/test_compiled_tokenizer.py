@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 
-from mteval_core import text
 from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.engine.tokens import Vocabulary
 from mteval_core.model.testset import TestSet, TextColumn
 from mteval_core.settings.options import Options
+from mteval_core.text import character_classes, stemming, tokenizers
 from tests.text.shared_tokens import assert_tokens_equal_sacrebleu
 
 scan = pytest.importorskip("mteval_core.text._scan", reason="built without a C compiler")
@@ -34,13 +34,13 @@ TEXTS = st.text(alphabet=TRICKY, max_size=40) | st.text(max_size=40)
 
 
 def compiled(texts: list[str], options: Options) -> list[list[str]]:
-    return scan.scan(*text._compiled_arguments(texts, options))
+    return scan.scan(*tokenizers._compiled_arguments(texts, options))
 
 
 def python(texts: list[str], options: Options, monkeypatch: pytest.MonkeyPatch) -> list:
     with monkeypatch.context() as patch:
-        patch.setattr(text, "_scan", None)
-        return text.tokenize(texts, options)
+        patch.setattr(tokenizers, "_scan", None)
+        return tokenizers.tokenize(texts, options)
 
 
 @settings(max_examples=1000, deadline=None)
@@ -102,7 +102,7 @@ def test_ids_equal_the_python_path_on_wmt17(wmt17, options, monkeypatch):
     The reference and 4 of the 16 systems (15,020 lines): the Python path is the slow part, and
     the compiled tokens of every shared line are compared with sacreBLEU's in shared_tokens."""
     columns = [wmt17.references[0], *wmt17.systems[:4]]
-    stemmer = text.stemmer(options.stem, options.stem_language)
+    stemmer = stemming.stemmer(options.stem, options.stem_language)
     fast, slow = Vocabulary(stemmer), Vocabulary(stemmer)
     for column in columns:
         a = fast.encode_texts(column.segments, options)
@@ -139,7 +139,7 @@ def test_corpus_statistics_equal_without_the_compiled_module(ted, monkeypatch):
     options = Options(stem="snowball", stem_language="german")
     fast = EncodedCorpus(ted, options)
     fast_ids = {name: fast.systems[name].ids for name in fast.systems}  # encoded when asked
-    monkeypatch.setattr(text, "_scan", None)
+    monkeypatch.setattr(tokenizers, "_scan", None)
     monkeypatch.setattr(
         "mteval_core.engine.tokens.token_table", lambda add: None
     )  # the fallback Vocabulary: tokenize, then look up
@@ -152,7 +152,7 @@ def test_corpus_statistics_equal_without_the_compiled_module(ted, monkeypatch):
 
 def test_empty_input():
     assert compiled([], Options()) == []
-    ids, lengths = scan.scan([], 1, text.character_classes.table_13a(), scan.TokenIds(len))
+    ids, lengths = scan.scan([], 1, character_classes.table_13a(), scan.TokenIds(len))
     assert ids.shape == (0,) and lengths.shape == (0,)
     corpus_test = TestSet(
         references=[TextColumn("ref", ("", " "), "ref")],
@@ -164,11 +164,11 @@ def test_empty_input():
 def test_stems_are_remembered_across_vocabularies():
     """Every Vocabulary of a process (every system, page and upload) shares its stemmer's memory:
     a word is stemmed once, and what it gives does not change."""
-    stem = text.stemmer("porter")
+    stem = stemming.stemmer("porter")
     stem.cache_clear()
     first, second = Vocabulary(stem), Vocabulary(stem)
     first.encode([["running", "runs"], ["running"]])
     second.encode([["runs", "ran"]])
     assert stem.cache_info().misses == 3 and stem.cache_info().hits == 1
     assert [first.words[i] for i in first.encode([["running", "runs"]]).ids] == ["run", "run"]
-    assert stem.cache_info().maxsize == text.STEM_MEMORY
+    assert stem.cache_info().maxsize == stemming.STEM_MEMORY

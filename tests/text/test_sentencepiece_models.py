@@ -21,12 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from mteval_core import text
 from mteval_core.cli import main
 from mteval_core.errors import InputError
 from mteval_core.settings.limits import MAX_LOADED_SENTENCEPIECE_MODELS
 from mteval_core.settings.options import Options, signature
-from mteval_core.text import sentencepiece_models
+from mteval_core.text import sentencepiece_models, tokenizers
 from mteval_core.text.sentencepiece_models import (
     loaded_digests,
     model_file,
@@ -69,7 +68,7 @@ def fresh_memory(monkeypatch):
 
 
 def pieces(options: Options) -> list[list[str]]:
-    return text.tokenize(LINES, options)
+    return tokenizers.tokenize(LINES, options)
 
 
 def test_a_refused_upload_is_kept_nowhere_and_named_by_its_file_name():

@@ -9,7 +9,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from mteval_core.errors import InputError
 from mteval_core.settings.options import Options, signature
-from mteval_core.text import split_whitespace, tokenize, tokenize_13a
+from mteval_core.text.tokenizers import split_whitespace, tokenize, tokenize_13a
 from tests.text.shared_tokens import assert_tokens_equal_sacrebleu
 
 SACRE_13A = Tokenizer13a()

@@ -14,9 +14,9 @@ import sys
 import numpy as np
 import pytest
 
-from mteval_core import text
 from mteval_core.engine.tokens import Vocabulary
 from mteval_core.settings.options import Options
+from mteval_core.text import tokenizers
 from tests.text.flooding import (
     BITS,
     colliding_tokens,
@@ -38,8 +38,8 @@ def fnv1a_tokens() -> list[str]:
 
 def python_ids(lines: list[str], options: Options, monkeypatch: pytest.MonkeyPatch) -> np.ndarray:
     with monkeypatch.context() as patch:
-        patch.setattr(text, "_scan", None)
-        return Vocabulary().encode(text.tokenize(lines, options)).ids
+        patch.setattr(tokenizers, "_scan", None)
+        return Vocabulary().encode(tokenizers.tokenize(lines, options)).ids
 
 
 @pytest.mark.parametrize("name", ["13a", "intl", "none"])

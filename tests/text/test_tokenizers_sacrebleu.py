@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_zh import _UCODE_RANGES, TokenizerZh
 
-from mteval_core import text
 from mteval_core.cli import main
 from mteval_core.errors import InputError
 from mteval_core.settings.languages import (
@@ -30,6 +29,7 @@ from mteval_core.settings.languages import (
     resolve_tokenizer,
 )
 from mteval_core.settings.options import TOKENIZERS, Options, SentencePieceModel, signature
+from mteval_core.text import outside_tokenizers, tokenizers
 from mteval_core.text.character_classes import ZH_RANGES
 from mteval_core.text.sentencepiece_models import model_file
 from tests.helpers import SHARED_DATA, read_lines
@@ -60,14 +60,14 @@ def sacre(tokenizer, line: str) -> list[str]:
 
 def python_path(lines: list[str], options: Options, monkeypatch: pytest.MonkeyPatch) -> list:
     with monkeypatch.context() as patch:
-        patch.setattr(text, "_scan", None)
-        return text.tokenize(lines, options)
+        patch.setattr(tokenizers, "_scan", None)
+        return tokenizers.tokenize(lines, options)
 
 
 def compiled_path(lines: list[str], options: Options) -> list:
-    if text._scan is None:
+    if tokenizers._scan is None:
         pytest.skip("built without a C compiler")
-    return text._scan.scan(*text._compiled_arguments(lines, options))
+    return tokenizers._scan.scan(*tokenizers._compiled_arguments(lines, options))
 
 
 def test_zh_ranges_are_the_ones_sacrebleu_selects():
@@ -91,7 +91,7 @@ def test_zh_and_char_equal_sacrebleu_on_random_strings(line, lowercase):
         for name, oracle in (("zh", SACRE_ZH), ("char", SACRE_CHAR)):
             expected = [sacre(oracle, cased)]
             assert python_path([line], options[name], patch) == expected, name
-            if text._scan is not None:
+            if tokenizers._scan is not None:
                 assert compiled_path([line], options[name]) == expected, name
 
 
@@ -108,7 +108,7 @@ def test_zh_and_char_equal_sacrebleu_on_the_shared_chinese(name, monkeypatch):
     oracle = SACRE_ZH if name == "zh" else SACRE_CHAR
     expected = [sacre(oracle, line) for line in lines]
     assert python_path(lines, Options(tokenize=name), monkeypatch) == expected
-    if text._scan is not None:
+    if tokenizers._scan is not None:
         assert compiled_path(lines, Options(tokenize=name)) == expected
 
 
@@ -235,7 +235,7 @@ def test_every_tokenizer_is_in_the_signature():
 def test_a_missing_package_names_its_extra(name, module, extra, monkeypatch):
     monkeypatch.setitem(sys.modules, module, None)  # import fails
     with pytest.raises(InputError) as error:
-        text.require_tokenizer(
+        outside_tokenizers.require_tokenizer(
             Options(tokenize=name, spm_model=A_MODEL if extra == "spm" else None)
         )
     message = str(error.value)
@@ -276,7 +276,7 @@ def test_mecab_tokens_and_bleu_equal_sacrebleu(name, modules, lines, monkeypatch
     expected = [sacre(oracle, line) for line in lines]
     options = Options(tokenize=name)
     assert python_path(lines, options, monkeypatch) == expected
-    if text._scan is not None:
+    if tokenizers._scan is not None:
         assert compiled_path(lines, options) == expected
     from mteval_core.metrics.scoring import score_test_set
     from tests.helpers import make_test_set
@@ -326,7 +326,7 @@ def test_spm_tokens_equal_sacrebleus_with_the_same_model(name, spm_model, monkey
     expected = [sacre(oracle, line) for line in lines]
     options = Options(tokenize=name, spm_model=model_file(str(spm_model)))
     assert python_path(lines, options, monkeypatch) == expected
-    if text._scan is not None:
+    if tokenizers._scan is not None:
         assert compiled_path(lines, options) == expected
 
 

@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import _get_tokenizer
 
-from mteval_core import text
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.settings.options import Options
+from mteval_core.text import tokenizers
 from tests.helpers import make_test_set, wmt23_pair
 
 # every code point Python's str.split() splits on (29 in Unicode 15), and what sits near spaces
@@ -36,8 +36,8 @@ def sacre(name: str, line: str) -> list[str]:
 
 def python_path(lines: list[str], options: Options, patch: pytest.MonkeyPatch) -> list:
     with patch.context() as inner:
-        inner.setattr(text, "_scan", None)
-        return text.tokenize(lines, options)
+        inner.setattr(tokenizers, "_scan", None)
+        return tokenizers.tokenize(lines, options)
 
 
 def test_the_alphabet_holds_the_whitespace_of_the_issue():
@@ -51,26 +51,28 @@ def test_every_sacrebleu_tokenizer_splits_on_unicode_whitespace(line, name, lowe
     expected = [sacre(name, line.lower() if lowercase else line)]
     with pytest.MonkeyPatch.context() as patch:
         assert python_path([line], options, patch) == expected, name
-    if text._scan is not None:
-        assert text._scan.scan(*text._compiled_arguments([line], options)) == expected, name
+    if tokenizers._scan is not None:
+        assert (
+            tokenizers._scan.scan(*tokenizers._compiled_arguments([line], options)) == expected
+        ), name
 
 
 @settings(max_examples=300, deadline=None)
 @given(TEXTS)
 def test_the_split_of_outside_tokenizers_is_str_split(line):
     """MeCab's and SentencePiece's spaced-out lines are split by the compiled SPLIT scheme."""
-    if text._scan is None:
+    if tokenizers._scan is None:
         pytest.skip("built without a C compiler")
-    assert text._scan.scan([line], text._SCHEMES["spm"], b"") == [line.split()]
+    assert tokenizers._scan.scan([line], tokenizers._SCHEMES["spm"], b"") == [line.split()]
 
 
 def test_gtm14_keeps_gtm_14s_five_separators():
     line = " a\xa0b\u3000c\u2009d\te\x0bf\x01 "
     expected = [["a\xa0b\u3000c\u2009d", "e\x0bf"]]  # Java's trim drops the \x01 at the end
-    assert text.tokenize([line], Options(tokenize="gtm14")) == expected
+    assert tokenizers.tokenize([line], Options(tokenize="gtm14")) == expected
     with pytest.MonkeyPatch.context() as patch:
         assert python_path([line], Options(tokenize="gtm14"), patch) == expected
-    assert text.tokenize([line], Options(tokenize="none")) == [line.split()]
+    assert tokenizers.tokenize([line], Options(tokenize="none")) == [line.split()]
 
 
 @pytest.mark.parametrize("pair", ["en-uk", "en-cs"])
@@ -81,7 +83,7 @@ def test_bleu_with_none_equals_sacrebleus_on_wmt23_outputs_with_nbsp(pair, monke
     systems = dict(sorted(texts.items())[:6])
     test_set = make_test_set(reference, systems)
     compiled = score_test_set(test_set, ["bleu"], Options(tokenize="none")).corpus()
-    monkeypatch.setattr(text, "_scan", None)
+    monkeypatch.setattr(tokenizers, "_scan", None)
     python = score_test_set(test_set, ["bleu"], Options(tokenize="none")).corpus()
     for name, hypotheses in systems.items():
         expected = sacrebleu.corpus_bleu(hypotheses, [reference], tokenize="none").score

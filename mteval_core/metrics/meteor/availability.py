@@ -99,8 +99,8 @@ def check_normalizer(configuration: MeteorConfiguration) -> None:
     """Refuse -norm before any work for a language the jar does not normalise."""
     if configuration.normalize and configuration.language not in NORMALIZED_LANGUAGES:
         raise InputError(
-            f"--meteor-normalize: METEOR's normaliser has no rules for {configuration.language}",
-            hint=f"It normalises {', '.join(NORMALIZED_LANGUAGES)}; leave --meteor-normalize out.",
+            f"METEOR's normaliser has no rules for {configuration.language}",
+            hint=f"It normalises {', '.join(NORMALIZED_LANGUAGES)}; score without normalising.",
         )
 
 

@@ -230,7 +230,7 @@ def _check_numbers(weights: Sequence[float], parameters: Sequence[float]) -> Non
     if len(parameters) != 4:
         raise InputError(
             f"METEOR takes 4 parameters (alpha, beta, gamma, delta), got {len(parameters)}",
-            hint="For example --meteor-parameters 0.85,0.2,0.6,0.75 (English, rank).",
+            hint="For example 0.85,0.2,0.6,0.75 (English, rank).",
         )
     for what, values in (("weight", weights), ("parameter", parameters)):
         for value in values:

@@ -28,7 +28,7 @@ from mteval_core.metrics.meteor.scorer import statistics_row
 from mteval_core.metrics.meteor.stage import Stage, TooManyMatches
 from mteval_core.settings.limits import METEOR_MAX_MATCHES, METEOR_MAX_WORDS
 from mteval_core.settings.options import Options
-from mteval_core.text import token_ids, token_table
+from mteval_core.text.tokenizers import token_ids, token_table
 
 # The compiled tokenizer's split only (tokenize "gtm14"), for WordTable.encode_lines; and the
 # characters where that split and Java's StringTokenizer can differ (encode_lines says why).

@@ -110,9 +110,9 @@ class METEOR(Metric):
         left_out = [m for m in configuration.modules if m not in available]
         if options.meteor.weights is not None:
             raise InputError(
-                f"--meteor-weights: the default METEOR modules of {configuration.language} "
-                f"include {', '.join(left_out)}, which cannot run here",
-                hint="Name the modules with --meteor-modules, one weight per module.",
+                f"METEOR's weights are for its default modules of {configuration.language}, "
+                f"which include {', '.join(left_out)}, which cannot run here",
+                hint="Name the modules that can run, one weight per module.",
             )
         reasons = "; ".join(
             availability.why_missing(m, configuration, options.meteor.data) for m in left_out

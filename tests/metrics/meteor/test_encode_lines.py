@@ -16,7 +16,7 @@ from mteval_core.metrics.meteor.corpus_alignment import EncodedLines, WordTable
 from mteval_core.metrics.meteor.java_strings import java_tokenize
 from mteval_core.metrics.scoring import score_test_set
 from mteval_core.settings.options import Options
-from mteval_core.text import token_table
+from mteval_core.text.tokenizers import token_table
 from tests.helpers import make_test_set
 
 pytestmark = pytest.mark.skipif(
