@@ -49,7 +49,6 @@ from mteval_core.text.outside_tokenizers import require_tokenizer
 from mteval_core.text.sentencepiece_models import uploaded_model
 from pages.ui.caching import cache_key, cached
 from pages.ui.friendly_errors import friendly_errors
-from pages.ui.spans import MQM_UPLOAD
 from pages.ui.markdown_escape import escape_markdown
 from pages.ui.metric_choice import choose_metrics, keep_metric_choice
 from pages.ui.parameter_widgets import parameter_widgets
@@ -61,6 +60,7 @@ from pages.ui.session import (
     session_stem_language,
     session_tokenizer,
 )
+from pages.ui.spans import MQM_UPLOAD
 from pages.ui.upload_state import (
     ARCHIVE_CRITERION,
     forget_upload,
