@@ -131,3 +131,7 @@ CACHE_BYTES = _memory_budget()  # the dashboard's cache of results, for all sess
 # stays in its memory (never on the server's disk), so a model that was dropped is loaded again
 # from it when that session tokenizes next.
 MAX_LOADED_SENTENCEPIECE_MODELS = 2
+
+# Permutations per pair of metrics in `mteval correlate --task-set` (mt-metrics-eval's official
+# runs use 1000; each permutation of an SPA task scores two permuted matrices).
+MAX_TASK_SET_PERMUTATIONS = 10_000
