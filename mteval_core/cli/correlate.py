@@ -8,6 +8,8 @@ Segment level: mteval correlate --human-segments FILE --metric-segments FILE
                                 [--bootstrap N] [--seed S] [--format text|json]
 mt-metrics-eval: mteval correlate --mtme DIR --test-set NAME --lp LP [--reference REF]
                                 [--level segment|system] [and the options above]
+Its WMT25 task set: mteval correlate --mtme DIR --test-set NAME --task-set wmt25 [--lp LP,LP...]
+                                [--permutations K] [--seed S] [--bootstrap N] [--format text|json]
 
 The segment-level form gives what `mteval score --segment-level` gives, from the two tables
 alone: mt-metrics-eval's correlations and accuracies by grouping, SPA, and the metric ranking.
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
     from mteval_core.io.mtme import MtmeRead
     from mteval_core.stats.segment_meta import SegmentMatrices
 
+TASK_SETS = ("wmt25",)  # --task-set: mt-metrics-eval's task sets (cli.correlate_task_set)
 # The tables --mtme replaces (argparse dest -> option).
 MTME_REFUSED = {
     "human": "--human",
@@ -88,8 +91,37 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         help="with --mtme: which scores to correlate (default: segment when the human scores "
         "have segments, else system)",
     )
+    correlate.add_argument(
+        "--task-set",
+        choices=TASK_SETS,
+        help="with --mtme and --test-set: mt-metrics-eval's task set of that year over the "
+        "test set's language pairs (all with segment-level human scores, or --lp LP,LP...): "
+        "SPA and acc_eq by item per pair, ranks and clusters from --permutations per pair of "
+        "metrics seeded with --seed, --bootstrap intervals",
+    )
     correlate.add_argument("--format", choices=("text", "json"), default="text")
     correlate.set_defaults(run=run)
+
+
+def _run_task_set(args: argparse.Namespace) -> str:
+    """--task-set: the folder's pairs, none of the one-pair options."""
+    from mteval_core.cli.correlate_task_set import run_task_set
+
+    if not args.mtme or not args.test_set:
+        raise InputError(
+            "--task-set needs --mtme and --test-set",
+            hint="e.g. mteval correlate --mtme mt-metrics-eval-v2 --test-set wmt25 "
+            "--task-set wmt25",
+        )
+    refused = {**MTME_REFUSED, "level": "--level", "rank_metrics": "--rank-metrics"}
+    refused |= {"exclude": "--exclude", "with_human_outputs": "--with-human-outputs"}
+    clash = [option for dest, option in refused.items() if getattr(args, dest)]
+    if clash:
+        raise InputError(
+            f"--task-set cannot be given with {', '.join(clash)}",
+            hint="The task set takes each pair's systems and metrics as mt-metrics-eval does.",
+        )
+    return run_task_set(args)
 
 
 def _check_form(args: argparse.Namespace) -> bool:
@@ -128,6 +160,8 @@ def _system_means(human: HumanScores, criterion: str) -> dict[str, float]:
 
 def run(args: argparse.Namespace) -> str:
     _note_few_resamples(args)
+    if args.task_set:
+        return _run_task_set(args)
     mtme = load_mtme(args, MTME_REFUSED)
     if mtme is not None:
         return run_mtme(args, mtme)

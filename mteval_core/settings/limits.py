@@ -142,6 +142,10 @@ MAX_HUMAN_RANKED_SYSTEMS = 100
 # from it when that session tokenizes next.
 MAX_LOADED_SENTENCEPIECE_MODELS = 2
 
+# Permutations per pair of metrics in `mteval correlate --task-set` (mt-metrics-eval's official
+# runs use 1000; each permutation of an SPA task scores two permuted matrices).
+MAX_TASK_SET_PERMUTATIONS = 10_000
+
 # ------------------------------------------------------------------------------------------- spans
 # Scoring spans per character allocates one count per character of each target. Where a file
 # gives the target (MQM TSV, WMT25 task 2) its length bounds that; Appraise's ESA exports give
