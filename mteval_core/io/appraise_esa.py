@@ -22,6 +22,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,14 +82,20 @@ class ESAExport:
 
 def read_esa_exports(paths: list[Path]) -> ESAExport:
     """Every kept rating of ``paths`` (Appraise ESA CSV exports), in file order."""
+    return esa_exports_of([(path.name, str(path), path.read_bytes()) for path in paths])
+
+
+def esa_exports_of(files: Sequence[tuple[str, str, bytes]]) -> ESAExport:
+    """The same from files already read (the dashboard's uploads): (file name, how a message
+    names the file, its bytes)."""
     ratings: list[ESARating] = []
     notes = []
-    for path in paths:
-        kept, dropped = _read_export(path.read_bytes(), str(path), path.name)
+    for name, origin, data in files:
+        kept, dropped = _read_export(data, origin, name)
         ratings += kept
         if dropped:
             said = ", ".join(f"{count:,} {why}" for why, count in dropped.items())
-            notes.append(f"{path.name}: the quality filters dropped {said}")
+            notes.append(f"{name}: the quality filters dropped {said}")
     return ESAExport(tuple(ratings), tuple(notes))
 
 
@@ -189,14 +196,19 @@ def _rating(fields: dict[str, str], origin: str, line: int, wave: str) -> ESARat
 
 def read_documents(path: Path) -> tuple[str, list[tuple[str, str]]]:
     """The language pair a ``<LP>.docs`` file is named after, and its (domain, document) lines."""
-    pair = path.name.removesuffix(".docs")
+    return documents_of(path.name, str(path), path.read_bytes())
+
+
+def documents_of(name: str, origin: str, data: bytes) -> tuple[str, list[tuple[str, str]]]:
+    """The same from the file's bytes: ``name`` is the file's name (``<LP>.docs``)."""
+    pair = name.removesuffix(".docs")
     lines = []
-    for number, line in enumerate(read_text(path.read_bytes(), str(path)).splitlines(), 1):
+    for number, line in enumerate(read_text(data, origin).splitlines(), 1):
         parts = line.split("\t")
         if len(parts) != 2:
             raise InputError(
                 "this line is not domain<TAB>document",
-                origin=str(path),
+                origin=origin,
                 line=number,
                 hint="Give WMT24's txt/documents/<LP>.docs: one line per segment.",
             )

@@ -42,42 +42,66 @@ class _Document:
 def read_automatic_scores(paths: Sequence[Path]) -> dict[str, MetricSegments]:
     """The scores of every language pair in ``paths`` (``<SYSTEM>.jsonl`` files, or folders of
     them), by language pair."""
-    files = _score_files(paths)
+    return automatic_scores_of(
+        [(path.name, str(path), path.read_bytes()) for path in _score_files(paths)]
+    )
+
+
+def automatic_scores_of(files: Sequence[tuple[str, str, bytes]]) -> dict[str, MetricSegments]:
+    """The same from files already read (the dashboard's uploads): (file name, how a message
+    names the file, its bytes), each file named ``<SYSTEM>.jsonl``."""
     by_pair: dict[str, dict[str, list[_Document]]] = {}
     origins: dict[tuple[str, str], str] = {}
-    for path in files:
-        system = path.name[: -len(SUFFIX)]
-        for pair, documents in _read_system(path.read_bytes(), str(path)).items():
+    for name, origin, data in files:
+        if not name.endswith(SUFFIX) or name == SUFFIX:
+            raise InputError(
+                f"is not named SYSTEM{SUFFIX}",
+                origin=origin,
+                hint="WMT25's score files are named after their system, e.g. AMI.jsonl.",
+            )
+        system = name[: -len(SUFFIX)]
+        for pair, documents in _read_system(data, origin).items():
             if system in by_pair.setdefault(pair, {}):
                 raise InputError(
                     f"a second file for system {system!r}",
-                    origin=str(path),
+                    origin=origin,
                     hint=f"{origins[pair, system]} already holds it; give each system once.",
                 )
             by_pair[pair][system] = documents
-            origins[pair, system] = str(path)
+            origins[pair, system] = origin
     return {pair: _aligned(pair, systems, origins) for pair, systems in sorted(by_pair.items())}
 
 
 def read_systems_metadata(path: Path) -> dict[str, frozenset[str]]:
     """Each system's language pairs (the keys of its ``supported_lps``)."""
     try:
-        document = json.loads(path.read_bytes())
-    except (OSError, ValueError) as error:
+        data = path.read_bytes()
+    except OSError as error:
+        raise InputError(
+            f"cannot be read: {error}", origin=str(path), hint="Check the path."
+        ) from None
+    return systems_metadata_of(data, str(path))
+
+
+def systems_metadata_of(data: bytes, origin: str) -> dict[str, frozenset[str]]:
+    """The same from the file's bytes (``origin`` names it in messages)."""
+    try:
+        document = json.loads(data)
+    except ValueError as error:
         raise InputError(
             f"cannot be read as JSON: {error}",
-            origin=str(path),
+            origin=origin,
             hint="Give WMT25's data/systems_metadata_updated3.json (or a file of its layout).",
         ) from None
     if not isinstance(document, dict):
-        raise InputError("is not a JSON object of systems", origin=str(path), hint=_METADATA_LAYOUT)
+        raise InputError("is not a JSON object of systems", origin=origin, hint=_METADATA_LAYOUT)
     pairs = {}
     for system, entry in document.items():
         supported = entry.get("supported_lps") if isinstance(entry, dict) else None
         if not isinstance(supported, dict):
             raise InputError(
                 f"system {system!r} has no supported_lps object",
-                origin=str(path),
+                origin=origin,
                 hint=_METADATA_LAYOUT,
             )
         pairs[system] = frozenset(supported)

@@ -58,6 +58,18 @@ MAX_ARCHIVE_EXTENDED_HEADERS = 8
 # The Data page lists every (test set, language pair) of an archive for the user to choose one;
 # all of mt-metrics-eval's data (WMT19-WMT25) has about 200.
 MAX_ARCHIVE_PAIRS = 1_000
+# The Rankings page also reads a .tar.xz (WMT25 ships its automatic scores as one). An xz stream
+# names the memory its decoder needs (xz -9: 65 MB); one that asks for more is refused before it
+# is decoded, so a crafted header cannot make the server reserve gigabytes.
+MAX_XZ_DECODER_MB = 100
+# The Rankings page's own uploads (WMT25's score files or an archive of them, the systems
+# metadata, Appraise ESA waves and .docs files): WMT25 ships 59 score files, 45 MB unpacked; the
+# files, counted inside archives too, and their bytes together are bounded as one archive is.
+MAX_RANKING_FILES = 200
+MAX_RANKING_UPLOAD_MB = MAX_ARCHIVE_UNPACKED_MB
+# Systems of one language pair a ranking takes: a human ranking tests every pair of them (60
+# systems: 1,770 pairs of Wilcoxon tests per domain, a few seconds); WMT25 ranks up to 43.
+MAX_RANKED_SYSTEMS = 100
 
 # -------------------------------------------------------------------------------------- resampling
 MAX_RESAMPLES = 20_000  # bootstrap resamples, command line and dashboard
