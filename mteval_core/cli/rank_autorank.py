@@ -26,14 +26,14 @@ from mteval_core.errors import InputError
 from mteval_core.io.wmt25_automatic_scores import read_automatic_scores, read_systems_metadata
 from mteval_core.model.metric_segments import MetricSegments
 from mteval_core.rankings.autorank import (
+    NO_METADATA,
     RECIPES,
-    AutoRank,
     autorank,
-    moved,
+    autorank_table,
     wmt25_metrics,
     wmt25_systems,
 )
-from mteval_core.rankings.table import LanguagePairRanking, RankedSystem
+from mteval_core.rankings.table import LanguagePairRanking
 from mteval_core.settings.limits import MAX_RESAMPLED_CELLS
 from mteval_core.settings.parameters import text_list
 
@@ -93,12 +93,9 @@ def run(args: argparse.Namespace) -> list[LanguagePairRanking]:
             rng=np.random.default_rng(args.seed),
             leave_one_out=args.leave_one_out,
         )
-        notes = [] if supported is not None else [_NO_METADATA]
-        rankings.append(_ranking(result, tuple(notes)))
+        notes = [] if supported is not None else [NO_METADATA]
+        rankings.append(autorank_table(result, tuple(notes)))
     return rankings
-
-
-_NO_METADATA = "no systems metadata given: every system with scores for the pair is ranked"
 
 
 def _chosen_pairs(scores: dict[str, MetricSegments], wanted: list[str] | None) -> list[str]:
@@ -146,37 +143,3 @@ def _check_resampled_cells(scores: MetricSegments, resamples: int) -> None:
             f"segments are {cells:,} cells, over the limit of {MAX_RESAMPLED_CELLS:,}",
             hint="Give fewer resamples with --bootstrap.",
         )
-
-
-def _ranking(result: AutoRank, notes: tuple[str, ...]) -> LanguagePairRanking:
-    order = result.order()
-    moves = moved(result)
-    systems = []
-    for place, i in enumerate(order, start=1):
-        extra: dict[str, object] = {
-            "metrics": {m: float(result.means[i, j]) for j, m in enumerate(result.metrics)}
-        }
-        rank = (place, place)
-        if result.interval is not None and result.rank_range is not None:
-            extra["autorank_interval"] = [float(v) for v in result.interval[i]]
-            rank = (int(result.rank_range[i, 0]), int(result.rank_range[i, 1]))
-        if result.leave_one_out is not None:
-            extra["left_out"] = {m: float(v[i]) for m, v in result.leave_one_out.items()}
-        value = float(result.autorank[i])
-        systems.append(RankedSystem(result.systems[i], value, rank, None, value, extra))
-    notes = (*notes, *(_move_note(metric, changes) for metric, changes in moves.items()))
-    if result.resamples:
-        notes = (*notes, f"rank ranges: 95% of {result.resamples:,} resamples of the segments")
-    return LanguagePairRanking(
-        result.language_pair, f"autorank-{result.recipe}", tuple(systems), notes
-    )
-
-
-def _move_note(metric: str, changes: list[tuple[str, int, int]]) -> str:
-    if not changes:
-        return f"without {metric}: no system changes place"
-    system, before, after = changes[0]
-    return (
-        f"without {metric}: {len(changes)} system(s) change place; the most, {system}, "
-        f"from {before} to {after}"
-    )

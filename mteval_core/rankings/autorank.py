@@ -35,7 +35,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mteval_core.errors import InputError
 from mteval_core.model.metric_segments import MetricSegments
+from mteval_core.rankings.table import LanguagePairRanking, RankedSystem
+from mteval_core.settings.limits import MAX_RANKED_SYSTEMS, MAX_RESAMPLED_CELLS
 
 # The WMT25 protocol's metrics, by kind of pair (PROVENANCE of wmt-rankings: each choice below
 # was checked by changing it and counting the published values that then differ).
@@ -164,31 +167,50 @@ def autorank(
 ) -> AutoRank:
     """AutoRank of every system and metric of ``scores`` (select them first with
     ``MetricSegments.only``); with ``resamples``, the bootstrap over segments drawn by ``rng``."""
-    compute = RECIPES[recipe]
-    means = scores.system_means()
-    result = compute(means)
-    interval = rank_range = None
+    draws = None
     if resamples:
         if rng is None:
             raise ValueError("resamples need a seeded generator")
-        draws = bootstrap_autorank(scores, compute, resamples, rng)
+        draws = bootstrap_means(scores, resamples, rng)
+    return autorank_of_means(
+        (scores.language_pair, recipe, scores.systems, scores.metrics),
+        scores.system_means(),
+        draws,
+        leave_one_out,
+    )
+
+
+def autorank_of_means(
+    about: tuple[str, str, tuple[str, ...], tuple[str, ...]],
+    means: np.ndarray,
+    draws: np.ndarray | None = None,
+    leave_one_out: bool = False,
+) -> AutoRank:
+    """AutoRank of systems x metrics ``means`` (every metric higher-is-better), ``about`` naming
+    them: (language pair, recipe, systems, metrics); with ``draws`` (resamples x systems x
+    metrics, every system and metric on the same resample), its intervals and rank ranges.
+    Whoever computes the system-level scores otherwise (corpus scores from statistics) ranks
+    through here."""
+    language_pair, recipe, systems, metrics = about
+    compute = RECIPES[recipe]
+    interval = rank_range = None
+    if draws is not None:
+        ranked = compute(draws)
         tail = 100 * (1 - RANK_RANGE_LEVEL) / 2
-        interval = np.percentile(draws, [tail, 100 - tail], axis=0).T
-        ranks = _ranks_of(draws)
-        low, high = np.percentile(ranks, [tail, 100 - tail], axis=0)
+        interval = np.percentile(ranked, [tail, 100 - tail], axis=0).T
+        low, high = np.percentile(_ranks_of(ranked), [tail, 100 - tail], axis=0)
         rank_range = np.column_stack([np.floor(low), np.ceil(high)]).astype(int)
     dropped = None
-    if leave_one_out and len(scores.metrics) > 1:
-        dropped = {
-            metric: compute(np.delete(means, i, axis=1)) for i, metric in enumerate(scores.metrics)
-        }
+    if leave_one_out and len(metrics) > 1:
+        dropped = {metric: compute(np.delete(means, i, axis=1)) for i, metric in enumerate(metrics)}
+    resamples = 0 if draws is None else len(draws)
     return AutoRank(
-        scores.language_pair,
+        language_pair,
         recipe,
-        scores.systems,
-        scores.metrics,
+        systems,
+        metrics,
         means,
-        result,
+        compute(means),
         interval,
         rank_range,
         resamples,
@@ -196,11 +218,9 @@ def autorank(
     )
 
 
-def bootstrap_autorank(
-    scores: MetricSegments, compute, resamples: int, rng: np.random.Generator
-) -> np.ndarray:
-    """Resamples x systems AutoRank, each resample the same draw of segments for every system
-    and metric (so that the systems stay paired)."""
+def bootstrap_means(scores: MetricSegments, resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Resamples x systems x metrics means, each resample the same draw of segments for every
+    system and metric (so that the systems stay paired)."""
     n_segments = len(scores.segments)
     draws = rng.integers(0, n_segments, size=(resamples, n_segments))
     counts = np.stack([np.bincount(row, minlength=n_segments) for row in draws])  # R x S
@@ -212,7 +232,7 @@ def bootstrap_autorank(
         weights = counts @ present.T.astype(float)
         with np.errstate(invalid="ignore", divide="ignore"):
             means[:, :, j] = sums / weights
-    return compute(means)
+    return means
 
 
 def _ranks_of(draws: np.ndarray) -> np.ndarray:
@@ -242,3 +262,87 @@ def _places(values: np.ndarray) -> np.ndarray:
     places = np.empty(len(values), dtype=int)
     places[np.argsort(values, kind="stable")] = np.arange(1, len(values) + 1)
     return places
+
+
+# ------------------------------------------------------------------------------ as a table
+def autorank_table(result: AutoRank, notes: tuple[str, ...] = ()) -> LanguagePairRanking:
+    """The AutoRank in the shape every ranking takes (``rankings.table``): ``score`` and
+    ``autorank`` both the AutoRank; ``extra`` each metric's mean, the interval and, left out,
+    each metric's AutoRank without it; the moves and the resamples in the notes."""
+    order = result.order()
+    moves = moved(result)
+    systems = []
+    for place, i in enumerate(order, start=1):
+        extra: dict[str, object] = {
+            "metrics": {m: float(result.means[i, j]) for j, m in enumerate(result.metrics)}
+        }
+        rank = (place, place)
+        if result.interval is not None and result.rank_range is not None:
+            extra["autorank_interval"] = [float(v) for v in result.interval[i]]
+            rank = (int(result.rank_range[i, 0]), int(result.rank_range[i, 1]))
+        if result.leave_one_out is not None:
+            extra["left_out"] = {m: float(v[i]) for m, v in result.leave_one_out.items()}
+        value = float(result.autorank[i])
+        systems.append(RankedSystem(result.systems[i], value, rank, None, value, extra))
+    notes = (*notes, *(_move_note(metric, changes) for metric, changes in moves.items()))
+    if result.resamples:
+        notes = (*notes, f"rank ranges: 95% of {result.resamples:,} resamples of the segments")
+    return LanguagePairRanking(
+        result.language_pair, f"autorank-{result.recipe}", tuple(systems), notes
+    )
+
+
+def _move_note(metric: str, changes: list[tuple[str, int, int]]) -> str:
+    if not changes:
+        return f"without {metric}: no system changes place"
+    system, before, after = changes[0]
+    return (
+        f"without {metric}: {len(changes)} system(s) change place; the most, {system}, "
+        f"from {before} to {after}"
+    )
+
+
+# ------------------------------------------------------------------------------ WMT25's protocol
+def wmt25_ranking(
+    scores: MetricSegments,
+    supported: Mapping[str, frozenset[str]] | None,
+    resamples: int,
+    seed: int,
+) -> LanguagePairRanking:
+    """One pair's AutoRank by WMT25's protocol (its systems and metrics), with intervals from
+    ``resamples`` seeded by ``seed`` and the ranking without each metric: what ``mteval rank
+    --autorank wmt25 --bootstrap N --seed S --leave-one-out`` gives for the pair."""
+    pair = scores.language_pair
+    systems = wmt25_systems(scores, supported) if supported is not None else scores.systems
+    metrics = wmt25_metrics(pair)
+    missing = [m for m in metrics if m not in scores.metrics]
+    if missing:
+        raise InputError(
+            f"{pair}: no scores of {', '.join(missing)}",
+            hint=f"WMT25's protocol averages {', '.join(metrics)} for this pair; its scores "
+            f"have {', '.join(scores.metrics)}.",
+        )
+    if len(systems) < 2:
+        raise InputError(
+            f"{pair}: {len(systems)} system(s) to rank",
+            hint="AutoRank ranks two or more: check that the systems metadata lists the pair.",
+        )
+    if len(systems) > MAX_RANKED_SYSTEMS:
+        raise InputError(
+            f"{pair}: {len(systems):,} systems; a ranking here takes up to {MAX_RANKED_SYSTEMS}",
+            hint="Rank the pair with the command line, which has no such limit.",
+        )
+    cells = resamples * len(scores.segments)
+    if cells > MAX_RESAMPLED_CELLS:
+        raise InputError(
+            f"{pair}: {resamples:,} resamples x {len(scores.segments):,} segments are {cells:,} "
+            f"cells, over the limit of {MAX_RESAMPLED_CELLS:,}",
+            hint="Choose fewer resamples.",
+        )
+    chosen = scores.only(tuple(systems), metrics)
+    result = autorank(chosen, "wmt25", resamples, np.random.default_rng(seed), leave_one_out=True)
+    notes = () if supported is not None else (NO_METADATA,)
+    return autorank_table(result, notes)
+
+
+NO_METADATA = "no systems metadata given: every system with scores for the pair is ranked"

@@ -106,7 +106,7 @@ def _ranked(pair: str, items: list[_Item], per_system: float) -> LanguagePairRan
     domain_means = _domain_means(items)
     systems = sorted(domain_means, key=lambda s: -_mean(list(domain_means[s].values())))
     scores = {s: _mean(list(domain_means[s].values())) for s in systems}
-    p = _p_values(items, systems)
+    p, per_domain = _p_values(items, systems)
     wins = {
         s: sum(p[s, o] < ALPHA and scores[s] > scores[o] for o in systems if o != s)
         for s in systems
@@ -132,6 +132,11 @@ def _ranked(pair: str, items: list[_Item], per_system: float) -> LanguagePairRan
                 "losses": losses[system],
                 "items": counts[system],
                 "p_values": {o: _finite(p[system, o]) for o in systems if o != system},
+                "domain_p_values": {
+                    o: {d: _finite(v) for d, v in per_domain[system, o].items()}
+                    for o in systems
+                    if o != system
+                },
             },
         )
         for system in systems
@@ -147,8 +152,11 @@ def _domain_means(items: list[_Item]) -> dict[str, dict[str, float]]:
     return {s: {d: _mean(v) for d, v in by.items()} for s, by in sums.items()}
 
 
-def _p_values(items: list[_Item], systems: list[str]) -> dict[tuple[str, str], float]:
-    """Every ordered pair's Stouffer-combined p-value (symmetric)."""
+def _p_values(
+    items: list[_Item], systems: list[str]
+) -> tuple[dict[tuple[str, str], float], dict[tuple[str, str], dict[str, float]]]:
+    """Every ordered pair's Stouffer-combined p-value (symmetric), and the domains' p-values it
+    combines (domain -> p; the Rankings page shows them beside the combined one)."""
     from scipy.stats import norm, wilcoxon  # the rankings' own dependency, loaded when used
 
     by_system: dict[str, dict[tuple[str, str], list[_Item]]] = defaultdict(
@@ -157,17 +165,20 @@ def _p_values(items: list[_Item], systems: list[str]) -> dict[tuple[str, str], f
     for item in items:
         by_system[item.system][item.segment].append(item)
     p: dict[tuple[str, str], float] = {}
+    per_domain: dict[tuple[str, str], dict[str, float]] = {}
     for a, b in combinations(systems, 2):
         differences: dict[str, list[float]] = defaultdict(list)
         for segment, of_a in by_system[a].items():
             for x in of_a:
                 for y in by_system[b].get(segment, ()):
                     differences[x.domain].append(x.score - y.score)
-        p_domains = [_wilcoxon(wilcoxon, values) for values in differences.values()]
+        by_domain = {d: _wilcoxon(wilcoxon, values) for d, values in sorted(differences.items())}
+        p_domains = [by_domain[d] for d in differences]  # combined in the order met, as before
         z = sum(norm.ppf(1 - value) for value in p_domains)
         combined = float(1 - norm.cdf(z / math.sqrt(len(p_domains)))) if p_domains else math.nan
         p[a, b] = p[b, a] = combined
-    return p
+        per_domain[a, b] = per_domain[b, a] = by_domain
+    return p, per_domain
 
 
 def _wilcoxon(test, differences: list[float]) -> float:
