@@ -2,8 +2,8 @@
 
 Two sources, each with its own argument group: ``--autorank wmt24|wmt25`` over segment-level
 metric scores (``cli.rank_autorank``) and ``--protocol wmt23|wmt24|wmt25|custom`` over raw
-human annotations (``cli.rank_human``). The output layout (text, or JSON as ``rankings.table``
-documents it) is one for both.
+human annotations (``cli.rank_human``). The output layout (text, JSON as ``rankings.table``
+documents it, or a standalone HTML page, ``report.rankings_html``) is one for both.
 """
 
 from __future__ import annotations
@@ -34,7 +34,10 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         "--lp", nargs="+", metavar="LP", help="rank only these language pairs (e.g. en-cs_CZ)"
     )
     parser.add_argument(
-        "--format", choices=("text", "json"), default="text", help="output layout (text)"
+        "--format",
+        choices=("text", "json", "html"),
+        default="text",
+        help="output layout (text; html: one self-contained page with a figure per pair)",
     )
     parser.set_defaults(run=run)
 
@@ -49,4 +52,8 @@ def run(args: argparse.Namespace) -> str:
         )
     source = rank_autorank if rank_autorank.requested(args) else rank_human
     rankings = source.run(args)
+    if args.format == "html":
+        from mteval_core.report.rankings_html import rankings_html  # only this layout needs it
+
+        return rankings_html(rankings)
     return rankings_json(rankings) if args.format == "json" else rankings_text(rankings)

@@ -14,6 +14,7 @@ from mteval_core.report.figures.correlation import (
 )
 from mteval_core.report.figures.loss import loss_bar_chart, rank_reversal_map
 from mteval_core.report.figures.meteor_grid import meteor_alignment_figure, meteor_alignment_width
+from mteval_core.report.figures.rankings import rank_ranges_figure
 from mteval_core.report.figures.scores import (
     clickable_cells,
     significance_clusters_figure,
@@ -34,6 +35,7 @@ __all__ = [
     "metric_human_scatter",
     "metric_ranking_figure",
     "ngram_figure",
+    "rank_ranges_figure",
     "rank_reversal_map",
     "ranked_bars",
     "reliability_figure",
