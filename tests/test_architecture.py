@@ -226,6 +226,7 @@ SAME_SUBJECT_IN_LAYERS = {
     "correlation",
     "gtm",
     "loss",
+    "rankings",
     "scores",
     "segment_level",
     "spans",

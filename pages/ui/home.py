@@ -41,6 +41,8 @@ PAGES = {  # file -> what it is for, as the home page lists it
     "pages/4_Loss.py": "**Loss**: which system is best when errors cost differently (Tate & "
     "Voss's costs, MQM's error weights)",
     "pages/5_Compare.py": "**Compare**: why one system beats another, sentence by sentence",
+    "pages/6_Rankings.py": "**Rankings**: WMT's human rankings and AutoRank, with rank ranges "
+    "and clusters",
     "pages/7_Spans.py": "**Spans**: error spans drawn in the text, and scored as WMT25 scores them",
 }
 INTRODUCTION = (

@@ -20,6 +20,7 @@ PAGES = [
     "pages/3_Bitext_grid.py",
     "pages/4_Loss.py",
     "pages/5_Compare.py",
+    "pages/6_Rankings.py",
 ]
 REFERENCE = b"the cat sat on the mat\na dog ran\nit rains\n"
 SYSTEM = b"the cat sat on a mat\na dog runs\nit rains\n"

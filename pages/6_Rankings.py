@@ -1,0 +1,77 @@
+"""Rankings page: official rankings as WMT makes them. With WMT's files uploaded here, WMT24's
+human ranking from Appraise ESA waves (rank ranges, clusters) and WMT25's AutoRank from its
+automatic scores, joined by system name where a pair has both, the systems whose two rank ranges
+do not overlap marked; without them, the AutoRank of the session's own test set over its metrics.
+One pair at a time: its table, a figure of rank ranges, and the test of two of its systems, with
+the way to the Compare page where the session's test set holds both."""
+
+import streamlit as st
+
+from pages.ui.friendly_errors import friendly_errors
+from pages.ui.markdown_escape import escape_markdown
+from pages.ui.rankings import (
+    HUMAN_CAPTION,
+    WMT25_CAPTION,
+    pair_autorank,
+    ranking_uploads,
+    resamples_choice,
+    session_autorank,
+    session_caption,
+    session_metric_choice,
+    show_pair,
+    show_pair_test,
+    uploaded_rankings,
+)
+from pages.ui.session import session_test_set
+from pages.ui.upload_state import show_refused_upload
+
+st.set_page_config(page_title="mteval: rankings", layout="wide")
+show_refused_upload()  # while the last upload is refused
+st.title("Rankings")
+uploads = ranking_uploads()
+test_set = session_test_set()
+compare_systems = set(test_set.system_names)
+
+if uploads.empty:
+    if len(test_set.systems) < 2:
+        st.info("A ranking takes two systems; this test set has one. Upload more on the Data page.")
+        st.stop()
+    choices, slider = st.columns([3, 2])
+    with choices:
+        metrics = session_metric_choice()
+    with slider:
+        resamples = resamples_choice()
+    if not metrics:
+        st.info("Choose at least one metric.")
+        st.stop()
+    with friendly_errors():
+        ranking = session_autorank(metrics, resamples)
+    st.caption(session_caption(test_set.name, resamples))
+    show_pair(ranking, None)
+    show_pair_test(ranking, compare_systems)
+    st.stop()
+
+with friendly_errors():
+    found = uploaded_rankings(uploads)
+for note in found.notes:
+    st.caption(escape_markdown(note))
+if not found.pairs:
+    st.info("The uploads hold no language pair to rank.")
+    st.stop()
+left, right = st.columns([3, 2])
+pair = left.selectbox(f"Language pair ({len(found.pairs)})", found.pairs, key="rankings_pair")
+with right:
+    resamples = resamples_choice() if pair in found.scores else 0
+autorank = None
+if pair in found.scores:
+    with friendly_errors():
+        autorank = pair_autorank(found, pair, resamples)
+human = found.human.get(pair)
+captions = [text for text, given in ((HUMAN_CAPTION, human), (WMT25_CAPTION, autorank)) if given]
+st.caption(" ".join(captions))
+if human is not None:
+    show_pair(human, autorank)  # AutoRank beside the human ranking, joined by system name
+    show_pair_test(human, compare_systems)
+else:
+    show_pair(autorank, None)
+    show_pair_test(autorank, compare_systems)
