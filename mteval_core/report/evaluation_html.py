@@ -11,6 +11,8 @@ from html import escape
 
 from mteval_core.report.comparison_html import STYLE, comparison_sections, html_table
 from mteval_core.report.evaluation_report import EvaluationReport, ranked_systems
+from mteval_core.report.ranking_rows import ranking_rows
+from mteval_core.report.rankings_html import rank_ranges_svg, ranking_table
 from mteval_core.report.writers import metric_labels
 from mteval_core.stats.significance import SIGNIFICANCE_LEVEL
 
@@ -30,6 +32,7 @@ def evaluation_html(report: EvaluationReport) -> str:
         f"{len(report.reference_names)} reference(s): {references}.</p>",
         *scores_section(report),
         *significance_section(report),
+        *autorank_section(report),
         *correlation_section(report),
         *comparison_section(report),
         *signature_section(report),
@@ -88,6 +91,25 @@ def significance_section(report: EvaluationReport) -> list[str]:
         for m, why in result.undefined.items()
     ]
     return parts
+
+
+def autorank_section(report: EvaluationReport) -> list[str]:
+    """WMT25's AutoRank of the systems over the report's metrics, as the Rankings page shows it
+    without uploads (``rankings.scored_autorank``)."""
+    ranking = report.autorank
+    if ranking is None:
+        return []
+    rows = ranking_rows(ranking)
+    return [
+        "<h2>AutoRank</h2>",
+        "<p>WMT25's recipe over the corpus scores: each metric made a robust z-score over the "
+        "systems (a lower-is-better metric with its sign flipped), their mean mapped to "
+        "[1, N]; 1 is the best. A rank range holds 95% of the system's ranks over the bootstrap "
+        "resamples of the segments (the notes say how many).</p>",
+        ranking_table(ranking, rows),
+        rank_ranges_svg(rows, report.test_set_name),
+        *(f"<p>Note: {escape(note)}</p>" for note in ranking.notes),
+    ]
 
 
 def correlation_section(report: EvaluationReport) -> list[str]:

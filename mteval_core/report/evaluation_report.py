@@ -15,13 +15,15 @@ from mteval_core.compare.readings import Reading, TokenizedReading
 from mteval_core.errors import InputError
 from mteval_core.metrics.scoring import Progress, Scores
 from mteval_core.model.testset import TestSet
+from mteval_core.rankings.scored_autorank import rankable_metrics, scored_autorank
+from mteval_core.rankings.table import LanguagePairRanking
 from mteval_core.settings.options import Options
 from mteval_core.stats.approximate_randomization import (
     RandomizationOptions,
     RandomizationResult,
     approximate_randomization,
 )
-from mteval_core.stats.bootstrap import BootstrapOptions
+from mteval_core.stats.bootstrap import DEFAULT_SEED, BootstrapOptions
 from mteval_core.stats.meta import MetaEvaluation, evaluate
 
 REPORT_TRIALS = 10_000  # of approximate randomization: sacreBLEU's --paired-ar default
@@ -39,6 +41,9 @@ class EvaluationReport:
     meta: MetaEvaluation | None  # None: no human judgments
     comparison: Comparison | None  # None: fewer than two systems
     compared_reference: str | None  # the reference the comparison reads (compare-mt takes one)
+    # WMT25's AutoRank over the metrics with segments, on the comparison's resamples (None: fewer
+    # than two systems, or no such metric); cheap beside the randomization's 10,000 trials
+    autorank: LanguagePairRanking | None = None
 
 
 def ranked_systems(scores: Scores) -> list[str]:
@@ -124,6 +129,11 @@ def evaluation_report(
     if chosen is not None:
         reading = request.reading or TokenizedReading(options)
         comparison = compare_systems(test_set, chosen, reading, 0, bootstrap)
+    autorank = None
+    if len(scores.systems) >= 2 and rankable_metrics(scores):
+        resamples = bootstrap.n_resamples if bootstrap else 0
+        seed = bootstrap.seed if bootstrap else DEFAULT_SEED
+        autorank = scored_autorank(scores, rankable_metrics(scores), resamples, seed, test_set.name)
     if progress:
         progress(1.0)
     return EvaluationReport(
@@ -136,4 +146,5 @@ def evaluation_report(
         meta,
         comparison,
         test_set.reference_names[0] if comparison is not None else None,
+        autorank,
     )

@@ -56,9 +56,10 @@ def ranking_table(ranking: LanguagePairRanking, rows: Sequence[RankingRow]) -> s
     kind = breakdown_kind(ranking)
     own_autorank = ranking.protocol.startswith("autorank")  # its score is the AutoRank
     with_autorank = not own_autorank and any(row.autorank is not None for row in rows)
+    with_clusters = any(row.cluster is not None for row in rows)  # AutoRank has none
     header = [
         "rank",
-        "cluster",
+        *(["cluster"] if with_clusters else []),
         "system",
         "score",
         *(["AutoRank"] if with_autorank else []),
@@ -73,7 +74,7 @@ def ranking_table(ranking: LanguagePairRanking, rows: Sequence[RankingRow]) -> s
             classes.append("disagrees")
         cells = [
             _range(row.rank),
-            "" if row.cluster is None else str(row.cluster),
+            *([("" if row.cluster is None else str(row.cluster))] if with_clusters else []),
             escape(row.system),
             _number(row.score),
             *([_number(row.autorank)] if with_autorank else []),

@@ -9,6 +9,7 @@ import json
 import re
 from html import unescape
 from html.parser import HTMLParser
+from pathlib import Path
 
 from mteval_core.cli import main
 from mteval_core.rankings.table import LanguagePairRanking, RankedSystem
@@ -19,6 +20,7 @@ from tests.rankings import conftest as rankings_data
 
 wmt24, wmt25 = rankings_data.wmt24, rankings_data.wmt25  # the shared data, unpacked
 
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_data"
 HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)>&amp;"'
 
 
@@ -131,11 +133,13 @@ def test_the_html_numbers_are_the_jsons_on_wmt25_autorank(wmt25):
     tables = parsed(run_rank(*args, "--format", "html")).tables
     for table, ranking in zip(tables, document.values(), strict=True):
         header, *rows = table
-        assert header[:4] == ["rank", "cluster", "system", "score"]
-        metrics = [h.removeprefix("metric ") for h in header[4:]]
+        assert header[:3] == ["rank", "system", "score"]  # no cluster column for AutoRank
+        metrics = [h.removeprefix("metric ") for h in header[3:]]
         for row, system in zip(rows, ranking["systems"], strict=True):
-            assert row[2] == system["system"] and row[3] == f"{system['autorank']:.4f}"
-            assert row[4:] == [f"{system['extra']['metrics'][m]:.4f}" for m in metrics]
+            first, last = system["rank"]
+            assert row[0] == (str(first) if first == last else f"{first}-{last}")
+            assert row[1] == system["system"] and row[2] == f"{system['autorank']:.4f}"
+            assert row[3:] == [f"{system['extra']['metrics'][m]:.4f}" for m in metrics]
 
 
 def test_rows_join_the_autorank_by_name_and_mark_ranges_that_do_not_overlap():
@@ -156,3 +160,28 @@ def test_rows_join_the_autorank_by_name_and_mark_ranges_that_do_not_overlap():
     assert len(figure.data) == 2  # human and AutoRank ranges
     assert len(figure.layout.shapes) == 2  # C's shaded row and one cluster line
     assert ranges_overlap((1, 2), (2, 3)) and not ranges_overlap((1, 1), (2, 3))
+
+
+def test_the_evaluation_report_holds_the_sessions_autorank():
+    """Home's report and `mteval report`: the AutoRank section, its cells the Rankings page's
+    ranking without uploads (the same metrics, resamples and seed)."""
+    from mteval_core.io import read_directory
+    from mteval_core.metrics.scoring import score_test_set
+    from mteval_core.rankings.scored_autorank import rankable_metrics, scored_autorank
+    from mteval_core.report.evaluation_html import evaluation_html
+    from mteval_core.report.evaluation_report import ReportRequest, evaluation_report
+    from mteval_core.settings.options import Options
+    from mteval_core.stats.bootstrap import BootstrapOptions
+
+    test_set = read_directory(SAMPLE).test_set
+    scores = score_test_set(test_set, ["bleu", "ter", "chrf"], Options())
+    request = ReportRequest(bootstrap=BootstrapOptions(200, 3))
+    page = evaluation_html(evaluation_report(test_set, scores, Options(), request))
+    section = page[page.index("<h2>AutoRank</h2>") :]
+    header, *rows = parsed(section).tables[0]
+    expected = scored_autorank(scores, rankable_metrics(scores), 200, 3, test_set.name)
+    assert header == ["rank", "system", "score", "metric BLEU", "metric TER", "metric chrF"]
+    for row, entry in zip(rows, expected.systems, strict=True):
+        assert row[1] == entry.system and row[2] == f"{entry.autorank:.4f}"
+        assert row[4] == f"{scores.corpus()[entry.system]['ter']:.4f}"  # TER as it is
+    assert "rank ranges: 95% of 200 resamples of the segments" in section
