@@ -32,6 +32,8 @@ uploads = ranking_uploads()
 test_set = session_test_set()
 compare_systems = set(test_set.system_names)
 
+if uploads.metadata is not None and not uploads.scores:
+    st.info("The systems metadata says which of WMT25's score files count: upload them too.")
 if uploads.empty:
     if len(test_set.systems) < 2:
         st.info("A ranking takes two systems; this test set has one. Upload more on the Data page.")

@@ -247,3 +247,9 @@ def test_waves_without_documents_are_refused_with_what_to_upload(wmt24):
 def test_an_xz_file_that_is_no_archive_is_refused_as_what_it_is():
     app = uploaded(opened(), scores=[("scores.tar.xz", lzma.compress(b"plain text"))])
     assert "this xz file holds no tar archive" in app.error[0].value
+
+
+def test_the_metadata_alone_says_what_else_to_upload(wmt25_files):
+    app = uploaded(opened(), metadata=wmt25_files["metadata"])
+    assert any("upload them too" in i.value for i in app.info)
+    assert table(app)["system"][0] == "neural-large"  # the session's ranking meanwhile
