@@ -77,11 +77,9 @@ def _opened(data: bytes, name: str) -> ArchiveTree:
     try:
         return open_archive(data, name, read_xz=True)
     except InputError as error:
-        if error.hint in (ARCHIVE_HINT, LARGE_HINT) or (error.hint or "").endswith(ARCHIVE_HINT):
-            raise InputError(
-                error.problem, origin=error.origin, line=error.line, hint=SCORES_HINT
-            ) from None
-        raise
+        hint = (error.hint or "").replace(ARCHIVE_HINT, SCORES_HINT)
+        hint = hint.replace(LARGE_HINT, SCORES_HINT)
+        raise InputError(error.problem, origin=error.origin, line=error.line, hint=hint) from None
 
 
 SCORES_HINT = (

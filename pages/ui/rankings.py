@@ -93,7 +93,7 @@ class RankingUploads:
 def ranking_uploads() -> RankingUploads:
     """The page's uploaders, in an expander (open until something is uploaded)."""
 
-    def files(widget) -> tuple[Upload, ...]:
+    def files(widget: Sequence | None) -> tuple[Upload, ...]:
         return tuple((f.name, f.getvalue()) for f in widget or ())
 
     with st.expander("Upload WMT's files", expanded=True):
