@@ -12,6 +12,7 @@ from pages.ui.markdown_escape import escape_markdown
 from pages.ui.rankings import (
     HUMAN_CAPTION,
     WMT25_CAPTION,
+    UploadedRankings,
     pair_autorank,
     ranking_uploads,
     resamples_choice,
@@ -27,17 +28,14 @@ from pages.ui.upload_state import show_refused_upload
 
 st.set_page_config(page_title="mteval: rankings", layout="wide")
 show_refused_upload()  # while the last upload is refused
-st.title("Rankings")
-uploads = ranking_uploads()
-test_set = session_test_set()
-compare_systems = set(test_set.system_names)
 
-if uploads.metadata is not None and not uploads.scores:
-    st.info("The systems metadata says which of WMT25's score files count: upload them too.")
-if uploads.empty:
+
+def session_ranking(compare_systems: set[str]) -> None:
+    """No uploads: AutoRank of the session's test set over the metrics chosen here."""
+    test_set = session_test_set()
     if len(test_set.systems) < 2:
         st.info("A ranking takes two systems; this test set has one. Upload more on the Data page.")
-        st.stop()
+        return
     choices, slider = st.columns([3, 2])
     with choices:
         metrics = session_metric_choice()
@@ -45,14 +43,40 @@ if uploads.empty:
         resamples = resamples_choice()
     if not metrics:
         st.info("Choose at least one metric.")
-        st.stop()
+        return
     with friendly_errors():
         ranking = session_autorank(metrics, resamples)
     st.caption(session_caption(test_set.name, resamples))
     show_pair(ranking, None)
     show_pair_test(ranking, compare_systems)
-    st.stop()
 
+
+def uploaded_pair(found: UploadedRankings, compare_systems: set[str]) -> None:
+    """One pair of the uploads: its human ranking with the AutoRank beside it, or either."""
+    left, right = st.columns([3, 2])
+    pair = left.selectbox(f"Language pair ({len(found.pairs)})", found.pairs, key="rankings_pair")
+    with right:
+        resamples = resamples_choice() if pair in found.scores else 0
+    autorank = None
+    if pair in found.scores:
+        with friendly_errors():
+            autorank = pair_autorank(found, pair, resamples)
+    human = found.human.get(pair)
+    shown = [text for text, given in ((HUMAN_CAPTION, human), (WMT25_CAPTION, autorank)) if given]
+    st.caption(" ".join(shown))
+    ranking = human if human is not None else autorank
+    show_pair(ranking, autorank if human is not None else None)  # joined by system name
+    show_pair_test(ranking, compare_systems)
+
+
+st.title("Rankings")
+uploads = ranking_uploads()
+compare_systems = set(session_test_set().system_names)  # the pairs Compare can open
+if uploads.metadata is not None and not uploads.scores:
+    st.info("The systems metadata says which of WMT25's score files count: upload them too.")
+if uploads.empty:
+    session_ranking(compare_systems)
+    st.stop()
 with friendly_errors():
     found = uploaded_rankings(uploads)
 for note in found.notes:
@@ -60,20 +84,4 @@ for note in found.notes:
 if not found.pairs:
     st.info("The uploads hold no language pair to rank.")
     st.stop()
-left, right = st.columns([3, 2])
-pair = left.selectbox(f"Language pair ({len(found.pairs)})", found.pairs, key="rankings_pair")
-with right:
-    resamples = resamples_choice() if pair in found.scores else 0
-autorank = None
-if pair in found.scores:
-    with friendly_errors():
-        autorank = pair_autorank(found, pair, resamples)
-human = found.human.get(pair)
-captions = [text for text, given in ((HUMAN_CAPTION, human), (WMT25_CAPTION, autorank)) if given]
-st.caption(" ".join(captions))
-if human is not None:
-    show_pair(human, autorank)  # AutoRank beside the human ranking, joined by system name
-    show_pair_test(human, compare_systems)
-else:
-    show_pair(autorank, None)
-    show_pair_test(autorank, compare_systems)
+uploaded_pair(found, compare_systems)
