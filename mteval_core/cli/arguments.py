@@ -266,8 +266,8 @@ def add_preprocessing_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--spm-model",
         metavar="PATH",
-        help="the SentencePiece model file of --tokenize flores101, flores200 or spm (sacreBLEU "
-        "downloads it; mteval reads it from here); signatures name it by its SHA-256 "
+        help="the SentencePiece model file of --tokenize flores101, flores200, spBLEU-1K or spm "
+        "(sacreBLEU downloads it; mteval reads it from here); signatures name it by its SHA-256 "
         "(spm-model:...)",
     )
     parser.add_argument("--lowercase", action="store_true", help="Unicode lowercasing")
@@ -297,7 +297,7 @@ def given_spm_model(args: argparse.Namespace) -> SentencePieceModel | None:
     """--spm-model PATH, read (its SHA-256 signs it) where --tokenize takes one."""
     if args.spm_model and args.tokenize not in SPM_TOKENIZERS:
         raise InputError(
-            "--spm-model works with --tokenize flores101, flores200 or spm",
+            "--spm-model works with --tokenize flores101, flores200, spBLEU-1K or spm",
             hint="Give one of them, or leave out --spm-model.",
         )
     if args.tokenize not in SPM_TOKENIZERS:

@@ -32,10 +32,11 @@ TOKENIZERS = (
     "ko-mecab",
     "flores101",
     "flores200",
+    "spBLEU-1K",
     "spm",
 )
 # sacreBLEU downloads the SentencePiece models of these; we read the file given (``spm_model``).
-SPM_TOKENIZERS = ("flores101", "flores200", "spm")
+SPM_TOKENIZERS = ("flores101", "flores200", "spBLEU-1K", "spm")
 SPM_DIGEST_SIGNED = 12  # hex digits of the model's SHA-256 in the signature (spm-model:...)
 # The extra of ``pip install "mteval-core[...]"`` each tokenizer needs, named when it is missing.
 TOKENIZER_EXTRAS = {"ja-mecab": "ja", "ko-mecab": "ko", **dict.fromkeys(SPM_TOKENIZERS, "spm")}
@@ -61,7 +62,7 @@ SNOWBALL_LANGUAGES = (
 
 @dataclass(frozen=True)
 class SentencePieceModel:
-    """Which SentencePiece model the flores101, flores200 and spm tokenizers use: known by the
+    """Which SentencePiece model the flores101, flores200, spBLEU-1K and spm tokenizers use: known by the
     SHA-256 of its bytes, so that two models never share a signature or a cached result, and
     the same bytes under two names do.
 
@@ -97,7 +98,7 @@ class Options:
     split: characters up to U+0020 trimmed from both ends, then space, tab, LF, CR and form feed
     only; NBSP stays inside a word), 'mteval' (13a with mteval-v13a's ASCII-only lowercasing),
     or sacreBLEU's 'zh', 'char', 'ja-mecab', 'ko-mecab' and the SentencePiece ones
-    ('flores101', 'flores200', 'spm'), which use the model ``spm_model`` (sacreBLEU downloads
+    ('flores101', 'flores200', 'spBLEU-1K', 'spm'), which use the model ``spm_model`` (sacreBLEU downloads
     it; here it is the file the user gives, see SentencePieceModel).
     The language default (zh for Chinese output, ...) is chosen before an Options is made
     (``settings.languages.resolve_tokenizer``): here a tokenizer is always a definite choice.
@@ -164,7 +165,7 @@ class Options:
             )
         if self.tokenize not in SPM_TOKENIZERS and self.spm_model is not None:
             raise InputError(
-                f"a SentencePiece model is for the flores101, flores200 and spm tokenizers, "
+                f"a SentencePiece model is for the flores101, flores200, spBLEU-1K and spm tokenizers, "
                 f"not {self.tokenize}",
                 hint="Choose one of them, or leave the model out.",
             )

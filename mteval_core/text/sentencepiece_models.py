@@ -1,4 +1,4 @@
-"""SentencePiece models of the flores101, flores200 and spm tokenizers: read, checked and kept
+"""SentencePiece models of the flores101, flores200, spBLEU-1K and spm tokenizers: read, checked and kept
 loaded in memory, never written anywhere.
 
 A model is known by the SHA-256 of its bytes (``settings.options.SentencePieceModel``). The
@@ -115,7 +115,7 @@ def _load(model: SentencePieceModel, data: bytes) -> Any:
             "this is not a SentencePiece model: sentencepiece cannot read it",
             origin=model.name,
             hint="Give the .model file that sentencepiece's trainer wrote (sacreBLEU keeps its "
-            "flores101 and flores200 copies in ~/.sacrebleu/models/).",
+            "flores101, flores200 and spBLEU-1K copies in ~/.sacrebleu/models/).",
         ) from None
 
 

@@ -218,7 +218,7 @@ A_MODEL = SentencePieceModel.of_bytes("m.model", b"model bytes")
 
 def test_every_tokenizer_is_in_the_signature():
     for name in TOKENIZERS:
-        model = A_MODEL if name in ("flores101", "flores200", "spm") else None
+        model = A_MODEL if name in ("flores101", "flores200", "spBLEU-1K", "spm") else None
         label = "flores101" if name == "spm" else name  # as sacreBLEU signs it
         assert f"|tok:{label}|" in signature(Options(tokenize=name, spm_model=model), 1)
 
@@ -310,7 +310,7 @@ def spm_model(tmp_path_factory) -> Path:
     return folder / "tiny.model"
 
 
-@pytest.mark.parametrize("name", ["flores101", "flores200", "spm"])
+@pytest.mark.parametrize("name", ["flores101", "flores200", "spBLEU-1K", "spm"])
 def test_spm_tokens_equal_sacrebleus_with_the_same_model(name, spm_model, monkeypatch, tmp_path):
     """sacreBLEU's TokenizerSPM reads its model from SACREBLEU_DIR/models/ (downloading it when
     absent): pointed at a folder that holds our model under its file name, it uses ours."""
