@@ -62,8 +62,8 @@ SNOWBALL_LANGUAGES = (
 
 @dataclass(frozen=True)
 class SentencePieceModel:
-    """Which SentencePiece model the flores101, flores200, spBLEU-1K and spm tokenizers use: known by the
-    SHA-256 of its bytes, so that two models never share a signature or a cached result, and
+    """Which SentencePiece model the flores101, flores200, spBLEU-1K and spm tokenizers use: known
+    by the SHA-256 of its bytes, so that two models never share a signature or a cached result, and
     the same bytes under two names do.
 
     ``name`` is what the user calls the file (the path given on the command line, an upload's
@@ -98,8 +98,8 @@ class Options:
     split: characters up to U+0020 trimmed from both ends, then space, tab, LF, CR and form feed
     only; NBSP stays inside a word), 'mteval' (13a with mteval-v13a's ASCII-only lowercasing),
     or sacreBLEU's 'zh', 'char', 'ja-mecab', 'ko-mecab' and the SentencePiece ones
-    ('flores101', 'flores200', 'spBLEU-1K', 'spm'), which use the model ``spm_model`` (sacreBLEU downloads
-    it; here it is the file the user gives, see SentencePieceModel).
+    ('flores101', 'flores200', 'spBLEU-1K', 'spm'), which use the model ``spm_model``
+    (sacreBLEU downloads it; here it is the file the user gives, see SentencePieceModel).
     The language default (zh for Chinese output, ...) is chosen before an Options is made
     (``settings.languages.resolve_tokenizer``): here a tokenizer is always a definite choice.
     lowercase: Unicode lowercasing (every metric; TER is case-insensitive anyway unless its
@@ -165,8 +165,8 @@ class Options:
             )
         if self.tokenize not in SPM_TOKENIZERS and self.spm_model is not None:
             raise InputError(
-                f"a SentencePiece model is for the flores101, flores200, spBLEU-1K and spm tokenizers, "
-                f"not {self.tokenize}",
+                "a SentencePiece model is for the flores101, flores200, spBLEU-1K and spm "
+                f"tokenizers, not {self.tokenize}",
                 hint="Choose one of them, or leave the model out.",
             )
 

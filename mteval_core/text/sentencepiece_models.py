@@ -1,5 +1,5 @@
-"""SentencePiece models of the flores101, flores200, spBLEU-1K and spm tokenizers: read, checked and kept
-loaded in memory, never written anywhere.
+"""SentencePiece models of the flores101, flores200, spBLEU-1K and spm tokenizers: read, checked
+and kept loaded in memory, never written anywhere.
 
 A model is known by the SHA-256 of its bytes (``settings.options.SentencePieceModel``). The
 command line's model is a file, read again where it is loaded (a shard's worker reads it from
