@@ -333,7 +333,8 @@ def test_spm_tokens_equal_sacrebleus_with_the_same_model(name, spm_model, monkey
 def test_spm_needs_a_model_file(tmp_path):
     with pytest.raises(InputError, match="needs its SentencePiece model file"):
         Options(tokenize="flores200")
-    with pytest.raises(InputError, match="is for the flores101, flores200, spBLEU-1K and spm tokenizers"):
+    four = "is for the flores101, flores200, spBLEU-1K and spm tokenizers"
+    with pytest.raises(InputError, match=four):
         Options(tokenize="13a", spm_model=A_MODEL)
     with pytest.raises(InputError, match=r"--tokenize flores200 needs .* --spm-model PATH"):
         main_error(["score", "--refs", "r", "--hyps", "h", "--tokenize", "flores200"])
