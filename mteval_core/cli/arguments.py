@@ -136,6 +136,7 @@ def in_command_words(message: str) -> str:
     give or choose in neutral words (the Data page says it in its own)."""
     # the readers, imported only once a message is shown: building the parser must not import them
     from mteval_core.io.detect import GIVE_IT_AS
+    from mteval_core.io.metric_scores import SAY_THE_DIRECTION
     from mteval_core.io.plain import DROP_BYTE_ORDER_MARK
     from mteval_core.model.testset import SEGMENT_ID_MAP
 
@@ -144,6 +145,8 @@ def in_command_words(message: str) -> str:
         SEGMENT_ID_MAP: f"{SEGMENT_ID_MAP[:-1]}, --segment-ids FILE)",
         GIVE_IT_AS["ref"]: "Pass it with --refs.",
         GIVE_IT_AS["sys"]: "Pass it with --hyps.",
+        SAY_THE_DIRECTION: SAY_THE_DIRECTION[:-1]
+        + ": give --metric-scores NAME:higher=FILE or NAME:lower=FILE.",
     }
     for neutral, flag in flags.items():
         message = message.replace(neutral, flag)

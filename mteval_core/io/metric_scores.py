@@ -265,14 +265,20 @@ def parse_direction(text: str | None, name: str) -> bool:
     return DIRECTIONS[word]
 
 
+# the hint of a missing direction, which the command line and the pages phrase their own way
+SAY_THE_DIRECTION = (
+    "Say whether higher scores are better (COMET, chrF) or lower ones (MetricX, TER): the "
+    "numbers cannot tell."
+)
+
+
 def check_direction(higher_is_better: bool | None, name: str, origin: str | None = None) -> None:
     """Refuse scores without a direction: the numbers cannot tell which way is better."""
     if not isinstance(higher_is_better, bool):
         raise InputError(
             f"the direction of metric {name!r} was not given",
             origin=origin,
-            hint="Say whether higher scores are better (COMET, chrF) or lower ones (MetricX, "
-            "TER): the numbers cannot tell.",
+            hint=SAY_THE_DIRECTION,
         )
 
 

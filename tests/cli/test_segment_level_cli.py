@@ -81,9 +81,13 @@ def test_segment_level_needs_human(capsys) -> None:
 
 
 def test_metric_scores_need_a_direction(capsys, tmp_path) -> None:
+    """A table of scores says no direction (a tool's own output may: COMET's, MetricX's)."""
+    rows = [f"{Path(h).stem},{i},0.5" for h in HYPS for i in range(1, 41)]
+    (tmp_path / "c.csv").write_text("system,segment,score\n" + "\n".join(rows) + "\n")
     code, _, err = run(capsys, "--metric-scores", f"comet={tmp_path / 'c.csv'}")
     assert code != 0
-    assert "direction of metric 'comet' is missing" in err and "NAME:higher=FILE" in err
+    assert "the direction of metric 'comet' was not given" in err
+    assert "give --metric-scores NAME:higher=FILE or NAME:lower=FILE." in err
 
 
 def test_rows_of_systems_without_text_are_set_aside_with_a_note(capsys, tmp_path) -> None:
