@@ -2,7 +2,9 @@
 
     mteval rank --autorank wmt25 --metric-scores DIR --systems-metadata FILE
                 [--lp LP ...] [--autorank-metrics M,M] [--bootstrap N] [--seed S]
-                [--leave-one-out] [--format text|json]
+                [--leave-one-out] [--format text|json|html]
+    mteval rank --autorank wmt25 --mtme ROOT --test-set NAME [--reference REF] [--lp LP ...]
+                [--autorank-metrics M,M] [--bootstrap N] [--seed S] [--leave-one-out]
 
 DIR is WMT25's ``data/automatic_scores/`` as shipped (one SYSTEM.jsonl per system; files may be
 given one by one too), FILE its ``data/systems_metadata_updated3.json``: a system counts for a
@@ -12,6 +14,12 @@ organisers did (``rankings.autorank.wmt25_metrics``); ``--autorank-metrics`` cho
 ``autorank`` are both the AutoRank (1 is the best); ``extra`` holds each metric's mean, the
 AutoRank interval with ``--bootstrap`` and, with ``--leave-one-out``, each system's AutoRank
 without each metric.
+
+With ``--mtme`` the scores are an mt-metrics-eval folder's ``metric-scores/`` of each pair (every
+segment-level metric of the chosen reference, or ``--autorank-metrics``), ranked by the
+recipe's arithmetic over those metrics (``rankings.metric_inputs``): the systems are the pair's
+MT systems (references scored as systems are not ranked), each metric's system score the mean
+of its segment scores, a lower-is-better metric entering with its sign flipped.
 """
 
 from __future__ import annotations
@@ -67,6 +75,17 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
         action="store_true",
         help="also rank without each metric in turn, and name the systems that move",
     )
+    group.add_argument(
+        "--mtme",
+        metavar="ROOT",
+        help="rank from an mt-metrics-eval folder's metric scores instead (with --test-set)",
+    )
+    group.add_argument("--test-set", metavar="NAME", help="the test set of --mtme (e.g. wmt23)")
+    group.add_argument(
+        "--reference",
+        metavar="REF",
+        help="the reference whose metric scores --mtme ranks from (default: the standard one)",
+    )
     add_resampling_arguments(group, "AutoRank intervals and 95%% rank ranges")
 
 
@@ -75,6 +94,8 @@ def requested(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace) -> list[LanguagePairRanking]:
+    if args.mtme is not None:
+        return _mtme_rankings(args)
     if not args.metric_scores:
         raise InputError(
             "--autorank needs --metric-scores", hint="Give WMT25's data/automatic_scores/ folder."
@@ -143,3 +164,52 @@ def _check_resampled_cells(scores: MetricSegments, resamples: int) -> None:
             f"segments are {cells:,} cells, over the limit of {MAX_RESAMPLED_CELLS:,}",
             hint="Give fewer resamples with --bootstrap.",
         )
+
+
+def _mtme_rankings(args: argparse.Namespace) -> list[LanguagePairRanking]:
+    """AutoRank of each pair of an mt-metrics-eval folder, from its metric scores."""
+    from mteval_core.io.mtme import DiskTree, HowToChoose, language_pairs, read_mtme
+    from mteval_core.rankings.metric_inputs import segments_of_metrics
+
+    if not args.test_set or args.metric_scores or args.systems_metadata:
+        raise InputError(
+            "--autorank with --mtme takes --test-set (and no --metric-scores or "
+            "--systems-metadata: the folder holds the scores and the systems)",
+            hint="e.g. mteval rank --autorank wmt25 --mtme mt-metrics-eval-v2 --test-set wmt23 "
+            "--lp zh-en",
+        )
+    pairs = args.lp or language_pairs(DiskTree(Path(args.mtme) / args.test_set))
+    rankings = []
+    for pair in pairs:
+        read = read_mtme(
+            args.mtme,
+            args.test_set,
+            pair,
+            args.reference,
+            how_to_choose=HowToChoose("choose another with --reference"),
+        )
+        by_name = {metric.name: metric for metric in read.external}
+        spelled = {name.lower(): name for name in by_name}  # the option's names are lowercased
+        names = [spelled.get(name.lower(), name) for name in args.autorank_metrics or ()]
+        names = names or [m.name for m in read.external if m.segment_level]
+        missing = [name for name in names if name not in by_name]
+        if missing or not names:
+            raise InputError(
+                f"{pair}: no segment scores of {', '.join(missing) or 'any metric'} for "
+                f"reference {read.reference}",
+                hint=f"Its metrics: {', '.join(by_name) or 'none'}; choose with "
+                "--autorank-metrics, or another reference with --reference.",
+            )
+        chosen, notes = segments_of_metrics(
+            pair, read.test_set.system_names, [by_name[name] for name in names]
+        )
+        _check_resampled_cells(chosen, args.bootstrap)
+        result = autorank(
+            chosen,
+            args.autorank,
+            resamples=args.bootstrap,
+            rng=np.random.default_rng(args.seed),
+            leave_one_out=args.leave_one_out,
+        )
+        rankings.append(autorank_table(result, (*read.notes, *notes)))
+    return rankings

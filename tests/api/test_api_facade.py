@@ -118,6 +118,14 @@ def test_importing_the_package_loads_no_metric_and_scoring_no_pandas_or_scipy():
     assert done.stdout.strip() == "['mteval_core'] False False"
 
 
+def test_the_package_exports_exactly_the_apis_names():
+    """mteval_core lists the names itself (importing it stays light: api is loaded on first use),
+    so the two lists are kept equal here."""
+    import mteval_core.api as api
+
+    assert sorted(mt.__all__) == sorted([*api.__all__, "__version__"])
+
+
 def test_every_public_name_resolves_and_unknown_ones_do_not():
     for name in mt.__all__:
         assert getattr(mt, name) is not None
