@@ -106,16 +106,8 @@ def run(args: argparse.Namespace) -> list[LanguagePairRanking]:
     rankings = []
     for pair in pairs:
         chosen = _selected(scores[pair], supported, args.autorank, args.autorank_metrics)
-        _check_resampled_cells(chosen, args.bootstrap)
-        result = autorank(
-            chosen,
-            args.autorank,
-            resamples=args.bootstrap,
-            rng=np.random.default_rng(args.seed),
-            leave_one_out=args.leave_one_out,
-        )
-        notes = [] if supported is not None else [NO_METADATA]
-        rankings.append(autorank_table(result, tuple(notes)))
+        notes = () if supported is not None else (NO_METADATA,)
+        rankings.append(_ranked(chosen, args, notes))
     return rankings
 
 
@@ -203,13 +195,20 @@ def _mtme_rankings(args: argparse.Namespace) -> list[LanguagePairRanking]:
         chosen, notes = segments_of_metrics(
             pair, read.test_set.system_names, [by_name[name] for name in names]
         )
-        _check_resampled_cells(chosen, args.bootstrap)
-        result = autorank(
-            chosen,
-            args.autorank,
-            resamples=args.bootstrap,
-            rng=np.random.default_rng(args.seed),
-            leave_one_out=args.leave_one_out,
-        )
-        rankings.append(autorank_table(result, (*read.notes, *notes)))
+        rankings.append(_ranked(chosen, args, (*read.notes, *notes)))
     return rankings
+
+
+def _ranked(
+    chosen: MetricSegments, args: argparse.Namespace, notes: tuple[str, ...]
+) -> LanguagePairRanking:
+    """One pair's AutoRank by the recipe, with the intervals and leave-one-out asked for."""
+    _check_resampled_cells(chosen, args.bootstrap)
+    result = autorank(
+        chosen,
+        args.autorank,
+        resamples=args.bootstrap,
+        rng=np.random.default_rng(args.seed),
+        leave_one_out=args.leave_one_out,
+    )
+    return autorank_table(result, notes)
