@@ -134,12 +134,11 @@ def run(args: argparse.Namespace) -> list[LanguagePairRanking]:
             "--exclude-annotators is for DA+SQM exports (--protocol wmt23 or custom)",
             hint="WMT24's procedure keeps every annotator; leave the option out.",
         )
-    if args.protocol == "wmt23":
-        return _selected(args, *_wmt23(args))
-    if args.protocol == "custom":
-        return _selected(args, *_custom(args))
-    if args.protocol == "wmt25":
-        return _selected(args, *_wmt25(args))
+    protocols = {"wmt23": _wmt23, "wmt24": _wmt24, "wmt25": _wmt25, "custom": _custom}
+    return _selected(args, *protocols[args.protocol](args))
+
+
+def _wmt24(args: argparse.Namespace) -> tuple[list[LanguagePairRanking], tuple[str, ...]]:
     if not args.human or not args.documents:
         raise InputError(
             "--protocol wmt24 needs --human (the ESA exports) and --documents (<LP>.docs)",
@@ -148,19 +147,7 @@ def run(args: argparse.Namespace) -> list[LanguagePairRanking]:
         )
     export = read_esa_exports(args.human)
     documents = dict(read_documents(path) for path in args.documents)
-    rankings = rank_wmt24(export.ratings, documents)
-    if args.lp:
-        unknown = [pair for pair in args.lp if pair not in {r.language_pair for r in rankings}]
-        if unknown:
-            raise InputError(
-                f"--lp: no ranking of {', '.join(unknown)}",
-                hint="Ranked: " + ", ".join(r.language_pair for r in rankings) + ".",
-            )
-        rankings = [r for r in rankings if r.language_pair in args.lp]
-    return [
-        LanguagePairRanking(r.language_pair, r.protocol, r.systems, (*export.notes, *r.notes))
-        for r in rankings
-    ]
+    return rank_wmt24(export.ratings, documents), export.notes
 
 
 def _wmt23(args: argparse.Namespace) -> tuple[list[LanguagePairRanking], tuple[str, ...]]:
