@@ -349,3 +349,20 @@ def test_two_kinds_of_annotations_together_are_refused_naming_both():
     assert len(app.error) == 1
     message = app.error[0].value
     assert "export.csv is a DA+SQM export" in message and "humeval.jsonl is WMT25" in message
+
+
+def test_esa_waves_offer_wmt24_and_custom_and_custom_ranks_as_the_command_does(wmt24):
+    waves = sorted((wmt24 / "waves").glob("*.csv"))
+    documents = sorted((wmt24 / "documents").glob("*.docs"))
+    app = uploaded(
+        opened(),
+        waves=[(p.name, p.read_bytes()) for p in waves],
+        documents=[(p.name, p.read_bytes()) for p in documents],
+    )
+    assert app.selectbox(key="rankings_procedure").options == ["WMT24", "custom"]
+    app.selectbox(key="rankings_procedure").set_value("custom").run()
+    app.selectbox(key="rankings_average").set_value("domain").run()
+    app.selectbox(key="rankings_correction").set_value("none").run()
+    options = ("--protocol", "custom", "--custom-average", "domain", "--custom-correction", "none")
+    expected = one_pair(app, waves, *options, "--documents", *map(str, documents))
+    ranked_like_the_command(app, expected)
