@@ -1,5 +1,7 @@
-"""Rankings page: official rankings as WMT makes them. With WMT's files uploaded here, WMT24's
-human ranking from Appraise ESA waves (rank ranges, clusters) and WMT25's AutoRank from its
+"""Rankings page: official rankings as WMT makes them. With WMT's files uploaded here, a human
+ranking by the procedure chosen among those the files fit (WMT23 from a DA+SQM export, WMT24
+from Appraise ESA waves, WMT25 from its humeval JSON Lines or Pearmut logs, or custom: its parts
+chosen; rank ranges, clusters) and WMT25's AutoRank from its
 automatic scores, joined by system name where a pair has both, the systems whose two rank ranges
 do not overlap marked; without them, the AutoRank of the session's own test set over its metrics.
 One pair at a time: its table, a figure of rank ranges, and the test of two of its systems, with
@@ -10,10 +12,12 @@ import streamlit as st
 from pages.ui.friendly_errors import friendly_errors
 from pages.ui.markdown_escape import escape_markdown
 from pages.ui.rankings import (
-    HUMAN_CAPTION,
     WMT25_CAPTION,
     UploadedRankings,
+    human_caption,
+    human_files,
     pair_autorank,
+    procedure_choice,
     ranking_uploads,
     resamples_choice,
     session_autorank,
@@ -62,8 +66,8 @@ def uploaded_pair(found: UploadedRankings, compare_systems: set[str]) -> None:
         with friendly_errors():
             autorank = pair_autorank(found, pair, resamples)
     human = found.human.get(pair)
-    shown = [text for text, given in ((HUMAN_CAPTION, human), (WMT25_CAPTION, autorank)) if given]
-    st.caption(" ".join(shown))
+    shown = [human_caption(human)] if human is not None else []
+    st.caption(" ".join([*shown, *([WMT25_CAPTION] if autorank is not None else [])]))
     ranking = human if human is not None else autorank
     show_pair(ranking, autorank if human is not None else None)  # joined by system name
     show_pair_test(ranking, compare_systems)
@@ -78,7 +82,10 @@ if uploads.empty:
     session_ranking(compare_systems)
     st.stop()
 with friendly_errors():
-    found = uploaded_rankings(uploads)
+    files = human_files(uploads)
+procedure = (files, *procedure_choice(files)) if files is not None else None
+with friendly_errors():
+    found = uploaded_rankings(uploads, procedure)
 for note in found.notes:
     st.caption(escape_markdown(note))
 if not found.pairs:

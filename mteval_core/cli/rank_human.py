@@ -33,15 +33,12 @@ of annotations and its p-value of being better than every other system.
 from __future__ import annotations
 
 import argparse
-import csv
 from pathlib import Path
 
 from mteval_core.errors import InputError
-from mteval_core.io.appraise_da_sqm import FIELDS as DA_SQM_FIELDS
 from mteval_core.io.appraise_da_sqm import read_da_sqm_exports
-from mteval_core.io.appraise_esa import FIELDS as ESA_FIELDS
 from mteval_core.io.appraise_esa import read_documents, read_esa_exports
-from mteval_core.io.decoding import read_text
+from mteval_core.io.human_layout import export_layout
 from mteval_core.io.mtme_ratings import read_rating_files
 from mteval_core.io.pearmut import is_pearmut_log, read_pearmut_logs
 from mteval_core.io.wmt25_humeval import read_wmt25_humeval
@@ -239,24 +236,10 @@ def _refuse_unused(args: argparse.Namespace, layout: str) -> None:
 
 
 def _layout(path: Path) -> str:
-    """'mtme' for a .rating file; else 'esa' or 'da-sqm' by the number of fields of the
-    file's first row (the chosen reader then checks every row)."""
+    """The kind of export ``path`` is (io.human_layout)."""
     if path.name.endswith(".rating"):
         return "mtme"
-    text = read_text(path.read_bytes(), str(path))
-    first = next((line for line in text.split("\n") if line.strip()), "")
-    count = len(next(csv.reader([first]), []))
-    if count == len(ESA_FIELDS):
-        return "esa"
-    if count == len(DA_SQM_FIELDS):
-        return "da-sqm"
-    raise InputError(
-        f"the first row has {count} fields: neither an ESA export ({len(ESA_FIELDS)}) nor a "
-        f"DA+SQM export ({len(DA_SQM_FIELDS)})",
-        origin=str(path),
-        line=1,
-        hint="Give Appraise's export as it writes it.",
-    )
+    return export_layout(path.read_bytes(), str(path))
 
 
 def _selected(

@@ -81,16 +81,22 @@ def read_da_sqm_exports(
     paths: Sequence[Path], excluded_annotators: Collection[str] = ()
 ) -> DASQMExport:
     """Every kept rating of ``paths``, in file order, and a note per file of what was dropped."""
+    return da_sqm_of_bytes([(path.read_bytes(), str(path)) for path in paths], excluded_annotators)
+
+
+def da_sqm_of_bytes(
+    files: Sequence[tuple[bytes, str]], excluded_annotators: Collection[str] = ()
+) -> DASQMExport:
+    """The same from (data, origin) pairs, as the Rankings page holds its uploads."""
     excluded = {name.lower() for name in excluded_annotators}
     ratings: list[DASQMRating] = []
     notes = []
-    for path in paths:
-        text = read_text(path.read_bytes(), str(path))
-        kept, dropped = read_da_sqm_text(text, str(path), excluded)
+    for data, origin in files:
+        kept, dropped = read_da_sqm_text(read_text(data, origin), origin, excluded)
         ratings += kept
         if dropped:
             said = ", ".join(f"{count:,} {why}" for why, count in dropped.items())
-            notes.append(f"{path.name}: the quality filters dropped {said}")
+            notes.append(f"{Path(origin).name}: the quality filters dropped {said}")
     return DASQMExport(tuple(ratings), tuple(notes))
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from mteval_core.errors import InputError
@@ -59,26 +60,41 @@ def is_pearmut_log(path: Path) -> bool:
     """Whether the first object of ``path`` is a Pearmut log entry (``user_id`` and
     ``item_i``, no WMT ``doc_id``); a file that is not JSON Lines is left to the other reader."""
     with path.open("rb") as file:
-        for line in file:
-            if line.strip():
-                try:
-                    first = json.loads(line.removeprefix(b"\xef\xbb\xbf"))  # a UTF-8 BOM
-                except ValueError:
-                    return False
-                return isinstance(first, dict) and {"user_id", "item_i"} <= set(first)
+        return _is_pearmut_lines(file)
+
+
+def is_pearmut_bytes(data: bytes) -> bool:
+    """The same test on a file's bytes, as the Rankings page holds its uploads."""
+    return _is_pearmut_lines(data.splitlines())
+
+
+def _is_pearmut_lines(lines: Iterable[bytes]) -> bool:
+    for line in lines:
+        if line.strip():
+            try:
+                first = json.loads(line.removeprefix(b"\xef\xbb\xbf"))  # a UTF-8 BOM
+            except ValueError:
+                return False
+            return isinstance(first, dict) and {"user_id", "item_i"} <= set(first)
     return False
 
 
 def read_pearmut_logs(paths: list[Path]) -> HumanAnnotations:
     """Every kept rating of ``paths`` (Pearmut logs), in file order."""
+    return pearmut_of_bytes([(path.read_bytes(), str(path)) for path in paths])
+
+
+def pearmut_of_bytes(files: Sequence[tuple[bytes, str]]) -> HumanAnnotations:
+    """The same from (data, origin) pairs; the campaign is the origin's file name without its
+    suffix, as it is of a path."""
     annotations: list[HumanAnnotation] = []
     notes = []
-    for path in paths:
-        kept, dropped = _read_log(path.read_bytes(), str(path), path.stem)
+    for data, origin in files:
+        kept, dropped = _read_log(data, origin, Path(origin).stem)
         annotations += kept
         if dropped:
             said = ", ".join(f"{count:,} {why}" for why, count in dropped.items())
-            notes.append(f"{path.name}: the reader dropped {said}")
+            notes.append(f"{Path(origin).name}: the reader dropped {said}")
     return HumanAnnotations(tuple(annotations), tuple(notes))
 
 

@@ -120,26 +120,31 @@ def systems_metadata_of_upload(upload: Upload) -> dict[str, frozenset[str]]:
     return systems_metadata_of(upload[1], upload[0])
 
 
-def esa_of_uploads(
-    waves: Sequence[Upload], documents: Sequence[Upload]
-) -> tuple[ESAExport, dict[str, list[tuple[str, str]]]]:
-    """The ESA waves' kept ratings and each pair's ``.docs`` lines, bounded as above."""
-    uploads = [*waves, *documents]
+def check_human_uploads(uploads: Sequence[Upload], origin: str) -> None:
+    """The human upload's bounds, before any file is read: each file's size, their number and
+    their total."""
     check_upload_sizes(uploads)
     if len(uploads) > MAX_RANKING_FILES:
         raise InputError(
             f"{len(uploads):,} files; the Rankings page takes up to {MAX_RANKING_FILES:,}",
-            origin="the ESA upload",
-            hint="Upload fewer waves or documents files.",
+            origin=origin,
+            hint="Upload fewer annotation or documents files.",
         )
     total = sum(len(data) for _, data in uploads)
     if total > MAX_RANKING_UPLOAD_MB * MB:
         raise InputError(
             f"the files come to {total / MB:,.0f} MB; the Rankings page takes up to "
             f"{MAX_RANKING_UPLOAD_MB} MB together",
-            origin="the ESA upload",
-            hint="Upload fewer waves, or rank them with the command line.",
+            origin=origin,
+            hint="Upload fewer annotation files, or rank them with the command line.",
         )
+
+
+def esa_of_uploads(
+    waves: Sequence[Upload], documents: Sequence[Upload]
+) -> tuple[ESAExport, dict[str, list[tuple[str, str]]]]:
+    """The ESA waves' kept ratings and each pair's ``.docs`` lines, bounded as above."""
+    check_human_uploads([*waves, *documents], "the ESA upload")
     for name, _ in documents:
         if not name.endswith(".docs"):
             raise InputError(

@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,14 +70,20 @@ class HumanAnnotations:
 
 def read_wmt25_humeval(paths: list[Path]) -> HumanAnnotations:
     """Every annotated wave entry of ``paths`` (WMT25 humeval JSON Lines), in file order."""
+    return humeval_of_bytes([(path.read_bytes(), str(path)) for path in paths])
+
+
+def humeval_of_bytes(files: Sequence[tuple[bytes, str]]) -> HumanAnnotations:
+    """The same from (data, origin) pairs, as the Rankings page holds its uploads; each note
+    names the file by the last part of its origin."""
     annotations: list[HumanAnnotation] = []
     notes = []
-    for path in paths:
-        kept, dropped = read_humeval_lines(path.read_bytes(), str(path))
+    for data, origin in files:
+        kept, dropped = read_humeval_lines(data, origin)
         annotations += kept
         if dropped:
             said = ", ".join(f"{count:,} {why}" for why, count in dropped.items())
-            notes.append(f"{path.name}: the reader dropped {said}")
+            notes.append(f"{Path(origin).name}: the reader dropped {said}")
     return HumanAnnotations(tuple(annotations), tuple(notes))
 
 

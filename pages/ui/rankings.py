@@ -11,6 +11,7 @@ through ``escape_markdown``, the table through ``st.dataframe`` (plain text), th
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -18,15 +19,24 @@ import pandas as pd
 import streamlit as st
 
 from mteval_core.errors import InputError
+from mteval_core.io.appraise_da_sqm import da_sqm_of_bytes
+from mteval_core.io.human_layout import KIND_PROTOCOLS, human_upload_kind
+from mteval_core.io.pearmut import pearmut_of_bytes
 from mteval_core.io.ranking_uploads import (
     automatic_scores_of_uploads,
+    check_human_uploads,
     esa_of_uploads,
     systems_metadata_of_upload,
 )
 from mteval_core.io.uploads import Upload
+from mteval_core.io.wmt25_humeval import humeval_of_bytes
 from mteval_core.model.metric_segments import MetricSegments
+from mteval_core.rankings import human_custom
 from mteval_core.rankings.autorank import wmt25_ranking
 from mteval_core.rankings.human import rank_wmt24
+from mteval_core.rankings.human_custom import CustomProtocol
+from mteval_core.rankings.human_wmt23 import rank_wmt23
+from mteval_core.rankings.human_wmt25 import rank_wmt25
 from mteval_core.rankings.scored_autorank import rankable_metrics, scored_autorank
 from mteval_core.rankings.table import LanguagePairRanking
 from mteval_core.report.figures import rank_ranges_figure
@@ -59,6 +69,26 @@ HUMAN_CAPTION = (
     "signed-rank tests per domain combined by Stouffer's method (p < 0.05); systems that no "
     "test separates share a cluster (shaded in turn; dashed lines in the figure)."
 )
+HUMAN_CAPTIONS = {
+    "wmt24": HUMAN_CAPTION,
+    "wmt23": "WMT23's human ranking from the DA+SQM export (Appraise's ComputeWMT23Results): "
+    "each system's score is the mean over its items of their mean raw score; each pair of "
+    "systems is tested by a one-sided Mann-Whitney U test of the higher-scored one's item means "
+    "(p < 0.05); rank range [losses + 1, N - wins]; clusters shaded in turn.",
+    "wmt25": "WMT25's human ranking (the organisers' 08-compute_clusters.py): each system's score "
+    "is the mean of its annotations, both waves pooled; one-sided Wilcoxon signed-rank tests "
+    "with the waves swapped (p < 0.025); rank ranges walked down the table; clusters shaded in "
+    "turn.",
+    "custom": "A human ranking by the parts chosen above ({name}): rank range [1 + significantly "
+    "better, N - significantly worse]; systems that no test separates share a cluster.",
+}
+PROCEDURES = {"wmt23": "WMT23", "wmt24": "WMT24", "wmt25": "WMT25", "custom": "custom"}
+FAMILIES = {"esa": "esa", "da-sqm": "da-sqm", "wmt25-humeval": "wmt25", "pearmut": "wmt25"}
+FAMILY_NAMES = {
+    "esa": "Appraise ESA waves",
+    "da-sqm": "a DA+SQM export",
+    "wmt25": "WMT25 humeval or Pearmut logs",
+}
 WMT25_CAPTION = (
     "WMT25's AutoRank from the organisers' automatic scores, by their protocol (its metrics "
     "for the pair, the systems the metadata lists for it): 1 is the best, N the worst. The "
@@ -110,15 +140,15 @@ def ranking_uploads() -> RankingUploads:
             type=["json"],
             key="rankings_metadata",
         )
-        human.markdown("**Human ranking from Appraise ESA exports (WMT24)**")
+        human.markdown("**Human ranking (WMT23, WMT24, WMT25 or your own procedure)**")
         waves = human.file_uploader(
-            "ESA waves (CSV, as Appraise exports them)",
-            type=["csv"],
+            "Human annotations: Appraise ESA waves or a DA+SQM export (CSV), WMT25's humeval "
+            "JSON Lines or Pearmut logs",
             accept_multiple_files=True,
             key="rankings_waves",
         )
         documents = human.file_uploader(
-            "Documents files (LP.docs: each segment's domain)",
+            "Documents files (LP.docs: each segment's domain, for ESA waves)",
             accept_multiple_files=True,
             key="rankings_documents",
         )
@@ -145,8 +175,11 @@ class UploadedRankings:
         return sorted({*self.scores, *self.human})
 
 
-def uploaded_rankings(uploads: RankingUploads) -> UploadedRankings:
-    """Read every upload once per content (whoever asks); each part raises its own message."""
+def uploaded_rankings(
+    uploads: RankingUploads, procedure: tuple[HumanFiles, str, CustomProtocol | None] | None
+) -> UploadedRankings:
+    """Read every upload once per content (whoever asks); each part raises its own message. The
+    human files are ranked by ``procedure`` (the files, the protocol, a custom one's parts)."""
     scores: dict[str, MetricSegments] = {}
     notes: tuple[str, ...] = ()
     score_digest = uploads.digest(uploads.scores, [uploads.metadata] if uploads.metadata else [])
@@ -163,43 +196,154 @@ def uploaded_rankings(uploads: RankingUploads) -> UploadedRankings:
             lambda _: systems_metadata_of_upload(uploads.metadata),
         )
     human: dict[str, LanguagePairRanking] = {}
-    if uploads.waves or uploads.documents:
-        if not uploads.waves or not uploads.documents:
-            raise InputError(
-                "a human ranking needs both the ESA waves and the documents files",
-                origin="the human ranking's upload",
-                hint="Upload the waves (CSV) and each pair's LP.docs file together.",
-            )
+    if procedure is not None:
+        files, protocol, custom = procedure
+        parts = tuple(vars(custom).items()) if custom is not None else ()
         ranked = cached(
-            cache_key("rankings human", content=uploads.digest(uploads.waves, uploads.documents)),
-            lambda _: human_rankings(uploads.waves, uploads.documents),
+            cache_key("rankings human", protocol, parts, content=files.digest),
+            lambda _: human_rankings(files, protocol, custom),
             "Testing every pair of systems",
         )
         human = {r.language_pair: r for r in ranked}
     return UploadedRankings(scores, metadata, human, notes, score_digest)
 
 
+@dataclass(frozen=True)
+class HumanFiles:
+    """The human upload sorted by kind: the annotation files (each with its kind), the .docs
+    files, the one family of procedures they fit, and their content hash."""
+
+    annotations: tuple[tuple[Upload, str], ...]
+    documents: tuple[Upload, ...]
+    family: str  # "esa", "da-sqm" or "wmt25"
+    digest: str
+
+    @property
+    def protocols(self) -> tuple[str, ...]:
+        kind = next(kind for kind, family in FAMILIES.items() if family == self.family)
+        return KIND_PROTOCOLS[kind]
+
+
+def human_files(uploads: RankingUploads) -> HumanFiles | None:
+    """The human upload's files by kind (bounded before they are read, told apart once per
+    content); files of two families, or a family without what it needs, are refused."""
+    if not uploads.waves and not uploads.documents:
+        return None
+    check_human_uploads([*uploads.waves, *uploads.documents], "the human ranking's upload")
+    digest = uploads.digest(uploads.waves, uploads.documents)
+    kinds = cached(
+        cache_key("rankings human kinds", content=digest),
+        lambda _: tuple(human_upload_kind(data, name) for name, data in uploads.waves),
+    )
+    annotations = tuple((u, k) for u, k in zip(uploads.waves, kinds) if k != "docs")
+    documents = (*(u for u, k in zip(uploads.waves, kinds) if k == "docs"), *uploads.documents)
+    families = {FAMILIES[kind]: upload[0] for upload, kind in annotations}
+    if len(families) > 1:
+        said = "; ".join(f"{name} is {FAMILY_NAMES[f]}" for f, name in families.items())
+        raise InputError(
+            f"the human annotations mix kinds of files: {said}",
+            origin="the human ranking's upload",
+            hint="Rank one kind of annotations at a time.",
+        )
+    family = next(iter(families), "esa")
+    if family == "esa" and (not annotations or not documents):
+        raise InputError(
+            "a human ranking needs both the ESA waves and the documents files",
+            origin="the human ranking's upload",
+            hint="Upload the waves (CSV) and each pair's LP.docs file together.",
+        )
+    if family != "esa" and documents:
+        raise InputError(
+            f"{FAMILY_NAMES[family]} takes no documents files: its procedure needs no .docs",
+            origin=documents[0][0],
+            hint="Remove the LP.docs files, or upload ESA waves with them.",
+        )
+    return HumanFiles(annotations, tuple(documents), family, digest)
+
+
 def human_rankings(
-    waves: Sequence[Upload], documents: Sequence[Upload]
+    files: HumanFiles, protocol: str, custom: CustomProtocol | None
 ) -> list[LanguagePairRanking]:
-    """WMT24's human ranking of every pair of the waves, the readers' notes on each; a pair of
-    more than :data:`MAX_RANKED_SYSTEMS` systems is refused before its tests run."""
-    export, lines = esa_of_uploads(waves, documents)
-    systems: dict[str, set[str]] = {}
-    for rating in export.ratings:
-        systems.setdefault(rating.language_pair, set()).add(rating.system)
-    for pair, names in systems.items():
-        if len(names) > MAX_RANKED_SYSTEMS:
+    """Every pair of the human files ranked by ``protocol``, the readers' notes first on each; a
+    pair of more than :data:`MAX_RANKED_SYSTEMS` systems is refused before its tests run (WMT25's
+    ranking refuses its own beyond MAX_HUMAN_RANKED_SYSTEMS)."""
+    given = [(data, name) for (name, data), _ in files.annotations]
+    if files.family == "wmt25":
+        logs = [(d, n) for (n, d), kind in files.annotations if kind == "pearmut"]
+        humeval = [(d, n) for (n, d), kind in files.annotations if kind != "pearmut"]
+        read = [pearmut_of_bytes(logs)] if logs else []
+        read += [humeval_of_bytes(humeval)] if humeval else []
+        notes = tuple(note for part in read for note in part.notes)
+        rankings = rank_wmt25(tuple(a for part in read for a in part.annotations))
+    elif files.family == "da-sqm":
+        export = da_sqm_of_bytes(given)
+        notes, by_pair = export.notes, human_custom.from_da_sqm(export.ratings)
+        _check_systems(by_pair, "the DA+SQM export")
+        rankings = (
+            rank_wmt23(export.ratings)
+            if protocol == "wmt23"
+            else human_custom.rank_custom(by_pair, custom or CustomProtocol())
+        )
+    else:
+        esa, documents = esa_of_uploads([u for u, _ in files.annotations], files.documents)
+        notes, by_pair = esa.notes, human_custom.from_esa(esa.ratings, documents)
+        _check_systems(by_pair, "the ESA waves")
+        rankings = (
+            rank_wmt24(esa.ratings, documents)
+            if protocol == "wmt24"
+            else human_custom.rank_custom(by_pair, custom or CustomProtocol())
+        )
+    return [
+        LanguagePairRanking(r.language_pair, r.protocol, r.systems, (*notes, *r.notes))
+        for r in rankings
+    ]
+
+
+def _check_systems(by_pair: dict[str, list[human_custom.HumanRating]], origin: str) -> None:
+    for pair, ratings in by_pair.items():
+        count = len({rating.system for rating in ratings})
+        if count > MAX_RANKED_SYSTEMS:
             raise InputError(
-                f"{pair} has {len(names):,} systems; a ranking here takes up to "
-                f"{MAX_RANKED_SYSTEMS} (it tests every pair of them)",
-                origin="the ESA waves",
+                f"{pair} has {count:,} systems; a ranking here takes up to "
+                f"MAX_RANKED_SYSTEMS ({MAX_RANKED_SYSTEMS}) (it tests every pair of them)",
+                origin=origin,
                 hint="Rank the pair with the command line, which has no such limit.",
             )
-    return [
-        LanguagePairRanking(r.language_pair, r.protocol, r.systems, (*export.notes, *r.notes))
-        for r in rank_wmt24(export.ratings, lines)
-    ]
+
+
+def procedure_choice(files: HumanFiles) -> tuple[str, CustomProtocol | None]:
+    """The procedure the human files fit (the select offers only those), and with custom its
+    parts, chosen in an expander."""
+    protocol = st.selectbox(
+        "Procedure",
+        files.protocols,
+        format_func=PROCEDURES.get,
+        help="The year's procedure as its organisers ran it, or custom: each part chosen.",
+        key="rankings_procedure",
+    )
+    if protocol != "custom":
+        return protocol, None
+    defaults = CustomProtocol()
+    with st.expander("The custom procedure's parts", expanded=True):
+        columns = st.columns(5)
+        chosen = {
+            part: column.selectbox(
+                part, options, index=options.index(getattr(defaults, part)), key=f"rankings_{part}"
+            )
+            for column, (part, options) in zip(
+                columns,
+                (
+                    ("normalise", human_custom.NORMALISATIONS),
+                    ("average", human_custom.AVERAGES),
+                    ("test", human_custom.TESTS),
+                    ("correction", human_custom.CORRECTIONS),
+                ),
+            )
+        }
+        alpha = columns[4].number_input(
+            "alpha", 0.001, 0.5, defaults.alpha, 0.01, format="%.3f", key="rankings_alpha"
+        )
+    return protocol, CustomProtocol(**chosen, alpha=float(alpha))
 
 
 def pair_autorank(found: UploadedRankings, pair: str, resamples: int) -> LanguagePairRanking:
@@ -355,35 +499,81 @@ def show_pair_test(ranking: LanguagePairRanking, compare_systems: Collection[str
 
 
 def pair_test_text(test: PairTest, ranking: LanguagePairRanking) -> str:
-    """What the ranking says of the two systems, in Markdown with their names escaped."""
-    a, b = escape_markdown(test.a), escape_markdown(test.b)
+    """What the ranking says of the two systems, in Markdown with their names escaped; each
+    procedure's own test, and only what its ``extra`` holds."""
+    if ranking.protocol == "wmt25":
+        return _one_sided_text(ranking, test.a, test.b)
     if not test.tested:
-        by_name = {entry.system: entry for entry in ranking.systems}
-        first, second = by_name[test.a], by_name[test.b]
-        return (
-            f"{a}: rank range {_range(first.rank)}, AutoRank {first.score:.4f}"
-            + _interval(first.extra.get("autorank_interval"))
-            + f"; {b}: rank range {_range(second.rank)}, AutoRank {second.score:.4f}"
-            + _interval(second.extra.get("autorank_interval"))
-            + ". AutoRank has no test of two systems; its rank ranges come from the bootstrap."
-        )
+        return _autorank_text(ranking, test.a, test.b)
+    a, b = escape_markdown(test.a), escape_markdown(test.b)
+    method, alpha = _test_method(ranking.protocol)
     p_value = "not defined (no paired segment)" if test.p_value is None else f"{test.p_value:.4g}"
     verdict = (
         "significantly different"
-        if test.p_value is not None and test.p_value < 0.05
+        if test.p_value is not None and test.p_value < alpha
         else "not significantly different"
     )
     domains = "; ".join(
         f"{escape_markdown(domain)} {'undefined' if p is None else f'{p:.4g}'}"
         for domain, p in test.domains.items()
     )
-    return (
-        f"{a} against {b}: p = {p_value} (Wilcoxon signed-rank per domain, combined by "
-        f"Stouffer's method), {verdict} at 0.05"
+    text = (
+        f"{a} against {b}: p = {p_value} ({method}), {verdict} at {alpha:g}"
         + (f"; the domains' p-values: {domains}" if domains else "")
-        + f". {a} wins {test.wins[0]} and loses {test.losses[0]} of its tests; {b} wins "
-        f"{test.wins[1]} and loses {test.losses[1]}."
+        + "."
     )
+    if None not in (*test.wins, *test.losses):
+        text += (
+            f" {a} wins {test.wins[0]} and loses {test.losses[0]} of its tests; {b} wins "
+            f"{test.wins[1]} and loses {test.losses[1]}."
+        )
+    return text
+
+
+def _test_method(protocol: str) -> tuple[str, float]:
+    """The test behind a protocol's p-values, and its significance level."""
+    if protocol == "wmt23":
+        return "one-sided Mann-Whitney U test of the higher-scored system's item means", 0.05
+    if protocol.startswith("custom"):
+        found = re.search(r"alpha=([0-9.eE+-]+)", protocol)
+        return escape_markdown(protocol), float(found.group(1)) if found else 0.05
+    return "Wilcoxon signed-rank per domain, combined by Stouffer's method", 0.05
+
+
+def _one_sided_text(ranking: LanguagePairRanking, a: str, b: str) -> str:
+    """WMT25's two one-sided tests of the pair: each system better than the other."""
+    by_name = {entry.system: entry.extra for entry in ranking.systems}
+
+    def p_of(first: str, second: str) -> str:
+        value = by_name[first].get("p_better_than", {}).get(second)
+        return "not defined (no common segment)" if value is None else f"{value:.4g}"
+
+    shown_a, shown_b = escape_markdown(a), escape_markdown(b)
+    return (
+        f"{shown_a} better than {shown_b}: p = {p_of(a, b)}; {shown_b} better than {shown_a}: "
+        f"p = {p_of(b, a)} (one-sided Wilcoxon signed-rank tests, the waves paired and swapped; "
+        "significant below 0.025)."
+    )
+
+
+def _autorank_text(ranking: LanguagePairRanking, a: str, b: str) -> str:
+    by_name = {entry.system: entry for entry in ranking.systems}
+    first, second = by_name[a], by_name[b]
+    return (
+        f"{escape_markdown(a)}: rank range {_range(first.rank)}, AutoRank {first.score:.4f}"
+        + _interval(first.extra.get("autorank_interval"))
+        + f"; {escape_markdown(b)}: rank range {_range(second.rank)}, AutoRank "
+        f"{second.score:.4f}"
+        + _interval(second.extra.get("autorank_interval"))
+        + ". AutoRank has no test of two systems; its rank ranges come from the bootstrap."
+    )
+
+
+def human_caption(ranking: LanguagePairRanking) -> str:
+    """The caption of a human ranking by its protocol."""
+    if ranking.protocol.startswith("custom"):
+        return HUMAN_CAPTIONS["custom"].format(name=escape_markdown(ranking.protocol))
+    return HUMAN_CAPTIONS.get(ranking.protocol, HUMAN_CAPTION)
 
 
 def _interval(value: object) -> str:

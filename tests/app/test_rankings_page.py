@@ -6,6 +6,7 @@ to ``mteval rank --protocol wmt24``), hostile system names, and bad uploads."""
 from __future__ import annotations
 
 import contextlib
+import gzip
 import io
 import json
 import lzma
@@ -253,3 +254,115 @@ def test_the_metadata_alone_says_what_else_to_upload(wmt25_files):
     app = uploaded(opened(), metadata=wmt25_files["metadata"])
     assert any("upload them too" in i.value for i in app.info)
     assert table(app)["system"][0] == "neural-large"  # the session's ranking meanwhile
+
+
+# ------------------------------------------------------------------------------ every procedure
+FIXTURES = ROOT / "tests" / "rankings" / "fixtures"
+WMT23_ORACLE = json.loads((FIXTURES / "wmt23_synthetic_oracle.json").read_text(encoding="utf-8"))
+WMT23_EXPORT = gzip.decompress((FIXTURES / WMT23_ORACLE["export"]).read_bytes())
+WMT25_HUMEVAL = gzip.decompress((FIXTURES / "wmt25_synthetic_humeval.jsonl.gz").read_bytes())
+
+
+def ranked_like_the_command(app: AppTest, expected: dict) -> None:
+    """The page's table for one pair is the command's JSON for it: order, scores, ranks,
+    clusters."""
+    frame = table(app)
+    systems = expected["systems"]
+    assert list(frame["system"]) == [s["system"] for s in systems]
+    assert list(frame["score"]) == [s["score"] for s in systems]
+    ranks = [str(a) if a == b else f"{a}-{b}" for a, b in (s["rank"] for s in systems)]
+    assert list(frame["rank"]) == ranks
+    if "cluster" in frame.columns:
+        assert list(frame["cluster"]) == [s["cluster"] for s in systems]
+
+
+def one_pair(app: AppTest, files: list[Path], *options: str) -> dict:
+    """The command's JSON for the page's chosen pair (the first the files hold)."""
+    pair = app.selectbox(key="rankings_pair").value
+    ranked = cli_json(*options, "--human", *map(str, files), "--lp", pair)
+    return ranked["language_pairs"][pair]
+
+
+def test_a_da_sqm_export_offers_wmt23_and_custom_and_ranks_as_the_command_does(tmp_path):
+    export = tmp_path / "WMT23.scores_all.csv"
+    export.write_bytes(WMT23_EXPORT)
+    app = uploaded(opened(), waves=[(export.name, WMT23_EXPORT)])
+    assert app.selectbox(key="rankings_procedure").options == ["WMT23", "custom"]
+    expected = one_pair(app, [export], "--protocol", "wmt23")
+    assert len(expected["systems"]) > 2
+    ranked_like_the_command(app, expected)
+    assert any(c.value.startswith("WMT23's human ranking") for c in app.caption)
+    # two systems' test: the Mann-Whitney p-value the JSON holds, their wins and losses
+    first, second = expected["systems"][0], expected["systems"][1]
+    app.selectbox(key="rankings_a").set_value(first["system"]).run()
+    app.selectbox(key="rankings_b").set_value(second["system"]).run()
+    text = app.markdown[-1].value
+    assert f"p = {first['extra']['p_values'][second['system']]:.4g}" in text
+    assert f"wins {first['extra']['wins']} and loses {first['extra']['losses']}" in text
+
+
+def test_custom_with_two_parts_changed_ranks_as_the_command_with_the_same_options(tmp_path):
+    export = tmp_path / "WMT23.scores_all.csv"
+    export.write_bytes(WMT23_EXPORT)
+    app = uploaded(opened(), waves=[(export.name, WMT23_EXPORT)])
+    app.selectbox(key="rankings_procedure").set_value("custom").run()
+    app.selectbox(key="rankings_normalise").set_value("z").run()
+    app.selectbox(key="rankings_test").set_value("mann-whitney").run()
+    assert not app.exception and not app.error
+    options = ("--protocol", "custom", "--custom-normalise", "z", "--custom-test", "mann-whitney")
+    expected = one_pair(app, [export], *options)
+    ranked_like_the_command(app, expected)
+    assert expected["protocol"].startswith("custom(z, micro, mann-whitney")
+    default = one_pair(app, [export], "--protocol", "custom")
+    assert [s["score"] for s in default["systems"]] != [s["score"] for s in expected["systems"]]
+
+
+def test_wmt25_humeval_offers_wmt25_only_and_ranks_as_the_command_does(tmp_path):
+    humeval = tmp_path / "wmt25-genmt-humeval.jsonl"
+    humeval.write_bytes(WMT25_HUMEVAL)
+    app = uploaded(opened(), waves=[(humeval.name, WMT25_HUMEVAL)])
+    assert app.selectbox(key="rankings_procedure").options == ["WMT25"]
+    expected = one_pair(app, [humeval], "--protocol", "wmt25")
+    assert len(expected["systems"]) > 2
+    ranked_like_the_command(app, expected)
+    domains = [c for c in table(app).columns if c.startswith("domain ")]
+    assert domains
+    # two systems' test: WMT25's one-sided p-values, both ways
+    first, second = expected["systems"][0], expected["systems"][1]
+    app.selectbox(key="rankings_a").set_value(first["system"]).run()
+    app.selectbox(key="rankings_b").set_value(second["system"]).run()
+    p_value = first["extra"]["p_better_than"][second["system"]]
+    assert f"p = {p_value:.4g}" in app.markdown[-1].value
+
+
+def test_a_file_that_fits_no_procedure_gets_one_message_naming_it():
+    app = uploaded(opened(), waves=[("notes.txt", b"just some notes\nof a meeting\n")])
+    assert len(app.error) == 1
+    message = app.error[0].value
+    assert message.startswith("notes.txt") and "fits no human ranking" in message
+    assert not app.get("plotly_chart")
+
+
+def test_two_kinds_of_annotations_together_are_refused_naming_both():
+    files = [("export.csv", WMT23_EXPORT), ("humeval.jsonl", WMT25_HUMEVAL)]
+    app = uploaded(opened(), waves=files)
+    assert len(app.error) == 1
+    message = app.error[0].value
+    assert "export.csv is a DA+SQM export" in message and "humeval.jsonl is WMT25" in message
+
+
+def test_esa_waves_offer_wmt24_and_custom_and_custom_ranks_as_the_command_does(wmt24):
+    waves = sorted((wmt24 / "waves").glob("*.csv"))
+    documents = sorted((wmt24 / "documents").glob("*.docs"))
+    app = uploaded(
+        opened(),
+        waves=[(p.name, p.read_bytes()) for p in waves],
+        documents=[(p.name, p.read_bytes()) for p in documents],
+    )
+    assert app.selectbox(key="rankings_procedure").options == ["WMT24", "custom"]
+    app.selectbox(key="rankings_procedure").set_value("custom").run()
+    app.selectbox(key="rankings_average").set_value("domain").run()
+    app.selectbox(key="rankings_correction").set_value("none").run()
+    options = ("--protocol", "custom", "--custom-average", "domain", "--custom-correction", "none")
+    expected = one_pair(app, waves, *options, "--documents", *map(str, documents))
+    ranked_like_the_command(app, expected)
