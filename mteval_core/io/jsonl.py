@@ -30,7 +30,7 @@ def json_records(data: bytes, origin: str) -> tuple[list[str], list[Record]]:
     for number, line in enumerate(split_lines(read_text(data, origin)), start=1):
         if not line.strip():
             continue
-        value = _parse(line, number, origin)
+        value = parse_json_line(line, number, origin)
         if "\\u" in line:  # only an escape can make a lone surrogate, which no output can write
             refuse_lone_surrogates(value, origin, number)
         if not isinstance(value, dict):
@@ -45,12 +45,15 @@ def json_records(data: bytes, origin: str) -> tuple[list[str], list[Record]]:
     return list(keys), records
 
 
-def _parse(line: str, number: int, origin: str) -> object:
-    """One line's JSON value; Python's own limits (deep nesting, huge integers) are errors too."""
-    hint = (
-        "Each line must be one complete JSON object, such as "
-        '{"system": "A", "segment": 1, "hypothesis": "..."}.'
-    )
+LINE_HINT = (
+    "Each line must be one complete JSON object, such as "
+    '{"system": "A", "segment": 1, "hypothesis": "..."}.'
+)
+
+
+def parse_json_line(line: str, number: int, origin: str, hint: str = LINE_HINT) -> object:
+    """One line's JSON value; Python's own limits (deep nesting, huge integers) are errors too,
+    with the file, line and ``hint`` (what the file's format wants)."""
     try:
         return json.loads(line)
     except json.JSONDecodeError as error:

@@ -31,6 +31,7 @@ from pathlib import PurePath
 
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import split_lines
+from mteval_core.io.jsonl import parse_json_line
 from mteval_core.io.numbers import NUMBER
 from mteval_core.io.system_names import file_name_aliases
 from mteval_core.model.metric_signature import MetricSignature
@@ -177,16 +178,7 @@ def _comet_spans(entry: dict, where: str, origin: str) -> tuple[ErrorSpan, ...]:
 def _read_metricx(numbered: Sequence[tuple[int, str]], origin: str, test_set: TestSet) -> ToolRead:
     records = []
     for number, line in numbered:
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(
-                f"this line is not valid JSON: {error.msg}",
-                origin=origin,
-                line=number,
-                column=error.colno,
-                hint=METRICX_HINT,
-            ) from None
+        record = parse_json_line(line, number, origin, METRICX_HINT)
         if not isinstance(record, dict) or "prediction" not in record:
             raise InputError(
                 "this line has no prediction: the file is neither MetricX's predictions nor "

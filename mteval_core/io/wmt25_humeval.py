@@ -96,8 +96,14 @@ def json_lines(data: bytes, origin: str, hint: str) -> list[tuple[int, dict]]:
             continue
         try:
             value = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as error:
-            reason = getattr(error, "msg", "nested too deeply")
+        except (ValueError, RecursionError) as error:  # ValueError: an integer of 4,300+ digits
+            reason = (
+                error.msg
+                if isinstance(error, json.JSONDecodeError)
+                else "nested too deeply"
+                if isinstance(error, RecursionError)
+                else "a number with too many digits"
+            )
             raise InputError(
                 f"this line is not valid JSON ({reason})", origin=origin, line=number, hint=hint
             ) from None

@@ -116,6 +116,10 @@ def test_lines_without_scores_are_dropped_and_counted(tmp_path):
         ),
         ("[1, 2]", "this line is JSON but not an object ({...})"),
         (
+            '{"doc_id": 1' + "0" * 5000 + "}",
+            "this line is not valid JSON (a number with too many digits)",
+        ),
+        (
             '{"doc_id": "en-cs_CZ", "scores": {}}',
             "the doc_id 'en-cs_CZ' is not pair_#_domain_#_document_#_paragraph",
         ),

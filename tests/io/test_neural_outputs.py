@@ -358,3 +358,19 @@ def test_metricx_refusals_name_the_files_own_line_past_empty_lines() -> None:
     with pytest.raises(InputError) as caught:
         read("\n\n".join(rows).encode(), "neural-small.metricx.jsonl")  # a blank line between
     assert caught.value.line == 41
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ('{"prediction": 1' + "0" * 5000 + "}", "a number on this line has too many digits"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ],
+)
+def test_a_metricx_line_beyond_pythons_json_limits_is_refused_with_its_line(line, problem):
+    """Python's own limits were a traceback (ValueError, RecursionError) for MetricX's lines;
+    they are the one JSON Lines parser's refusals (io.jsonl.parse_json_line) now."""
+    good = json.dumps({"system_id": sample().system_names[0], "prediction": 1.0})
+    with pytest.raises(InputError, match=problem) as refused:
+        read(f"{good}\n{line}\n".encode(), "mx.jsonl", higher_is_better=False)
+    assert refused.value.line == 2
