@@ -16,13 +16,8 @@ from dataclasses import dataclass
 
 from mteval_core.errors import InputError
 from mteval_core.io.appraise_esa import ESAExport, documents_of, esa_exports_of
-from mteval_core.io.archives import (
-    ARCHIVE_HINT,
-    ARCHIVE_SUFFIXES,
-    LARGE_HINT,
-    ArchiveTree,
-    open_archive,
-)
+from mteval_core.io.archive_tree import LARGE_HINT
+from mteval_core.io.archives import ARCHIVE_HINT, ARCHIVE_SUFFIXES, ArchiveTree, open_archive
 from mteval_core.io.uploads import Upload, check_upload_sizes
 from mteval_core.io.wmt25_automatic_scores import (
     SUFFIX,

@@ -126,20 +126,31 @@ def test_a_member_that_climbs_out_is_refused_by_name(member, kind) -> None:
     assert "absolute path" in error.problem or "climbs out" in error.problem
 
 
+ARCHIVE_MODULES = ("archive_tree", "archive_zip", "archive_tar")
+
+
+def lower_limit(monkeypatch, limit: str, value: int) -> None:
+    """Set one limit in every archive module that reads it (each imported it by name)."""
+    for module in ARCHIVE_MODULES:
+        path = f"mteval_core.io.{module}"
+        if hasattr(__import__(path, fromlist=[limit]), limit):
+            monkeypatch.setattr(f"{path}.{limit}", value)
+
+
 def test_a_zip_bomb_is_refused_before_it_is_unpacked(monkeypatch) -> None:
     data = zip_of({f"wmt/part{k}.txt": b"\0" * MB for k in range(8)})  # 8 MB in 8 kB
     assert len(data) < 20_000
     unpacked = []
     monkeypatch.setattr(zipfile.ZipFile, "open", lambda *a, **k: unpacked.append(a))
     # within one upload's worth the ratio is not asked: lower the bound to see the refusal
-    monkeypatch.setattr("mteval_core.io.archives.MAX_UPLOAD_MB", 1)
+    lower_limit(monkeypatch, "MAX_UPLOAD_MB", 1)
     error = refused(data)
     assert "refused before it is unpacked" in error.problem and "times its size" in error.problem
     assert unpacked == []
 
 
 def test_a_tgz_bomb_stops_while_it_is_unpacked(monkeypatch) -> None:
-    monkeypatch.setattr("mteval_core.io.archives.MAX_UPLOAD_MB", 1)
+    lower_limit(monkeypatch, "MAX_UPLOAD_MB", 1)
     data = tgz_of({f"part{k}.txt": b"\0" * MB for k in range(12)})  # 12 MB in about 12 kB
     error = refused(data, "bomb.tgz")
     assert "times its size" in error.problem
@@ -152,8 +163,8 @@ def test_the_bound_is_a_ratio_between_one_upload_and_the_cap() -> None:
 
 
 def test_a_member_larger_than_one_upload_is_refused(monkeypatch) -> None:
-    monkeypatch.setattr("mteval_core.io.archives.MAX_UPLOAD_MB", 1)
-    monkeypatch.setattr("mteval_core.io.archives.MAX_ARCHIVE_RATIO", 10_000)
+    lower_limit(monkeypatch, "MAX_UPLOAD_MB", 1)
+    lower_limit(monkeypatch, "MAX_ARCHIVE_RATIO", 10_000)
     error = refused(zip_of({"big.txt": b"a" * (2 * MB)}))
     assert "'big.txt' is 2.0 MB" in error.problem
 
