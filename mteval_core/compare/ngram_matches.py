@@ -21,12 +21,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
-
-if TYPE_CHECKING:  # pandas is loaded when a reference is indexed, not by the command line
-    import pandas as pd
 
 MAX_ORDER = 4
 N_STATISTICS = 2 + 2 * MAX_ORDER
@@ -42,6 +38,34 @@ def ngrams_of(tokens: Sequence[str], max_order: int = MAX_ORDER) -> Counter:
 
 
 @dataclass(frozen=True, eq=False)  # it holds arrays
+class Vocabulary:
+    """The distinct words of a corpus in the order first seen; a word's id is its position + 1
+    (0: a word the corpus lacks). A dict, not pandas: `mteval compare` starts without importing
+    pandas, a third of its time."""
+
+    words: np.ndarray  # (n_words,) object: id - 1 -> word
+    position: dict[str, int]  # word -> id - 1
+
+    @classmethod
+    def of(cls, flat: np.ndarray) -> Vocabulary:
+        position = {word: k for k, word in enumerate(dict.fromkeys(flat.tolist()))}
+        words = np.empty(len(position), dtype=object)
+        words[:] = list(position)
+        return cls(words, position)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __iter__(self):
+        return iter(self.words.tolist())
+
+    def ids_of(self, flat: np.ndarray) -> np.ndarray:
+        """Each token's id (1-based; 0 for a word not in the vocabulary)."""
+        get = self.position.get
+        return np.fromiter((get(word, -1) for word in flat.tolist()), np.int64, len(flat)) + 1
+
+
+@dataclass(frozen=True, eq=False)  # it holds arrays
 class TokenArray:
     """A tokenised corpus as flat arrays: each token's word id and sentence."""
 
@@ -50,11 +74,10 @@ class TokenArray:
     lengths: np.ndarray  # (n_sentences,) int64
 
     @classmethod
-    def of(cls, corpus: Sequence[Sequence[str]], words: pd.Index) -> TokenArray:
-        """``corpus``'s tokens by their position in ``words`` (1-based; 0: not there)."""
+    def of(cls, corpus: Sequence[Sequence[str]], words: Vocabulary) -> TokenArray:
+        """``corpus``'s tokens by their id in ``words`` (0: not there)."""
         lengths = np.fromiter((len(s) for s in corpus), dtype=np.int64, count=len(corpus))
-        flat = _flat(corpus)
-        ids = words.get_indexer(flat).astype(np.int64) + 1 if len(flat) else flat.astype(np.int64)
+        ids = words.ids_of(_flat(corpus))
         return cls(ids, np.repeat(np.arange(len(corpus)), lengths), lengths)
 
     def starts(self, n: int) -> np.ndarray:
@@ -78,22 +101,20 @@ class OrderIndex:
 class ReferenceIndex:
     """The reference's words and n-grams, numbered once for matching every system."""
 
-    # id - 1 -> word: an index (a hash table of plain strings) finds the ids of a whole corpus at
-    # once, and the dashboard's cache measures it without visiting every word
-    words: pd.Index
+    words: Vocabulary
     tokens: TokenArray
     orders: tuple[OrderIndex, ...]  # n = 1..MAX_ORDER
 
     def ngram(self, order: int, number: int) -> tuple[str, ...]:
         """The words of the reference's n-gram ``number`` of order ``order``."""
         start = int(self.orders[order - 1].first[number])
-        return tuple(self.words[i - 1] for i in self.tokens.ids[start : start + order])
+        return tuple(self.words.words[i - 1] for i in self.tokens.ids[start : start + order])
 
     def ngram_texts(self, order: int, numbers: np.ndarray) -> list[str]:
         """The words of many n-grams of one order at once, each joined by spaces."""
         starts = self.orders[order - 1].first[numbers]
         ids = self.tokens.ids[starts[:, None] + np.arange(order)]
-        words = self.words.to_numpy()[ids - 1]
+        words = self.words.words[ids - 1]
         return [" ".join(row) for row in words.tolist()]
 
 
@@ -116,9 +137,7 @@ def _numbered(previous: np.ndarray, ids: np.ndarray, starts: np.ndarray, n: int,
 
 def index_reference(reference: Sequence[Sequence[str]]) -> ReferenceIndex:
     """Number the reference's words and its n-grams of orders 1..MAX_ORDER."""
-    import pandas as pd  # here: `mteval score` and the command line's start never need it
-
-    words = pd.Index(pd.unique(_flat(reference)), dtype=object)
+    words = Vocabulary.of(_flat(reference))
     tokens = TokenArray.of(reference, words)
     width = len(words) + 1
     number = np.zeros(len(tokens.ids), dtype=np.int64)  # of the (n-1)-gram at each position

@@ -19,12 +19,8 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
-
-if TYPE_CHECKING:  # pandas is loaded with the words' buckets, not by the command line
-    import pandas as pd
 
 from mteval_core.compare.buckets import FREQUENCY_EDGES, BucketMatrices, Buckets
 from mteval_core.compare.ngram_matches import (
@@ -57,7 +53,7 @@ class WordBuckets:
     system's word accuracy against one reference shares."""
 
     buckets: Buckets
-    frequencies: pd.Series  # word -> count (a Series: the dashboard's cache sizes it at once)
+    frequencies: dict[str, int]  # word -> count
     of_reference_word: np.ndarray  # by reference word id (``ReferenceIndex``); 0 unused
     reference: np.ndarray  # (n_sentences, n_buckets): the reference's words per bucket
 
@@ -71,9 +67,7 @@ def word_buckets(
 ) -> WordBuckets:
     buckets = Buckets.whole(edges)
     counts = np.fromiter((frequencies.get(w, 0) for w in reference.words), dtype=np.float64)
-    import pandas as pd  # here: `mteval score` and the command line's start never need it
-
-    frequency = pd.Series(frequencies, dtype=np.int64) if frequencies else pd.Series(dtype=np.int64)
+    frequency = {word: int(count) for word, count in frequencies.items()}
     of_word = np.concatenate([[0], buckets.index(counts)]).astype(np.int64)
     tokens = reference.tokens
     n, k = len(tokens.lengths), len(buckets)
@@ -99,7 +93,8 @@ def system_word_counts(
     unknown = np.flatnonzero(tokens.ids == 0)  # not in the reference: its frequency decides
     if len(unknown):
         flat = np.array([w for sentence in hypothesis for w in sentence], dtype=object)
-        counts = words.frequencies.reindex(flat[unknown], fill_value=0).to_numpy()
+        get = words.frequencies.get
+        counts = np.fromiter((get(w, 0) for w in flat[unknown].tolist()), np.int64, len(unknown))
         bucket[unknown] = words.buckets.index(counts)
     sentence, word, clipped = matches.word_matches
     return (
