@@ -48,7 +48,8 @@ LAYOUT_HINT = (
     "Give a CSV or TSV with a header (system, segment_id, score for segment scores; system, "
     "score for system scores), or mt-metrics-eval's NAME-REF.seg.score / NAME-REF.sys.score "
     f"with one line per score: {SCORE_LINE}; or a metric's own output (comet-score's JSON, "
-    "MetricX's predictions, pymarian-eval's or gemba's scores of one system)."
+    "MetricX's predictions, pymarian-eval's or gemba's scores or GEMBA-MQM's error lists of "
+    "one system)."
 )
 SCORE_HINT = "Every score must be a finite number, e.g. 0.8125."
 SEGMENT_FILE_HINT = (
