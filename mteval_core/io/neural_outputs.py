@@ -7,6 +7,8 @@
 * MetricX-24's (and -23's) ``predict.py`` output (google-research/metricx): JSON Lines parallel to
   its input, each line the input's object (``source``, ``hypothesis``, ``reference``, and whatever
   else it held) with a ``prediction`` added.
+* WMT25's ``data/automatic_scores/SYSTEM.jsonl``, one metric of several per file, joined to the
+  test set by its document ids (mteval_core.io.wmt25_automatic_scores.joined_metric).
 * GEMBA-MQM's error lists (``gemba --method GEMBA-MQM --list_mqm_errors``, one
   ``defaultdict(<class 'list'>, {...})`` or ``None`` per segment; mteval_core.io.gemba_mqm): each
   segment scored as GEMBA scores it (minus its error points, -25 to 0), its quoted errors placed
@@ -34,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from mteval_core.errors import InputError
-from mteval_core.io import gemba_mqm
+from mteval_core.io import gemba_mqm, wmt25_automatic_scores
 from mteval_core.io.decoding import split_lines
 from mteval_core.io.jsonl import parse_json_line
 from mteval_core.io.numbers import NUMBER
@@ -73,13 +75,18 @@ class ToolRead:
     notes: tuple[str, ...] = ()
 
 
-def read_tool_output(text: str, origin: str, test_set: TestSet) -> ToolRead | None:
+def read_tool_output(
+    text: str, origin: str, test_set: TestSet, metric: str = ""
+) -> ToolRead | None:
     """The scores of ``text`` when one of the tools above wrote it, else None (the file is then
-    one of metric_scores' tables)."""
+    one of metric_scores' tables); ``metric`` names the one to read from a file of several
+    (WMT25's automatic scores)."""
     numbered = [(n, line) for n, line in enumerate(split_lines(text), start=1) if line.strip()]
     if not numbered:
         return None
     first = numbered[0][1].strip()
+    if first.startswith("{") and wmt25_automatic_scores.is_automatic_scores_line(first):
+        return _read_wmt25(text, origin, test_set, metric)
     if first == "{" or (first.startswith("{") and _one_json_object(text)):
         return _read_comet(text, origin, test_set)  # json.dump(..., indent=4) opens with '{'
     if first.startswith("{"):
@@ -252,6 +259,20 @@ def _system_of_texts(records: Sequence[tuple[int, dict]], origin: str, test_set:
         origin=origin,
         hint="Name the file after the system (e.g. SYSTEM.metricx.jsonl), or add a system field.",
     )
+
+
+# ---------------------------------------------------------------------- WMT25's automatic scores
+def _read_wmt25(text: str, origin: str, test_set: TestSet, metric: str) -> ToolRead:
+    """One metric of a WMT25 ``SYSTEM.jsonl``, joined to the test set by its document ids."""
+    system = _system_names(test_set)(origin) or _full_name(origin)
+    joined = wmt25_automatic_scores.joined_metric(text, origin, test_set.documents, system, metric)
+    signature = MetricSignature(
+        model=joined.metric,
+        package="wmt25-general-mt",
+        direction="higher",  # as the organisers ship them: MetricX is negated
+        scale=wmt25_automatic_scores.SCALES.get(joined.metric),
+    )
+    return ToolRead(joined.scores, signature, notes=joined.notes)
 
 
 # ---------------------------------------------------------------------- GEMBA-MQM's error lists
