@@ -139,3 +139,9 @@ def test_every_format_reaches_every_view(fmt: str, tmp_path: Path, capsys) -> No
     assert correlations["correlations"][name]["pearson"] == pytest.approx(
         scored["correlations"][name]["pearson"], abs=1e-12
     )
+
+
+def test_the_text_layout_says_the_direction_and_scale(capsys) -> None:
+    files = [f"--metric-scores=mx={OUTPUTS / f'{s}.metricx.jsonl'}" for s in SYSTEMS]
+    out = run(capsys, "score", "--refs", REFERENCE, "--hyps", *HYPS, "--metrics", "bleu", *files)
+    assert out.endswith("\nmx: computed elsewhere, lower is better, scale 0-25\n")
