@@ -24,7 +24,6 @@ from mteval_core.spans.character_scores import PARTIAL_CREDIT, PrecisionRecall
 from mteval_core.spans.error_free import GOLD_THRESHOLD
 
 if TYPE_CHECKING:  # the scoring's modules load when the command runs
-    from mteval_core.model.spans import SpanAnnotations
     from mteval_core.spans.span_evaluation import SpanEvaluation
 
 SECOND = "#2"
@@ -105,7 +104,7 @@ def _translations(args: argparse.Namespace) -> tuple[list[str] | None, str | Non
 def run(args: argparse.Namespace) -> str:
     from mteval_core.io.decoding import read_bytes
     from mteval_core.spans.span_evaluation import evaluate_spans
-    from mteval_core.spans.span_files import GEMBA_NEEDS_TRANSLATIONS, read_span_file
+    from mteval_core.spans.span_files import read_span_file
 
     if not 0.0 <= args.partial_credit <= 1.0:
         raise InputError(
@@ -113,17 +112,12 @@ def run(args: argparse.Namespace) -> str:
             hint="WMT25 gives 0.5.",
         )
     translations, system = _translations(args)
-
-    def read(path: str) -> SpanAnnotations:
-        try:
-            return read_span_file(read_bytes(path), path, translations, system)
-        except InputError as error:
-            if error.hint and error.hint.startswith(GEMBA_NEEDS_TRANSLATIONS):
-                error.hint = f"{GEMBA_NEEDS_TRANSLATIONS} (--translations FILE)."
-            raise
-
-    gold = read(args.gold)
-    predicted = gold if args.predicted is None else read(args.predicted)
+    gold = read_span_file(read_bytes(args.gold), args.gold, translations, system)
+    predicted = (
+        gold
+        if args.predicted is None
+        else read_span_file(read_bytes(args.predicted), args.predicted, translations, system)
+    )
     choice = args.predicted_annotator or (FIRST if args.predicted else SECOND)
     evaluation = evaluate_spans(
         gold, predicted, args.gold_annotator, choice, args.partial_credit, args.error_free_threshold

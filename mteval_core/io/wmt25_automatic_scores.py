@@ -270,13 +270,13 @@ SCALES = {  # as shipped: MetricX-24 negated, so that every metric is higher-is-
     "GEMBA-ESA-GPT4.1": "0-100",
     "chrF++": "0-100",
 }
+DOCUMENT_IDS_FOR_TEXT = "a segment-id map's doc column gives plain-text files their document ids"
 JOIN_HINT = (
     "WMT25's automatic scores hold no texts, only each document's scores per paragraph: the "
     "test set must carry WMT25's document ids, pair_#_domain_#_document (or the document id "
     "alone where one language pair of the files has it), its segments of a document being the "
     "document's paragraphs in order, or each numbered pair_#_domain_#_document_#_paragraph "
-    "(from 0), as in WMT25's humeval (a segment-id map's doc column gives plain-text files "
-    "their document ids)."
+    f"(from 0), as in WMT25's humeval ({DOCUMENT_IDS_FOR_TEXT})."
 )
 
 

@@ -134,3 +134,4 @@ def test_mteval_score_joins_them_through_a_segment_id_maps_documents(
     _, err = capsys.readouterr()
     assert "cannot be joined to a test set without document ids" in err
     assert "WMT25's automatic scores hold no texts" in err
+    assert "gives plain-text files their document ids (--segment-ids FILE)" in err
