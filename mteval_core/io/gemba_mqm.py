@@ -222,7 +222,9 @@ def unplaced_note(lines: Sequence[int], origin: str) -> list[str]:
     """One note for the errors whose quote is not in their translation."""
     if not lines:
         return []
-    shown = ", ".join(f"{line:,}" for line in lines[:10]) + (", ..." if len(lines) > 10 else "")
+    distinct = sorted(set(lines))
+    shown = ", ".join(f"{line:,}" for line in distinct[:10])
+    shown += ", ..." if len(distinct) > 10 else ""
     return [
         f"{origin}: {len(lines):,} GEMBA-MQM errors quote a text their translation does not hold "
         f"(lines {shown}; an omission quotes the source): kept without a place in the target, "
