@@ -115,9 +115,11 @@ def read_metric_scores(
     """Scores of a metric computed elsewhere, to pass to ``score``, as
     `mteval score --metric-scores` reads them: a CSV/TSV of system, segment, score (or system,
     score), mt-metrics-eval's ``.seg.score`` / ``.sys.score`` lines, or a tool's own output
-    (comet-score's JSON, MetricX's JSON Lines, pymarian-eval's and gemba's one score per line),
-    one file or several (e.g. one per system). The name is given; so is the direction, unless
-    the tool's output says it (COMET, MetricX). ``signature`` (a ``MetricSignature``: model,
+    (comet-score's JSON, MetricX's JSON Lines, pymarian-eval's and gemba's one score per line,
+    GEMBA-MQM's error lists, WMT25's automatic scores joined by the test set's document ids),
+    one file or several (e.g. one per system). The name is given (for WMT25's files, one of
+    their metrics); so is the direction, unless the tool's output says it (COMET, MetricX,
+    GEMBA-MQM, WMT25's). ``signature`` (a ``MetricSignature``: model,
     version, precision, ...) says what produced them where the files do not; rows of systems
     the test set lacks and files that disagree on the signature come as warnings.
 

@@ -138,9 +138,13 @@ def in_command_words(message: str) -> str:
     from mteval_core.io.detect import GIVE_IT_AS
     from mteval_core.io.metric_scores import SAY_THE_DIRECTION
     from mteval_core.io.plain import DROP_BYTE_ORDER_MARK
+    from mteval_core.io.wmt25_automatic_scores import DOCUMENT_IDS_FOR_TEXT
     from mteval_core.model.testset import SEGMENT_ID_MAP
+    from mteval_core.spans.span_files import GEMBA_NEEDS_TRANSLATIONS
 
     flags = {
+        GEMBA_NEEDS_TRANSLATIONS: f"{GEMBA_NEEDS_TRANSLATIONS} (--translations FILE)",
+        DOCUMENT_IDS_FOR_TEXT: f"{DOCUMENT_IDS_FOR_TEXT} (--segment-ids FILE)",
         DROP_BYTE_ORDER_MARK: "give --byte-order-mark drop",
         SEGMENT_ID_MAP: f"{SEGMENT_ID_MAP[:-1]}, --segment-ids FILE)",
         GIVE_IT_AS["ref"]: "Pass it with --refs.",

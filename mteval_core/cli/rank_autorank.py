@@ -5,6 +5,8 @@
                 [--leave-one-out] [--format text|json|html]
     mteval rank --autorank wmt25 --mtme ROOT --test-set NAME [--reference REF] [--lp LP ...]
                 [--autorank-metrics M,M] [--bootstrap N] [--seed S] [--leave-one-out]
+    mteval rank --autorank wmt25 --refs REF... --hyps HYP... --metric-scores NAME=FILE...
+                [--bootstrap N] [--seed S] [--leave-one-out]
 
 DIR is WMT25's ``data/automatic_scores/`` as shipped (one SYSTEM.jsonl per system; files may be
 given one by one too), FILE its ``data/systems_metadata_updated3.json``: a system counts for a
@@ -20,6 +22,11 @@ segment-level metric of the chosen reference, or ``--autorank-metrics``), ranked
 recipe's arithmetic over those metrics (``rankings.metric_inputs``): the systems are the pair's
 MT systems (references scored as systems are not ranked), each metric's system score the mean
 of its segment scores, a lower-is-better metric entering with its sign flipped.
+
+With ``--refs`` and ``--hyps`` the systems are a test set's and the metrics are the
+``--metric-scores NAME[:higher|lower]=FILE`` that ``mteval score`` reads (a tool's own output,
+a CSV or TSV, mt-metrics-eval's lines; several files of one NAME are one metric), ranked the
+same way.
 """
 
 from __future__ import annotations
@@ -54,9 +61,18 @@ def add_arguments(group: argparse._ArgumentGroup) -> None:
     group.add_argument(
         "--metric-scores",
         nargs="+",
+        action="extend",  # repeated, as mteval score takes one metric file per flag
         type=Path,
         metavar="PATH",
-        help="WMT25's data/automatic_scores/ folder, or its SYSTEM.jsonl files",
+        help="WMT25's data/automatic_scores/ folder, or its SYSTEM.jsonl files; with --hyps, "
+        "NAME[:higher|lower]=FILE as mteval score reads them",
+    )
+    group.add_argument("--refs", nargs="+", metavar="REF", help="with --hyps: the references")
+    group.add_argument(
+        "--hyps",
+        nargs="+",
+        metavar="HYP",
+        help="rank these systems (files, or NAME=PATH) by the --metric-scores NAME=FILE given",
     )
     group.add_argument(
         "--systems-metadata",
@@ -94,6 +110,8 @@ def requested(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace) -> list[LanguagePairRanking]:
+    if args.hyps is not None or args.refs is not None:
+        return _test_set_rankings(args)
     if args.mtme is not None:
         return _mtme_rankings(args)
     if not args.metric_scores:
@@ -197,6 +215,30 @@ def _mtme_rankings(args: argparse.Namespace) -> list[LanguagePairRanking]:
         )
         rankings.append(_ranked(chosen, args, (*read.notes, *notes)))
     return rankings
+
+
+def _test_set_rankings(args: argparse.Namespace) -> list[LanguagePairRanking]:
+    """AutoRank of a test set's systems from metrics computed elsewhere, read as `mteval
+    score --metric-scores` reads them."""
+    from mteval_core.cli.score import load_command_line_test_set, read_externals
+    from mteval_core.rankings.metric_inputs import segments_of_metrics
+
+    if not (args.refs and args.hyps and args.metric_scores) or args.mtme or args.systems_metadata:
+        raise InputError(
+            "--autorank with a test set takes --refs, --hyps and --metric-scores NAME=FILE "
+            "(and no --mtme or --systems-metadata)",
+            hint="e.g. mteval rank --autorank wmt25 --refs ref.en --hyps a.en b.en "
+            "--metric-scores comet=comet.json --metric-scores mx=a.metricx.jsonl "
+            "--metric-scores mx=b.metricx.jsonl",
+        )
+    test_set = load_command_line_test_set(args.refs, args.hyps)
+    metrics = read_externals([str(path) for path in args.metric_scores], [], test_set)
+    if args.autorank_metrics:
+        metrics = [m for m in metrics if m.name in args.autorank_metrics]
+    pair = args.lp[0] if args.lp else test_set.name
+    chosen, notes = segments_of_metrics(pair, test_set.system_names, metrics)
+    read_notes = tuple(note for metric in metrics for note in metric.notes)
+    return [_ranked(chosen, args, (*read_notes, *notes))]
 
 
 def _ranked(

@@ -3,8 +3,10 @@
     mteval spans --gold FILE [--gold-annotator #1|NAME] [--predicted FILE]
                  [--predicted-annotator #k|NAME] [--partial-credit 0.5]
                  [--error-free-threshold 85] [--format text|json]
+                 [--translations FILE [--system NAME]]
 
-Files: Google's MQM TSV, WMT25 task 2's TSV, Appraise ESA exports (mteval_core.spans.span_files).
+Files: Google's MQM TSV, WMT25 task 2's TSV, Appraise ESA exports, and GEMBA-MQM's error lists
+placed on --translations (mteval_core.spans.span_files).
 Without --predicted the gold file is compared with itself, its #1 annotation of every
 translation against its #2 (WMT's human1 against human2). JSON: SpanEvaluation.as_dict().
 """
@@ -70,8 +72,33 @@ def add_command(commands: argparse._SubParsersAction) -> None:
         help="the ESA score from which a translation without spans is error-free "
         "(default: %(default)g, WMT26's)",
     )
+    parser.add_argument(
+        "--translations",
+        metavar="FILE",
+        help="the translations a GEMBA-MQM file (gold or predicted) judged, one per line: its "
+        "quoted errors are placed on them",
+    )
+    parser.add_argument(
+        "--system",
+        metavar="NAME",
+        help="the system of --translations (default: its file name without the extension)",
+    )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(run=run)
+
+
+def _translations(args: argparse.Namespace) -> tuple[list[str] | None, str | None]:
+    """--translations as one text per line, and their system's name."""
+    from pathlib import PurePath
+
+    from mteval_core.io.decoding import decode, read_bytes, split_lines
+
+    if args.translations is None:
+        if args.system is not None:
+            raise InputError("--system names the system of --translations, which is not given")
+        return None, None
+    lines = split_lines(decode(read_bytes(args.translations), args.translations))
+    return lines, args.system or PurePath(args.translations).stem
 
 
 def run(args: argparse.Namespace) -> str:
@@ -84,11 +111,12 @@ def run(args: argparse.Namespace) -> str:
             f"--partial-credit {args.partial_credit:g} is not between 0 and 1",
             hint="WMT25 gives 0.5.",
         )
-    gold = read_span_file(read_bytes(args.gold), args.gold)
+    translations, system = _translations(args)
+    gold = read_span_file(read_bytes(args.gold), args.gold, translations, system)
     predicted = (
         gold
         if args.predicted is None
-        else read_span_file(read_bytes(args.predicted), args.predicted)
+        else read_span_file(read_bytes(args.predicted), args.predicted, translations, system)
     )
     choice = args.predicted_annotator or (FIRST if args.predicted else SECOND)
     evaluation = evaluate_spans(

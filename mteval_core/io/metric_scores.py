@@ -48,7 +48,8 @@ LAYOUT_HINT = (
     "Give a CSV or TSV with a header (system, segment_id, score for segment scores; system, "
     "score for system scores), or mt-metrics-eval's NAME-REF.seg.score / NAME-REF.sys.score "
     f"with one line per score: {SCORE_LINE}; or a metric's own output (comet-score's JSON, "
-    "MetricX's predictions, pymarian-eval's or gemba's scores of one system)."
+    "MetricX's predictions, pymarian-eval's or gemba's scores or GEMBA-MQM's error lists of "
+    "one system)."
 )
 SCORE_HINT = "Every score must be a finite number, e.g. 0.8125."
 SEGMENT_FILE_HINT = (
@@ -134,7 +135,7 @@ def read_metric_files(
     with a note naming each difference."""
     check_metric_name(name, files[0][1] if files else None)
     given = signature or MetricSignature()
-    reads = [_read_file(data, origin, test_set, segment_ids) for data, origin in files]
+    reads = [_read_file(data, origin, test_set, segment_ids, name) for data, origin in files]
     higher_is_better = _direction(higher_is_better, reads, name)
     scores = _joined_scores(reads, name)
     notes = [note for read in reads for note in read.notes]
@@ -157,10 +158,14 @@ class _FileRead:
 
 
 def _read_file(
-    data: bytes, origin: str, test_set: TestSet, segment_ids: Mapping[str, int] | None
+    data: bytes,
+    origin: str,
+    test_set: TestSet,
+    segment_ids: Mapping[str, int] | None,
+    name: str,
 ) -> _FileRead:
     text = decode(data, origin)
-    tool = read_tool_output(text, origin, test_set)
+    tool = read_tool_output(text, origin, test_set, name)
     if tool is not None:
         scores = [ScoreLine(*score) for score in tool.scores]
         return _FileRead(

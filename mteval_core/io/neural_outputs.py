@@ -7,6 +7,12 @@
 * MetricX-24's (and -23's) ``predict.py`` output (google-research/metricx): JSON Lines parallel to
   its input, each line the input's object (``source``, ``hypothesis``, ``reference``, and whatever
   else it held) with a ``prediction`` added.
+* WMT25's ``data/automatic_scores/SYSTEM.jsonl``, one metric of several per file, joined to the
+  test set by its document ids (mteval_core.io.wmt25_automatic_scores.joined_metric).
+* GEMBA-MQM's error lists (``gemba --method GEMBA-MQM --list_mqm_errors``, one
+  ``defaultdict(<class 'list'>, {...})`` or ``None`` per segment; mteval_core.io.gemba_mqm): each
+  segment scored as GEMBA scores it (minus its error points, -25 to 0), its quoted errors placed
+  on the system's translation as spans.
 * One score per line: ``pymarian-eval`` (marian-nmt, ``pymarian/eval.py``; ``-a append`` adds
   the mean as one more line, ``-a only`` prints the mean alone) and GEMBA's ``gemba`` command
   (MicrosoftTranslator/GEMBA, ``gemba/cli.py``, which prints its answers through a pandas column:
@@ -30,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 
 from mteval_core.errors import InputError
+from mteval_core.io import gemba_mqm, wmt25_automatic_scores
 from mteval_core.io.decoding import split_lines
 from mteval_core.io.jsonl import parse_json_line
 from mteval_core.io.numbers import NUMBER
@@ -68,17 +75,24 @@ class ToolRead:
     notes: tuple[str, ...] = ()
 
 
-def read_tool_output(text: str, origin: str, test_set: TestSet) -> ToolRead | None:
+def read_tool_output(
+    text: str, origin: str, test_set: TestSet, metric: str = ""
+) -> ToolRead | None:
     """The scores of ``text`` when one of the tools above wrote it, else None (the file is then
-    one of metric_scores' tables)."""
+    one of metric_scores' tables); ``metric`` names the one to read from a file of several
+    (WMT25's automatic scores)."""
     numbered = [(n, line) for n, line in enumerate(split_lines(text), start=1) if line.strip()]
     if not numbered:
         return None
     first = numbered[0][1].strip()
+    if first.startswith("{") and wmt25_automatic_scores.is_automatic_scores_line(first):
+        return _read_wmt25(text, origin, test_set, metric)
     if first == "{" or (first.startswith("{") and _one_json_object(text)):
         return _read_comet(text, origin, test_set)  # json.dump(..., indent=4) opens with '{'
     if first.startswith("{"):
         return _read_metricx(numbered, origin, test_set)
+    if gemba_mqm.is_gemba_mqm([line for _, line in numbered]):
+        return _read_gemba_mqm(numbered, origin, test_set)
     if all(_is_score_line(line) for _, line in numbered):
         return _read_score_lines(numbered, origin, test_set)
     return None
@@ -247,6 +261,66 @@ def _system_of_texts(records: Sequence[tuple[int, dict]], origin: str, test_set:
     )
 
 
+# ---------------------------------------------------------------------- WMT25's automatic scores
+def _read_wmt25(text: str, origin: str, test_set: TestSet, metric: str) -> ToolRead:
+    """One metric of a WMT25 ``SYSTEM.jsonl``, joined to the test set by its document ids."""
+    system = _system_names(test_set)(origin) or _full_name(origin)
+    joined = wmt25_automatic_scores.joined_metric(text, origin, test_set.documents, system, metric)
+    signature = MetricSignature(
+        model=joined.metric,
+        package="wmt25-general-mt",
+        direction="higher",  # as the organisers ship them: MetricX is negated
+        scale=wmt25_automatic_scores.SCALES.get(joined.metric),
+    )
+    return ToolRead(joined.scores, signature, notes=joined.notes)
+
+
+# ---------------------------------------------------------------------- GEMBA-MQM's error lists
+def _read_gemba_mqm(
+    numbered: Sequence[tuple[int, str]], origin: str, test_set: TestSet
+) -> ToolRead:
+    """One system's GEMBA-MQM scores (its name from the file's), and its errors as spans where
+    the test set holds its translations."""
+    _refuse_empty_line(numbered, origin, gemba_mqm.HINT)
+    system = _system_names(test_set)(origin) or _full_name(origin)
+    lines = [line for _, line in numbered]
+    _check_count(len(lines), test_set.n_segments, f"the file of system {system!r} has", origin)
+    answers = gemba_mqm.parse_answers(lines, origin)
+    texts = {column.name: column.segments for column in test_set.systems}.get(system)
+    scores: list[Score] = []
+    spans: dict[tuple[str, int], tuple[ErrorSpan, ...]] = {}
+    unplaced: list[int] = []
+    for segment, errors in enumerate(answers, start=1):
+        if errors is None:
+            continue
+        points = gemba_mqm.error_points([error.severity for error in errors])
+        scores.append((system, -points, segment, segment))
+        if texts is not None and errors:
+            annotation, missed = gemba_mqm.placed_annotation(
+                errors, texts[segment - 1], system, segment, origin
+            )
+            spans[system, segment] = annotation.spans
+            unplaced += missed
+    notes = gemba_mqm.unplaced_note(unplaced, origin)
+    notes += gemba_mqm.no_answer_note(answers.count(None), origin)
+    signature = MetricSignature(
+        package="gemba", reference_based=False, direction="higher", scale="-25..0"
+    )
+    return ToolRead(scores, signature, spans, tuple(notes))
+
+
+def _refuse_empty_line(numbered: Sequence[tuple[int, str]], origin: str, hint: str) -> None:
+    """The n-th line scores the n-th segment, so an empty line before the last is refused."""
+    empty = next((index for index, (n, _) in enumerate(numbered, start=1) if n != index), None)
+    if empty is not None:
+        raise InputError(
+            "the line is empty, and the n-th line scores the n-th segment",
+            origin=origin,
+            line=empty,
+            hint=hint,
+        )
+
+
 # ---------------------------------------------------------------------- one score per line
 UNSCORED = ("None", "nan")  # gemba's segments without an answer, as pandas prints them
 
@@ -260,16 +334,8 @@ def _read_score_lines(
     numbered: Sequence[tuple[int, str]], origin: str, test_set: TestSet
 ) -> ToolRead:
     """One system's scores (its name from the file's); an appended mean (pymarian-eval -a
-    append) is checked and dropped, a single line is the system score (-a only). The n-th line
-    scores the n-th segment, so an empty line before the last score is refused."""
-    empty = next((index for index, (n, _) in enumerate(numbered, start=1) if n != index), None)
-    if empty is not None:
-        raise InputError(
-            "the line is empty, and the n-th line scores the n-th segment",
-            origin=origin,
-            line=empty,
-            hint=LINES_HINT,
-        )
+    append) is checked and dropped, a single line is the system score (-a only)."""
+    _refuse_empty_line(numbered, origin, LINES_HINT)
     lines = [line for _, line in numbered]
     system = _system_names(test_set)(origin) or _full_name(origin)
     values = [None if line.strip() in UNSCORED else float(line) for line in lines]

@@ -10,6 +10,9 @@ Every system of a language pair must score the same documents with the same para
 metrics; a file that does not is refused with its name and line, so that no system is ranked
 on other segments than the rest.
 
+As an external metric (``joined_metric``) one metric of a system's file is placed on a test set
+by its document ids, the files holding no texts.
+
 The metadata's ``supported_lps`` of a system lists the pairs it took part in; AutoRank counts a
 system for a pair when it has scores for the pair and the metadata lists the pair (whatever its
 value: "supported", "unsupported", "unknown").
@@ -27,6 +30,7 @@ import numpy as np
 
 from mteval_core.errors import InputError
 from mteval_core.io.jsonl import json_records
+from mteval_core.io.wmt25_humeval import DOC_ID_SEPARATOR
 from mteval_core.model.metric_segments import MetricSegments, SegmentKey
 
 SUFFIX = ".jsonl"
@@ -252,3 +256,193 @@ def _layout(
             hint="Every document of a language pair is scored by the same metrics.",
         )
     return layout
+
+
+# ---------------------------------------------------------------------- as an external metric
+# The files hold no texts, no segment ids and no system name (the file's name is the system):
+# only (pair, domain, document id) and one score per paragraph. They join a test set whose
+# segments carry WMT25's document ids, each document's segments its paragraphs in order.
+SCALES = {  # as shipped: MetricX-24 negated, so that every metric is higher-is-better
+    "CometKiwi-XL": "0-1",
+    "XCOMET-XL": "0-1",
+    "MetricX-24-Hybrid-XL": "-25..0",
+    "GEMBA-ESA-CMDA": "0-100",
+    "GEMBA-ESA-GPT4.1": "0-100",
+    "chrF++": "0-100",
+}
+DOCUMENT_IDS_FOR_TEXT = "a segment-id map's doc column gives plain-text files their document ids"
+JOIN_HINT = (
+    "WMT25's automatic scores hold no texts, only each document's scores per paragraph: the "
+    "test set must carry WMT25's document ids, pair_#_domain_#_document (or the document id "
+    "alone where one language pair of the files has it), its segments of a document being the "
+    "document's paragraphs in order, or each numbered pair_#_domain_#_document_#_paragraph "
+    f"(from 0), as in WMT25's humeval ({DOCUMENT_IDS_FOR_TEXT})."
+)
+
+
+@dataclass(frozen=True)
+class JoinedScores:
+    """One metric of one system's file on the test set: (system, value, line, 1-based
+    segment) for every paragraph scored, the language pair joined, and notes."""
+
+    scores: list[tuple[str, float, int, int]]
+    metric: str  # as the file names it
+    language_pair: str
+    notes: tuple[str, ...]
+
+
+def is_automatic_scores_line(line: str) -> bool:
+    """Whether a JSON line is one of WMT25's automatic score files' (a document's scores)."""
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and {"document_id", "metric_scores"} <= value.keys()
+
+
+def joined_metric(
+    text: str, origin: str, documents: Sequence[str] | None, system: str, metric: str
+) -> JoinedScores:
+    """``metric``'s paragraph scores in ``text`` (a file ``SYSTEM.jsonl``) placed on the test
+    set's segments by their ``documents`` ids: a segment is the paragraph its id numbers, else
+    the next of its document's (and then every paragraph must be in the test set)."""
+    if documents is None:
+        raise InputError(
+            "cannot be joined to a test set without document ids", origin=origin, hint=JOIN_HINT
+        )
+    by_pair = _read_system(text.encode("utf-8"), origin)
+    wanted = [_document_key(doc) for doc in documents]
+    pair = _joined_pair(by_pair, wanted, origin)
+    found = {d.key: d for d in by_pair[pair]}
+    name = _metric_named(metric, next(iter(found.values())).scores, origin)
+    counted: dict[tuple[str, str], int] = {}  # document -> its segments taken in order
+    scores, unscored = [], 0
+    for segment, (_, domain, document, paragraph) in enumerate(wanted, start=1):
+        entry = _entry(found, domain, document, origin)
+        values = entry.scores[name]
+        index = counted[entry.key] = counted.get(entry.key, -1) + 1
+        index = index if paragraph is None else paragraph
+        if index >= len(values):
+            raise InputError(
+                f"segment {segment:,} is paragraph {index:,} (from 0) of document {document!r}, "
+                f"which has {len(values):,} paragraphs here",
+                origin=origin,
+                line=entry.line,
+                hint=JOIN_HINT,
+            )
+        if math.isnan(values[index]):
+            unscored += 1
+        else:
+            scores.append((system, values[index], entry.line, segment))
+    if all(paragraph is None for *_, paragraph in wanted):
+        _check_every_paragraph(found, counted, name, origin)
+    notes = _join_notes(origin, pair, name, len(found), len(counted), unscored)
+    return JoinedScores(scores, name, pair, tuple(notes))
+
+
+def _check_every_paragraph(
+    found: Mapping[tuple[str, str], _Document],
+    counted: Mapping[tuple[str, str], int],
+    name: str,
+    origin: str,
+) -> None:
+    """Segments taken in order must be all of a document's paragraphs, or they are others."""
+    for key, taken in counted.items():
+        paragraphs = len(found[key].scores[name])
+        if taken + 1 != paragraphs:
+            raise InputError(
+                f"document {key[1]!r} has {paragraphs:,} paragraphs here and {taken + 1:,} "
+                "segments in the test set",
+                origin=origin,
+                line=found[key].line,
+                hint=JOIN_HINT,
+            )
+
+
+_Key = tuple[str | None, str | None, str, int | None]  # pair, domain, document, paragraph
+
+
+def _document_key(doc: str) -> _Key:
+    """A test set's document id as WMT25 writes it, pair_#_domain_#_document with an optional
+    _#_paragraph (from 0), or a document id alone."""
+    parts = doc.split(DOC_ID_SEPARATOR)
+    if len(parts) == 4 and parts[3].isdigit():
+        return parts[0], parts[1], parts[2], int(parts[3])
+    if len(parts) == 3:
+        return parts[0], parts[1], parts[2], None
+    return None, None, doc, None
+
+
+def _joined_pair(
+    by_pair: Mapping[str, list[_Document]], wanted: Sequence[_Key], origin: str
+) -> str:
+    """The one language pair of the file that the test set's documents name or all lie in."""
+    named = {pair for pair, *_ in wanted if pair is not None}
+    if named:
+        candidates = sorted(named & by_pair.keys())
+        if len(named) > 1 or not candidates:
+            raise InputError(
+                f"the test set's document ids name the language pairs {', '.join(sorted(named))}, "
+                f"and the file has {', '.join(sorted(by_pair)) or 'none'}",
+                origin=origin,
+                hint="A test set is one language pair, which the file must score.",
+            )
+        return candidates[0]
+    documents = {document for _, _, document, _ in wanted}
+    candidates = sorted(
+        pair for pair, docs in by_pair.items() if documents <= {d.key[1] for d in docs}
+    )
+    if len(candidates) != 1:
+        said = ", ".join(candidates[:5]) + (", ..." if len(candidates) > 5 else "")
+        raise InputError(
+            f"the test set's documents are in {len(candidates):,} of the file's language pairs"
+            + (f" ({said})" if candidates else ""),
+            origin=origin,
+            hint=JOIN_HINT,
+        )
+    return candidates[0]
+
+
+def _metric_named(metric: str, scores: Mapping[str, list[float]], origin: str) -> str:
+    """The file's metric that ``metric`` names: its name in any case, or with -ext (chrF++ is
+    a built-in metric's name, so its scores are named chrF++-ext)."""
+    lowered = {name.lower(): name for name in scores}
+    named = lowered.get(metric.lower()) or lowered.get(metric.lower().removesuffix("-ext"))
+    if named is not None:
+        return named
+    raise InputError(
+        f"the file has no metric {metric!r}",
+        origin=origin,
+        hint=f"Name the metric as the file does: {', '.join(scores)} (chrF++ as chrF++-ext).",
+    )
+
+
+def _entry(
+    found: Mapping[tuple[str, str], _Document], domain: str | None, document: str, origin: str
+) -> _Document:
+    matches = [d for key, d in found.items() if key[1] == document and domain in (None, key[0])]
+    if len(matches) != 1:
+        raise InputError(
+            f"the test set's document {document!r} is "
+            + ("not in the file" if not matches else "in several domains of the file"),
+            origin=origin,
+            hint="Give each system's file for the test set's language pair, as WMT25 ships it; "
+            + JOIN_HINT,
+        )
+    return matches[0]
+
+
+def _join_notes(
+    origin: str, pair: str, name: str, in_file: int, joined: int, unscored: int
+) -> list[str]:
+    notes = [f"{origin}: {name} of WMT25's automatic scores, {pair}, joined by document ids"]
+    if in_file > joined:
+        notes.append(
+            f"{origin}: {in_file - joined:,} of its {in_file:,} {pair} documents are not in "
+            "the test set"
+        )
+    if unscored:
+        notes.append(
+            f"{origin}: {unscored:,} paragraphs have no {name} score (null) and are unscored"
+        )
+    return notes

@@ -86,7 +86,7 @@ class ExternalMetric(Metric):
             MetricSignature(direction=direction)
         )
         self.spans = dict(spans or {})
-        self.scale = f"as in {origin} ({direction} is better)"
+        self.scale = f"as in {origin} ({self.direction_and_scale})"
         self.system_origin = system_origin if statistics is not None else None
         self._means_differ: list[str] = []  # systems whose own score is not their segments' mean
         if statistics is not None:
@@ -223,6 +223,14 @@ class ExternalMetric(Metric):
     def case_label(self) -> None:
         """Computed elsewhere: how it treats case is not known here."""
         return None
+
+    @property
+    def direction_and_scale(self) -> str:
+        """'lower is better, scale 0-25': what a reader of its numbers needs, which the
+        signature line leaves out (the direction) or may not know (the scale)."""
+        direction = "higher" if self.higher_is_better else "lower"
+        scale = self.signature.scale
+        return f"{direction} is better" + (f", scale {scale}" if scale else ", scale not known")
 
     def signature_options(self) -> dict[str, str]:
         """Its numbers come from outside: say so, since mteval cannot reproduce them, and what

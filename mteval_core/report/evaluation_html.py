@@ -13,7 +13,7 @@ from mteval_core.report.comparison_html import STYLE, comparison_sections, html_
 from mteval_core.report.evaluation_report import EvaluationReport, ranked_systems
 from mteval_core.report.ranking_rows import ranking_rows
 from mteval_core.report.rankings_html import rank_ranges_svg, ranking_table
-from mteval_core.report.writers import metric_labels
+from mteval_core.report.writers import external_metrics, metric_labels
 from mteval_core.stats.significance import SIGNIFICANCE_LEVEL
 
 CORRELATIONS = ("pearson", "spearman", "kendall")
@@ -150,7 +150,19 @@ def signature_section(report: EvaluationReport) -> list[str]:
     if report.comparison is not None:
         lines.append(("comparison", report.comparison.signature))
     rows = [[escape(what), f"<code>{escape(text)}</code>"] for what, text in lines]
-    return ["<h2>Signatures</h2>", html_table(["of", "signature"], rows, text_columns={1})]
+    external = [
+        [escape(metric.name), escape(metric.direction_and_scale)]
+        for metric in external_metrics(report.scores)
+    ]
+    return [
+        "<h2>Signatures</h2>",
+        html_table(["of", "signature"], rows, text_columns={1}),
+        *(
+            ["<p>Metrics computed elsewhere:</p>", html_table(["metric", "reading"], external)]
+            if external
+            else []
+        ),
+    ]
 
 
 def _rank(rank_range: tuple[int, int]) -> str:

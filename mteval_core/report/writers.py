@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from mteval_core.metrics.external import ExternalMetric
 from mteval_core.metrics.scoring import Scores
 from mteval_core.settings.limits import MAX_RESAMPLES
 from mteval_core.stats.bootstrap import fewest_interval_resamples
@@ -91,6 +92,15 @@ def to_json(
     if scores.signatures:
         out["signatures"] = {
             m: scores.signatures[m] for m in scores.metric_names if m in scores.signatures
+        }
+    if external := external_metrics(scores):
+        out["external"] = {
+            metric.name: {
+                "higher_is_better": metric.higher_is_better,
+                "scale": metric.signature.scale,
+                "signature": metric.signature.describe(),
+            }
+            for metric in external
         }
     out["scores"] = scores.corpus()
     if labelled:
@@ -213,7 +223,16 @@ def to_text(scores: Scores, segments: bool = False) -> str:
             lines.extend(_align(["segment", *labels], seg_rows))
     lines.append("")
     lines.append(f"signature: {scores.signature}")
+    lines += [
+        f"{metric.name}: computed elsewhere, {metric.direction_and_scale}"
+        for metric in external_metrics(scores)
+    ]
     return "\n".join(lines) + "\n"
+
+
+def external_metrics(scores: Scores) -> list[ExternalMetric]:
+    """The metrics whose numbers come from files (each says its direction and scale)."""
+    return [metric for metric in scores.metrics if isinstance(metric, ExternalMetric)]
 
 
 def _formatted(metric: Metric, value: float) -> str:

@@ -1,10 +1,15 @@
-"""Which span reader a file needs, by its header (never by its name): Google's MQM TSV,
-WMT25 task 2's TSV, or, without a header, Appraise's ESA export."""
+"""Which span reader a file needs, by its content (never by its name): Google's MQM TSV and
+WMT25 task 2's TSV by their header; without a header, GEMBA-MQM's error lists (every line
+``defaultdict(<class 'list'>, {...})`` or None), placed on the translations given with them, or
+Appraise's ESA export."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mteval_core.errors import InputError
-from mteval_core.io.decoding import decode
+from mteval_core.io.decoding import decode, split_lines
+from mteval_core.io.gemba_mqm import is_gemba_mqm, read_gemba_mqm_spans
 from mteval_core.io.mqm_tsv import is_mqm_header
 from mteval_core.model.spans import SpanAnnotations
 from mteval_core.spans.esa_export import read_esa_spans
@@ -16,11 +21,32 @@ FORMATS = (
     "Google's MQM TSV (target with <v>...</v> marks), WMT25 task 2's TSV (start_indices, "
     "end_indices, error_types) or an Appraise ESA export (CSV, 12 fields, no header)"
 )
+GEMBA_NEEDS_TRANSLATIONS = (
+    "GEMBA-MQM's error lists quote each error's text without its place in the translation: "
+    "give the translations the file judged (one per line, in its order) with it to place them"
+)
 
 
-def read_span_file(data: bytes, origin: str) -> SpanAnnotations:
-    """The annotations of one file in any of the formats above."""
+def read_span_file(
+    data: bytes,
+    origin: str,
+    translations: Sequence[str] | None = None,
+    system: str | None = None,
+) -> SpanAnnotations:
+    """The annotations of one file in any of the formats above; ``translations`` (of
+    ``system``) are what a GEMBA-MQM file's quotes are placed on, and are needed for it."""
     text = decode(data, origin)
+    lines = split_lines(text)
+    if is_gemba_mqm(lines):
+        if translations is None or system is None:
+            raise InputError(
+                "this is GEMBA-MQM's list of errors, and no translations were given",
+                origin=origin,
+                hint=GEMBA_NEEDS_TRANSLATIONS + ".",
+            )
+        while lines and not lines[-1].strip():
+            lines.pop()
+        return read_gemba_mqm_spans(lines, origin, translations, system)
     first = next((line for line in text.split("\n") if line.strip()), "")
     header = [name.strip() for name in first.rstrip("\r").split("\t")]
     if is_task2_header(header):

@@ -10,22 +10,21 @@ spans of Google's MQM files this equals mqm_segment_scores of the same file bit 
 GEMBA-MQM's (MicrosoftTranslator/GEMBA, gemba/gemba_mqm_utils.py, read at a7a7eff): Critical
 25, Major 5, Minor 1, a Non-translation error Critical whatever its severity; only the first
 five errors count, taken Critical first, then Major, then Minor; the sum is capped at 25 and
-negated. Neutral and Undecided spans are no error there and weigh nothing.
+negated (mteval_core.io.gemba_mqm.error_points, which also scores GEMBA-MQM's own error lists).
+Neutral and Undecided spans are no error there and weigh nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from mteval_core.io.gemba_mqm import error_points
 from mteval_core.loss.mqm_loss import GOOGLE_WEIGHTS, weight_key
-from mteval_core.model.spans import CRITICAL, MAJOR, MINOR, SpanAnnotation, SpanAnnotations
+from mteval_core.model.spans import CRITICAL, SpanAnnotation, SpanAnnotations
 
 GOOGLE = "google"
 GEMBA = "gemba"
 SCHEMES = (GOOGLE, GEMBA)
-GEMBA_WEIGHTS = {CRITICAL: 25, MAJOR: 5, MINOR: 1}
-GEMBA_MOST_ERRORS = 5
-GEMBA_CAP = 25
 
 
 def google_points(
@@ -42,14 +41,12 @@ def google_points(
 
 def gemba_points(annotation: SpanAnnotation) -> float:
     """GEMBA-MQM's error points: at most five errors, worst first, at most 25."""
-    levels = []
-    for span in annotation.spans:
-        if "non-translation" in (span.category or "").lower():
-            levels.append(CRITICAL)
-        elif span.severity in GEMBA_WEIGHTS:
-            levels.append(span.severity)
-    ordered = sorted(levels, key=list(GEMBA_WEIGHTS).index)[:GEMBA_MOST_ERRORS]
-    return float(min(sum(GEMBA_WEIGHTS[level] for level in ordered), GEMBA_CAP))
+    return error_points(
+        [
+            CRITICAL if "non-translation" in (span.category or "").lower() else span.severity
+            for span in annotation.spans
+        ]
+    )
 
 
 def mqm_scores(annotations: SpanAnnotations, scheme: str = GOOGLE) -> dict[tuple[str, str], float]:

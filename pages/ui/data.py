@@ -440,7 +440,9 @@ def add_external_metric(test_set: TestSet) -> None:
         scores_files = st.file_uploader(
             "Scores (COMET, MetricX, ...): system, segment_id, score rows; system, score rows; "
             "mt-metrics-eval's NAME-REF.seg.score / .sys.score; comet-score's JSON; MetricX's "
-            "predictions; pymarian-eval's or gemba's scores (one file per system, named after it)",
+            "predictions; pymarian-eval's or gemba's scores, GEMBA-MQM's error lists, WMT25's "
+            "automatic scores (one file per system, named after it; for WMT25's, the metric "
+            "name picks one of its metrics and the test set needs WMT25's document ids)",
             accept_multiple_files=True,
         )
         left, right = st.columns(2)
@@ -452,8 +454,8 @@ def add_external_metric(test_set: TestSet) -> None:
             "Signature: what produced the scores, where the files do not say (optional)",
             placeholder="model=Unbabel/wmt22-comet-da,version=2.2.6,precision=fp16",
             help="Fields: model, checkpoint, package, version, precision, reference_based (yes "
-            "or no), scale. comet-score's and MetricX's files say their direction; other files "
-            "need it.",
+            "or no), scale. comet-score's, MetricX's, GEMBA-MQM's and WMT25's files say their "
+            "direction; other files need it.",
             max_chars=600,
         )
         added = st.form_submit_button("Add this metric")
