@@ -289,7 +289,8 @@ def add_preprocessing_arguments(parser: argparse.ArgumentParser) -> None:
 
 def given_options(args: argparse.Namespace) -> Options:
     """The options of the preprocessing flags and of every family parameter the command takes,
-    with 13a until the test set's language resolves --tokenize (cli.score.resolved_options)."""
+    with 13a until the test set's language resolves --tokenize
+    (cli.score_inputs.resolved_options)."""
     return options_from_arguments(
         args,
         tokenize=args.tokenize or DEFAULT_TOKENIZER,

@@ -115,7 +115,7 @@ def add_reading_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> str:
-    from mteval_core.cli.score import load_command_line_test_set
+    from mteval_core.cli.score_inputs import load_command_line_test_set
     from mteval_core.compare.analysis import compare_pair
     from mteval_core.stats.bootstrap import BootstrapOptions
 
@@ -183,7 +183,7 @@ def reading_of(args: argparse.Namespace, test_set: TestSet) -> Reading:
 def tokenizer_options(args: argparse.Namespace, test_set: TestSet) -> Options:
     """The options of --tokenize, --spm-model, --lowercase and --stem, the tokenizer resolved
     by the target language as `mteval score` resolves it (with its note on stderr)."""
-    from mteval_core.cli.score import resolved_options
+    from mteval_core.cli.score_inputs import resolved_options
     from mteval_core.settings.languages import languages_of
 
     return resolved_options(args, given_options(args), languages_of(test_set))

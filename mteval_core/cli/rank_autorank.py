@@ -220,7 +220,7 @@ def _mtme_rankings(args: argparse.Namespace) -> list[LanguagePairRanking]:
 def _test_set_rankings(args: argparse.Namespace) -> list[LanguagePairRanking]:
     """AutoRank of a test set's systems from metrics computed elsewhere, read as `mteval
     score --metric-scores` reads them."""
-    from mteval_core.cli.score import load_command_line_test_set, read_externals
+    from mteval_core.cli.score_inputs import load_command_line_test_set, read_externals
     from mteval_core.rankings.metric_inputs import segments_of_metrics
 
     if not (args.refs and args.hyps and args.metric_scores) or args.mtme or args.systems_metadata:

@@ -112,7 +112,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:  # long: one call
 
 
 def run(args: argparse.Namespace) -> str:
-    from mteval_core.cli.score import (
+    from mteval_core.cli.score_inputs import (
         load_command_line_test_set,
         read_externals,
         resolved_options,
@@ -144,7 +144,8 @@ def run(args: argparse.Namespace) -> str:
             )
     segment_ids = None
     if args.human:  # read before the scoring, so that a bad file or criterion is said at once
-        from mteval_core.cli.score import with_human, with_segment_ids
+        from mteval_core.cli.score_human import with_human
+        from mteval_core.cli.score_inputs import with_segment_ids
 
         test_set, segment_ids = with_segment_ids(args.segment_ids, test_set)
         test_set = with_human(args, test_set, segment_ids)

@@ -4,22 +4,18 @@
     mteval score --shards PATH [PATH ...] [--workers N | --scheduler ADDRESS] [options]
 
 The test set is read from the files (formats recognised by content, SGML/XML segments matched by
-id), scored once per metric, and written as text, JSON, CSV or LaTeX; --human and --bootstrap add
-the meta-evaluation (correlations with people, intervals, paired tests). A corpus larger than
-memory is given as --shards instead and scored shard by shard (see mteval_core.shards).
+id: ``score_inputs``), scored once per metric, and written as text, JSON, CSV or LaTeX; --human
+and --bootstrap add the meta-evaluation (correlations with people, intervals, paired tests:
+``score_human``). A corpus larger than memory is given as --shards instead and scored shard by
+shard (see mteval_core.shards).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
-from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from mteval_core.cli.arguments import (
-    CARRIAGE_RETURNS_OFFER,
     add_byte_order_mark_argument,
     add_carriage_returns_argument,
     add_mtme_arguments,
@@ -27,51 +23,37 @@ from mteval_core.cli.arguments import (
     add_preprocessing_arguments,
     add_ranking_arguments,
     add_resampling_arguments,
-    bootstrap_options,
-    check_excluded,
     given_options,
-    in_command_words,
     load_mtme,
     resample_count,
     worker_count,
 )
+from mteval_core.cli.score_human import (
+    meta_evaluation,
+    segment_level_report,
+    with_comet_compare,
+    with_human,
+    with_paired_ar,
+)
+from mteval_core.cli.score_inputs import (
+    load_command_line_test_set,
+    mtme_test_set,
+    read_externals,
+    resolved_options,
+    with_segment_ids,
+)
 from mteval_core.errors import InputError
 from mteval_core.metrics import DEFAULT_METRICS, REGISTRY, parse_metric_list
-from mteval_core.metrics.meteor.configuration import default_language as default_meteor_language
-from mteval_core.metrics.scoring import Scores
 from mteval_core.model.testset import TestSet
 from mteval_core.report.writers import render_scores
 from mteval_core.settings.languages import (
-    Languages,
     languages_in_names,
     languages_of,
-    missing_default,
-    resolve_tokenizer,
 )
-from mteval_core.settings.options import (
-    Options,
-)
-from mteval_core.stats.undefined import UNDEFINED
 
 if TYPE_CHECKING:
-    from mteval_core.io.mtme import MtmeRead
-    from mteval_core.metrics.external import ExternalMetric
-    from mteval_core.model.metric_signature import MetricSignature
-    from mteval_core.stats.meta import MetaEvaluation
+    pass
 
-# said when a tokenizer cannot run, the language default or one given (the core's hint names none)
-TOKENIZER_HINT = (
-    "Or choose another tokenizer with --tokenize (char: WMT's official BLEU for Japanese; 13a as "
-    "for languages written with spaces)."
-)
-HUMAN_ONLY_OPTIONS = {  # argparse dest -> option: they change the correlations only
-    "criterion": "--criterion",
-    "exclude": "--exclude",
-    "human_lower_is_better": "--human-lower-is-better",
-    "rated_segments_only": "--rated-segments-only",
-    "segment_level": "--segment-level",
-    "rank_metrics": "--rank-metrics",
-}
 PAIRWISE_ACCURACY_HELP = (
     'The system-level "pairwise_accuracy" leaves out system pairs that people tie; '
     '"pairwise_accuracy_with_ties" (mt-metrics-eval\'s Agreement, on system means over the '
@@ -316,7 +298,7 @@ def run(args: argparse.Namespace) -> str:
             args.refs, args.hyps, args.carriage_returns, args.source, args.byte_order_mark
         )
     else:
-        test_set = _mtme_test_set(args, mtme)
+        test_set = mtme_test_set(args, mtme)
     options = resolved_options(args, options, languages_of(test_set))
     _check_layout(args, test_set)
     documents = test_set.documents if args.documents else None
@@ -358,326 +340,3 @@ def _check_layout(args: argparse.Namespace, test_set: TestSet) -> None:
         raise InputError("--human, --bootstrap and --paired-ar work with --format json or text")
     if args.comet_compare and args.format in ("csv", "latex"):
         raise InputError("--comet-compare works with --format json or text")
-
-
-def with_paired_ar(
-    args: argparse.Namespace, scores: Scores, report: dict | None
-) -> tuple[dict, str]:
-    """--paired-ar N: the report with "paired_ar" (trials, seed, pairs, clusters) and the lines
-    the text output adds."""
-    from mteval_core.report.writers import render_randomization_text
-    from mteval_core.stats.approximate_randomization import (
-        RandomizationOptions,
-        approximate_randomization,
-    )
-
-    randomization = approximate_randomization(
-        scores, RandomizationOptions(args.paired_ar, args.seed)
-    )
-    report = {**(report or {}), "paired_ar": randomization.to_dict()}
-    return report, render_randomization_text(randomization)
-
-
-def with_comet_compare(scores: Scores, report: dict | None) -> tuple[dict, str]:
-    """--comet-compare: the report with "comet_compare" (metric -> every pair's shares and
-    t-test) and the lines the text output adds."""
-    from mteval_core.metrics.external import ExternalMetric
-    from mteval_core.report.writers import render_comet_compare_text
-    from mteval_core.stats.comet_compare import comet_compare
-
-    metrics = [m for m in scores.metrics if isinstance(m, ExternalMetric) and m.segment_level]
-    if not metrics:
-        raise InputError(
-            "--comet-compare compares the segment scores of --metric-scores metrics, and none "
-            "is given",
-            hint="Add --metric-scores NAME=FILE with segment scores (e.g. comet-score's JSON).",
-        )
-    compared = {
-        metric.name: [
-            pair.to_dict()
-            for pair in comet_compare(
-                {system: scores.segment_scores(system, metric.name) for system in scores.systems}
-            )
-        ]
-        for metric in metrics
-    }
-    return {**(report or {}), "comet_compare": compared}, render_comet_compare_text(compared)
-
-
-def resolved_options(args: argparse.Namespace, options: Options, languages: Languages) -> Options:
-    """The options with --tokenize, or the target language's default (said in a note on
-    stderr), once its package is known to be there: a missing MeCab is one line, not a
-    traceback from deep inside scoring."""
-    from mteval_core.text.outside_tokenizers import require_tokenizer
-
-    options, note = resolve_tokenizer(options, languages, args.tokenize)
-    if args.meteor_language is None:  # METEOR's language: the target's when the files say it
-        options = options.updated(meteor_language=default_meteor_language(languages.target))
-    try:
-        require_tokenizer(options)
-    except InputError as error:
-        if error.origin is not None:  # the SentencePiece model file
-            raise
-        problem = error.problem if note is None else missing_default(languages, error.problem)
-        raise InputError(problem, hint=TOKENIZER_HINT) from None
-    if note is not None:
-        print(f"mteval: note: {note} (give --tokenize to choose another)", file=sys.stderr)
-    return options
-
-
-def _mtme_test_set(args: argparse.Namespace, mtme: MtmeRead) -> TestSet:
-    """The --mtme test set, its human scores taken as --human (and its standard criterion as
-    --criterion's default); --human replaces them."""
-    if mtme.test_set.human is not None and not args.human:
-        if args.human_lower_is_better:
-            raise InputError(
-                "--human-lower-is-better: mt-metrics-eval's human scores are higher-is-better "
-                "already (MQM as negative error points)",
-                hint="Leave it out, or give your own judgments with --human.",
-            )
-        args.criterion = args.criterion or mtme.criterion
-    return mtme.test_set
-
-
-def with_segment_ids(path: str | None, test_set: TestSet) -> tuple[TestSet, dict[str, int] | None]:
-    """--segment-ids FILE: the test set with the map's documents (its doc column, unless the
-    text files gave documents), and segment id -> 1-based line (None without a segment_id
-    column), checked against the test set's size. The documents place the 2022-2024 MQM
-    layout's rows by doc and docSegId, as the Data page's map does, instead of by source
-    text, which gives repeated sources each other's errors."""
-    if path is None:
-        return test_set, None
-    from mteval_core.io import read_bytes
-    from mteval_core.io.directory import parse_segment_ids
-
-    read = parse_segment_ids(read_bytes(path), path, test_set.n_segments)
-    if read.lines is None and read.documents is None:
-        raise InputError(
-            "there is no segment_id column and no doc column",
-            origin=path,
-            hint="A segment-id map has the columns line, segment_id and doc (either may be "
-            "left out), one row per line.",
-        )
-    if read.documents is not None and test_set.documents is None:
-        test_set = replace(test_set, documents=read.documents)
-    return test_set, read.lines
-
-
-def read_externals(
-    specs: Sequence[str],
-    signatures: Sequence[str],
-    test_set: TestSet,
-    segment_ids: dict[str, int] | None = None,
-) -> list[ExternalMetric]:
-    """--metric-scores NAME[:DIRECTION]=FILE (the files of one NAME read as one metric) and
-    --metric-signature NAME:FIELD=VALUE,... -> the metrics, read for this test set; what their
-    files set aside (systems without text) is printed as notes by the scoring."""
-    from mteval_core.io import read_bytes
-    from mteval_core.io.metric_scores import read_metric_files
-
-    files: dict[str, list[tuple[bytes, str]]] = {}
-    directions: dict[str, bool | None] = {}
-    for spec in specs:
-        name, higher_is_better, path = _metric_spec(spec)
-        if name in directions and directions[name] != higher_is_better:
-            raise InputError(
-                f"--metric-scores {spec}: metric {name!r} is given another direction before",
-                hint="Give every file of one metric the same direction.",
-            )
-        directions[name] = higher_is_better
-        files.setdefault(name, []).append((read_bytes(path), path))
-    given = _metric_signatures(signatures, set(files))
-    return [
-        read_metric_files(
-            read,
-            test_set,
-            name=name,
-            higher_is_better=directions[name],
-            segment_ids=segment_ids,
-            signature=given.get(name),
-        )
-        for name, read in files.items()
-    ]
-
-
-def _metric_spec(spec: str) -> tuple[str, bool | None, str]:
-    """NAME:DIRECTION=FILE -> (NAME, higher is better, FILE); NAME=FILE leaves the direction to
-    the file's tool (the reader refuses a file that does not say it)."""
-    from mteval_core.io.metric_scores import parse_direction
-
-    form = "Write NAME:higher=FILE or NAME:lower=FILE."
-    label, equals, path = spec.partition("=")
-    if not equals or not path:
-        raise InputError(f"--metric-scores {spec}: the file is missing", hint=form)
-    name, colon, direction = label.partition(":")
-    if colon and not direction:
-        raise InputError(
-            f"--metric-scores {spec}: the direction of metric {name!r} is missing (are higher "
-            "or lower scores better?)",
-            hint=form,
-        )
-    return name, parse_direction(direction, name) if colon else None, path
-
-
-def _metric_signatures(specs: Sequence[str], names: set[str]) -> dict[str, MetricSignature]:
-    """--metric-signature NAME:FIELD=VALUE,... -> name -> signature, for metrics that are read."""
-    from mteval_core.model.metric_signature import parse_signature_fields
-
-    given: dict[str, MetricSignature] = {}
-    for spec in specs:
-        name, colon, text = spec.partition(":")
-        if not colon or name not in names:
-            raise InputError(
-                f"--metric-signature {spec}: "
-                + (f"no --metric-scores names metric {name!r}" if colon else "NAME: is missing"),
-                hint="Write --metric-signature NAME:model=...,version=... for a metric that "
-                "--metric-scores NAME... reads.",
-            )
-        if name in given:
-            raise InputError(f"--metric-signature {spec}: metric {name!r} has one already")
-        given[name] = parse_signature_fields(text, f"--metric-signature {name}")
-    return given
-
-
-def with_human(
-    args: argparse.Namespace, test_set: TestSet, segment_ids: dict[str, int] | None = None
-) -> TestSet:
-    """The test set with the --human judgments; rows of systems without text in the test set
-    (references rated as systems, metric-task systems) are set aside, each with a note."""
-    if not args.human:
-        return test_set
-    from mteval_core.io import read_bytes, read_human_for
-    from mteval_core.io.mqm_placement import HowToGive
-
-    flags = HowToGive("the source (--source FILE)", "a segment-id map (--segment-ids FILE)")
-
-    read = read_human_for(
-        test_set,
-        read_bytes(args.human),
-        args.human,
-        lower_is_better=args.human_lower_is_better,
-        segment_ids=segment_ids,
-        how_to_give=flags,
-    )
-    for note in read.notes:
-        print(f"mteval: note: {note}", file=sys.stderr)
-    return test_set.with_human(read.scores)  # checks segments
-
-
-def segment_level_report(
-    args: argparse.Namespace, test_set: TestSet, scores: Scores, report: dict
-) -> dict:
-    """What needs the human segment scores: "spa" and "pairwise_accuracy_with_ties" in every
-    metric's "correlations" (null, with the reason, for system-level judgments), and with
-    --segment-level and --rank-metrics their sections."""
-    from mteval_core.stats import segment_meta
-
-    human = test_set.human
-    assert human is not None
-    if not len(human.segment_rows) and not (args.segment_level or args.rank_metrics):
-        accuracies = segment_meta.without_segment_judgments(scores.metric_names)
-        return {"correlations": _merged(report["correlations"], accuracies)}
-    if args.rank_metrics:
-        segment_meta.parse_rank_statistic(args.rank_metrics)  # a typo fails before the work
-    matrices = segment_meta.segment_matrices(test_set, scores, args.criterion, args.exclude)
-    result = None
-    if args.segment_level or (args.rank_metrics and args.bootstrap):
-        result = segment_meta.segment_statistics(matrices, args.bootstrap, args.seed)
-    additions: dict = {
-        "correlations": _merged(
-            report["correlations"], segment_meta.system_accuracies(matrices, result)
-        )
-    }
-    if args.segment_level:
-        assert result is not None
-        additions["segment_level"] = segment_meta.segment_level_header(matrices, result)
-        additions["segment_correlations"] = segment_meta.segment_correlations(matrices, result)
-    if args.rank_metrics:
-        additions["metric_ranking"] = segment_meta.metric_ranking(
-            matrices, args.rank_metrics, args.permutations, args.seed, result
-        )
-        additions["metric_ranking_statistic"] = args.rank_metrics
-    return additions
-
-
-def _merged(correlations: dict[str, dict], accuracies: dict[str, dict]) -> dict[str, dict]:
-    """Each metric's correlations with its accuracies added, the reasons under one key."""
-    merged = {}
-    for metric, record in correlations.items():
-        extra = dict(accuracies.get(metric, {}))
-        why = {**record.get(UNDEFINED, {}), **extra.pop(UNDEFINED, {})}
-        merged[metric] = {**{k: v for k, v in record.items() if k != UNDEFINED}, **extra}
-        merged[metric][UNDEFINED] = why
-    return merged
-
-
-def load_command_line_test_set(
-    ref_args: Sequence[str],
-    hyp_args: Sequence[str],
-    carriage_returns: str = "refuse",
-    source_arg: str | None = None,
-    byte_order_mark: str = "keep",
-) -> TestSet:
-    """Read every --refs and --hyps file (and --source) with io.test_set_files, the reader the
-    Python API shares; a --hyps NAME=PATH names its system, notes go to stderr, and the
-    carriage-return refusal names --carriage-returns."""
-    from mteval_core.io.decoding import LoneCarriageReturn
-    from mteval_core.io.test_set_files import read_test_set_files
-
-    try:
-        return read_test_set_files(
-            ref_args,
-            [_split_name(arg) for arg in hyp_args],
-            source_arg,
-            carriage_returns,
-            byte_order_mark,
-            note=_print_note,
-            naming_hint="or give NAME=PATH",
-        )
-    except LoneCarriageReturn as error:
-        raise error.offering(CARRIAGE_RETURNS_OFFER) from None
-
-
-def _print_note(note: str) -> None:
-    print(f"mteval: note: {in_command_words(note)}", file=sys.stderr)
-
-
-def _split_name(arg: str) -> tuple[str | None, str]:
-    """'NAME=PATH' -> (NAME, PATH); a path that exists as given is never split."""
-    if "=" in arg and not os.path.exists(arg):
-        name, path = arg.split("=", 1)
-        if not name:
-            raise InputError(f"empty system name in {arg!r}", hint="Write NAME=PATH.")
-        return name, path
-    return None, arg
-
-
-def meta_evaluation(
-    args: argparse.Namespace, test_set: TestSet, scores: Scores
-) -> MetaEvaluation | None:
-    """What --human and --bootstrap add to `mteval score`; None when neither is given."""
-    judged = test_set.human is not None  # --human, or the human scores of --mtme
-    if not judged:
-        given = [option for dest, option in HUMAN_ONLY_OPTIONS.items() if getattr(args, dest)]
-        if given:
-            options = ", ".join(given)
-            raise InputError(
-                f"{options} {'needs' if len(given) == 1 else 'need'} --human: "
-                f"{'it changes' if len(given) == 1 else 'they change'} only the correlations "
-                "with human judgments",
-                hint=f"Give the judgments with --human FILE, or leave out {options}.",
-            )
-    check_excluded(args.exclude, scores.systems)
-    if not (judged or args.bootstrap):
-        return None  # and scipy, which the statistics need, is not even imported
-    from mteval_core.stats.meta import evaluate
-
-    return evaluate(
-        test_set,
-        scores,
-        criterion=args.criterion,
-        exclude=args.exclude,
-        rated_only=args.rated_segments_only,
-        bootstrap=bootstrap_options(args),
-        negated_on_load=args.human_lower_is_better,
-    )

@@ -44,7 +44,7 @@ CRITERION = "MQM"
 @dataclass(frozen=True)
 class HowToGive:
     """How a refusal names what would place the rated segments: files, in neutral words, by
-    default; the command line names its flags (cli/score.py) and the API its arguments."""
+    default; the command line names its flags (cli/score_inputs.py) and the API its arguments."""
 
     source: str = "the source file"
     segment_ids: str = "a segment-id map"

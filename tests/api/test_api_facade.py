@@ -155,8 +155,9 @@ def test_correlations_equal_the_command_line(capsys):
         "adequacy",
     )
     assert report["human"] == expected["human"]
-    # the command adds two accuracies from the segment judgments (cli.score.segment_level_report),
-    # which the API does not compute yet: every other number is the command's
+    # the command adds two accuracies from the segment judgments
+    # (cli.score_human.segment_level_report), which the API does not compute yet: every other
+    # number is the command's
     segment_only = {"spa", "pairwise_accuracy_with_ties"}
     assert report["correlations"] == {
         metric: {key: value for key, value in found.items() if key not in segment_only}

@@ -314,7 +314,7 @@ def test_command_line_segment_ids_give_documents_to_repeated_sources(tmp_path, c
     rows = page.human.segment_rows
     assert dict(zip(rows["segment"].tolist(), rows["score"].tolist())) == {2: -5.0, 1: 0.0}
     # and the command line's judgments are the Data page's: line 2 has the Major error
-    from mteval_core.cli.score import with_segment_ids
+    from mteval_core.cli.score_inputs import with_segment_ids
 
     plain = make_test_set(["Hello.", "Hello."])
     with_docs, lines = with_segment_ids(str(tmp_path / "ids.tsv"), plain)

@@ -55,7 +55,7 @@ def test_reads_the_shared_set_as_our_folder_reader_does(wmt21) -> None:
 
 
 def test_bleu_per_system_equals_our_plain_reader(wmt21) -> None:
-    from mteval_core.cli.score import load_command_line_test_set
+    from mteval_core.cli.score_inputs import load_command_line_test_set
 
     data = shared_dataset("wmt21-newstest2021-ende")
     ours = load_command_line_test_set(
