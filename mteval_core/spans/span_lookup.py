@@ -109,7 +109,7 @@ def segment_spans(
     notes: list[str] = []
     for name, read in files.items():
         own = (file_lines or {}).get(name, {})
-        left_out = spans_out = 0
+        left_out = spans_out = other_text = 0
         for annotation in read.annotations:
             item = placer.item(annotation, own)
             if item is None:
@@ -117,14 +117,20 @@ def segment_spans(
                 continue
             drawn, dropped = placer.drawable(annotation, item)
             spans_out += dropped
+            other_text += drawn.target.strip() != test_set.system(item[0])[item[1] - 1].strip()
             label = label_of(name, annotation.annotator)
             placed.setdefault(item, []).append(PlacedAnnotation(label, drawn))
-        notes += _notes(name, left_out, spans_out)
+        notes += _notes(name, left_out, spans_out, other_text)
     return SegmentSpans({item: tuple(found) for item, found in placed.items()}, tuple(notes))
 
 
-def _notes(name: str, left_out: int, spans_out: int) -> list[str]:
+def _notes(name: str, left_out: int, spans_out: int, other_text: int) -> list[str]:
     notes = []
+    if other_text:
+        notes.append(
+            f"{name}: {other_text:,} annotation(s) mark a text other than the test set's "
+            "translation of their line; their own text is drawn, which its offsets index"
+        )
     if left_out:
         notes.append(
             f"{name}: {left_out:,} annotation(s) name a system or segment that is not a line "

@@ -75,6 +75,17 @@ def test_what_cannot_be_placed_or_drawn_is_counted_in_notes_not_drawn():
     )
 
 
+def test_an_annotation_of_another_text_on_its_line_is_drawn_on_its_own_text_with_a_note():
+    read = SpanAnnotations("f", (annotation("A", "2", "A dog  runs.", ErrorSpan(6, 10, MINOR)),))
+    lookup = segment_spans(TEST_SET, {"f": read})
+    (placed,) = lookup.of("A", 2)
+    assert placed.annotation.target == "A dog  runs."
+    assert lookup.notes == (
+        "f: 1 annotation(s) mark a text other than the test set's translation of their line; "
+        "their own text is drawn, which its offsets index",
+    )
+
+
 def test_xcomet_errors_of_a_comet_json_on_their_lines():
     sample = load_sample().test_set
     text = (ROOT / "tests/io/fixtures/neural_outputs/comet.json").read_text(encoding="utf-8")
