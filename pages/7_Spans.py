@@ -1,12 +1,14 @@
 """Spans page: error spans drawn in the text, every annotation of one translation side by side
 (human raters of the Data page's MQM file, an ESA export or a WMT25 task 2 file uploaded
-here), filtered by severity and category, and one annotation's spans scored against
-another's as WMT25 task 2 scores them."""
+here, xCOMET's errors in a comet-score JSON given on the Data page), filtered by severity
+and category, and one annotation's spans scored against another's as WMT25 task 2 scores
+them. Files given here are drawn on Compare and the Bitext grid too."""
 
 import streamlit as st
 
 from pages.ui.friendly_errors import friendly_errors
 from pages.ui.markdown_escape import escape_markdown
+from pages.ui.session import session_test_set
 from pages.ui.spans import (
     UPLOAD_HINT,
     chosen_comparison,
@@ -29,7 +31,7 @@ st.caption(
 )
 
 with friendly_errors():
-    sources = span_sources()
+    sources = span_sources(session_test_set())
 if not sources:
     st.info(UPLOAD_HINT)
     st.stop()

@@ -89,6 +89,16 @@ def mqm_human_for(
     return HumanRead(read.scores, (*notes, *read.notes))
 
 
+def segment_lines(
+    test_set: TestSet, annotations: MqmAnnotations, segment_ids: Mapping[str, int] | None = None
+) -> dict[str, int]:
+    """Segment key -> its 1-based line, placed as :func:`mqm_human_for` places the scores, so
+    that the file's error spans are drawn on the lines its scores are on."""
+    layout = LAYOUTS[annotations.layout]
+    placer = _Placer(test_set, annotations.origin, layout, segment_ids, HowToGive())
+    return placer.place(annotations.segments)
+
+
 def _unweighted_notes(annotations: MqmAnnotations) -> list[str]:
     """One note per severity that weighs 0 in these scores (Critical, ...): a reader who
     expected Critical errors to cost the most would otherwise never know."""

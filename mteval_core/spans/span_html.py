@@ -122,3 +122,46 @@ def legend_html() -> str:
         f'border-radius:3px;padding:0 4px">{severity}</span>'
         for severity in WORST_FIRST
     )
+
+
+DrawnAnnotation = tuple[str, SpanAnnotation, Sequence[ErrorSpan]]  # label, annotation, spans
+
+
+def _output_rows(name: str, text: str, drawn: Sequence[DrawnAnnotation]) -> list[tuple[str, str]]:
+    """One row per annotation of an output (its label under the system's name), or one row of
+    the output as plain text where it has none."""
+    if not drawn:
+        return [(escape(name), f"<bdi>{escape(text)}</bdi> <i>(no spans)</i>")]
+    rows = []
+    for label, annotation, spans in drawn:
+        cell = f"<bdi>{target_html(annotation.target or '', spans)}</bdi>"
+        cell += f" <small>{len(spans)} of {len(annotation.spans)} errors shown</small>"
+        unplaced = [span for span in spans if not span.in_target]
+        if unplaced:
+            cell += " <small>not in the target: " + escape(_title(unplaced)) + "</small>"
+        rows.append((f"{escape(name)}<br><small><bdi>{escape(label)}</bdi></small>", cell))
+    return rows
+
+
+def sentence_spans_html(
+    line: int,
+    reference: str,
+    outputs: Sequence[tuple[str, str, Sequence[DrawnAnnotation]]],
+    source: str | None = None,
+) -> str:
+    """A table of line ``line``: source (when given), reference and each output (its shown
+    name, its text, its annotations) drawn with the spans chosen, one row per annotation, so
+    that several annotations of one translation are read one above the other."""
+    rows = [("source", escape(source))] if source is not None else []
+    rows.append(("reference", f"<bdi>{escape(reference)}</bdi>"))
+    for name, text, drawn in outputs:
+        rows += _output_rows(name, text, drawn)
+    cells = "".join(
+        f'<tr><th style="text-align:left;vertical-align:top;padding:2px 8px">{name}</th>'
+        f'<td style="padding:2px 8px;line-height:1.8">{text}</td></tr>'
+        for name, text in rows
+    )
+    return (
+        f'<div class="sentence sentence-spans"><div style="font-weight:bold">Line {int(line)}'
+        f'</div><table style="border-collapse:collapse;margin-bottom:0.8em">{cells}</table></div>'
+    )

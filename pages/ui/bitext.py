@@ -1,7 +1,8 @@
 """The Bitext grid page's logic (pages/3_Bitext_grid.py is its layout): its controls, the
 segment list and its columns, the link's first values, the reference chooser, each system's
 numbers and grid and METEOR's beside them; the matching itself comes from mteval_core.gtm.grid,
-the figure from mteval_core.report.figures."""
+the figure from mteval_core.report.figures; the hypothesis drawn with the session's error
+spans of the segment (pages.ui.session_spans)."""
 
 from __future__ import annotations
 
@@ -32,13 +33,16 @@ from mteval_core.report.figures import (
     meteor_alignment_width,
 )
 from mteval_core.settings.options import Options
+from mteval_core.spans.span_html import annotation_html, legend_html
 from pages.ui.caching import cache_key, cached
 from pages.ui.friendly_errors import friendly_errors
 from pages.ui.markdown_escape import escape_markdown
 from pages.ui.meteor_alignment import VIEWS, choose_search, choose_view, show_meteor_systems
 from pages.ui.session import session_options
+from pages.ui.session_spans import session_segment_spans
 
 MATCHINGS = ("greedy (GTM 1.4)", "exact (maximum)")
+SPAN_COLUMNS = 3  # annotations of the segment side by side
 # Pixels a grid may take before its row scrolls, alone or beside another: the page's column in a
 # 1,400-px window beside the sidebar. Wider grids (several long references) keep their width.
 GRID_WIDTH = {1: 940, 2: 460}
@@ -416,3 +420,19 @@ def show_views(
         if grids:
             show_grids(grids, exact, reference, segment)
         show_meteor_systems(meteor, search, names, reference, segment, widths)
+
+
+def show_segment_spans(test_set: TestSet, choice: BitextChoice) -> None:
+    """The hypothesis of each system shown drawn with the session's error spans of this
+    segment (every annotation side by side), where there are any; nothing where none."""
+    lookup = session_segment_spans(test_set)
+    found = [(name, p) for name in choice.systems for p in lookup.of(name, choice.segment)]
+    if not found:
+        return
+    st.markdown(f"**Error spans of segment {choice.segment}**")
+    st.html(f"<div style='font-size:0.9em'>{legend_html()}</div>")
+    columns = st.columns(min(len(found), SPAN_COLUMNS))
+    for number, (name, placed) in enumerate(found):
+        column = columns[number % SPAN_COLUMNS]
+        column.caption(escape_markdown(f"{name} · {placed.label}"))
+        column.html(annotation_html(placed.annotation))

@@ -32,6 +32,7 @@ from mteval_core.report.highlighted_sentence import sentence_html
 from mteval_core.settings.options import Options
 from mteval_core.stats.bootstrap import BootstrapOptions, resample_counts
 from pages.ui.caching import cache_key, cached
+from pages.ui.compare_spans import SpanDrawing
 from pages.ui.markdown_escape import escape_markdown
 
 SENTENCE_ANALYSES = ("length_buckets", "length_difference_buckets", "sentence_bleu_buckets")
@@ -219,11 +220,16 @@ def keep_valid(key: str, offered: Sequence[object]) -> None:
 
 
 def show_sentences(
-    comparison: Comparison, lines: Sequence[int], key: str, word_bucket: int | None = None
+    comparison: Comparison,
+    lines: Sequence[int],
+    key: str,
+    word_bucket: int | None = None,
+    drawing: SpanDrawing | None = None,
 ) -> None:
     """``lines`` (1-based) a page at a time: each with the reference and both outputs marked
-    (and the words of frequency bucket ``word_bucket`` underlined), drawn as one block, and a
-    way to open each in the Bitext grid of either system."""
+    (and the words of frequency bucket ``word_bucket`` underlined), or with the error spans of
+    ``drawing`` where it is given, drawn as one block, and a way to open each in the Bitext grid
+    of either system."""
     if not lines:
         st.info("No sentence here.")
         return
@@ -234,27 +240,7 @@ def show_sentences(
     first = (page - 1) * SENTENCES_PER_PAGE
     shown = lines[first : first + SENTENCES_PER_PAGE]
     st.caption(f"Sentences {first + 1} to {first + len(shown)} of {len(lines):,}.")
-    reference, out_a, out_b = comparison.texts
-    source = comparison.source
-    split = comparison.reading.split
-    blocks = []
-    for line in shown:
-        i = line - 1
-        underlined = None
-        if word_bucket is not None:
-            words = {w for text in (reference[i], out_a[i], out_b[i]) for w in split(text)}
-            underlined = {w for w in words if comparison.word_bucket(w) == word_bucket}
-        blocks.append(
-            sentence_html(
-                line,
-                comparison.systems,
-                reference[i],
-                (out_a[i], out_b[i]),
-                source[i] if source is not None else None,
-                underlined,
-                split,
-            )
-        )
+    blocks = [_sentence_block(comparison, line, word_bucket, drawing) for line in shown]
     st.html("".join(blocks))  # one element for the page of sentences: quick to draw
     chosen, *links = st.columns([2, 3, 3], vertical_alignment="bottom")
     line = chosen.selectbox("Open line", shown, key=f"compare_open_{key}")
@@ -264,6 +250,28 @@ def show_sentences(
             label=f"Line {line} of system {side} in the Bitext grid",
             query_params={"system": name, "segment": str(line)},
         )
+
+
+def _sentence_block(
+    comparison: Comparison, line: int, word_bucket: int | None, drawing: SpanDrawing | None
+) -> str:
+    """Line ``line`` (1-based) as HTML: its outputs' words marked against the reference (those
+    of frequency bucket ``word_bucket`` underlined), or their spans as ``drawing`` draws them."""
+    i = line - 1
+    reference, out_a, out_b = comparison.texts
+    source = comparison.source[i] if comparison.source is not None else None
+    if drawing is not None:
+        return drawing.sentence(
+            line, comparison.systems, reference[i], (out_a[i], out_b[i]), source
+        )
+    split = comparison.reading.split
+    underlined = None
+    if word_bucket is not None:
+        words = {w for text in (reference[i], out_a[i], out_b[i]) for w in split(text)}
+        underlined = {w for w in words if comparison.word_bucket(w) == word_bucket}
+    return sentence_html(
+        line, comparison.systems, reference[i], (out_a[i], out_b[i]), source, underlined, split
+    )
 
 
 def link_to_compare(ranked: Sequence[str]) -> None:

@@ -1,78 +1,74 @@
-"""The Spans page's parts: where its span files come from, the translation picked, its
-annotations drawn side by side (mteval_core.spans.span_html, which escapes every piece of
-text), the filters, and one annotation's scores against another's."""
+"""The Spans page's parts: where its span files come from (pages.ui.session_spans), the
+translation picked, its annotations drawn side by side (mteval_core.spans.span_html, which
+escapes every piece of text), the filters, and one annotation's scores against another's."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 
 import pandas as pd
 import streamlit as st
 
-from mteval_core.io.uploads import single_file
 from mteval_core.model.spans import SEVERITIES, SpanAnnotation, SpanAnnotations
+from mteval_core.model.testset import TestSet
 from mteval_core.spans.agreement import GroupScores
 from mteval_core.spans.span_evaluation import SpanEvaluation, evaluate_spans
-from mteval_core.spans.span_files import FORMATS, read_span_file
+from mteval_core.spans.span_files import FORMATS
 from mteval_core.spans.span_html import NO_CATEGORY, annotation_html, filtered, legend_html
 from pages.ui.caching import cache_key, cached
 from pages.ui.markdown_escape import escape_markdown
 from pages.ui.session import session_mqm
+from pages.ui.session_spans import (
+    MQM_UPLOAD,
+    SPAN_FILES,
+    SpanFile,
+    session_metric_spans,
+    session_span_files,
+)
 from pages.ui.table_display import static_table
 
-MQM_UPLOAD = "mqm_upload"  # session state: (name, bytes) of the Data page's MQM file, if kept
 COLUMNS_PER_ROW = 3  # annotations side by side
 POSITIONS = ("#1", "#2", "#3")  # an item's first, second, third annotation
 UPLOAD_HINT = (
     f"Upload span files here: {FORMATS}. Two files, or one file with two annotators per "
     "translation (raters of Google's MQM), can be compared."
 )
+UPLOADER = "spans_uploader"
 
 
-def _unpacked_and_read(name: str, data: bytes) -> SpanAnnotations:
-    shown_name, text = single_file((name, data))
-    return read_span_file(text, shown_name)
+def _keep_uploads() -> None:
+    """The uploader's callback: its files become the session's span files, so that Compare and
+    the Bitext grid draw them too and they outlast the widget, which forgets them on leaving
+    the page."""
+    uploads = st.session_state.get(UPLOADER) or []
+    st.session_state[SPAN_FILES] = {upload.name: upload.getvalue() for upload in uploads}
 
 
-@dataclass(frozen=True)
-class SpanFile:
-    digest: str  # of its bytes: the key of every result computed from it
-    read: SpanAnnotations
-
-
-def _read(name: str, data: bytes) -> SpanFile:
-    """The file's spans, once per content; a .zip or .tar.gz of one file (as Google ships its
-    MQM ratings) is read as that file, within the dashboard's upload limits."""
-    digest = hashlib.sha256(data).hexdigest()
-    read = cached(
-        cache_key("span-file", name, content=digest),
-        lambda _: _unpacked_and_read(name, data),
-        "Reading the spans",
-    )
-    return SpanFile(digest, read)
-
-
-def span_sources() -> dict[str, SpanFile]:
+def span_sources(test_set: TestSet) -> dict[str, SpanFile]:
     """File name -> its annotations: the Data page's MQM file where the session keeps its
-    bytes, and the files uploaded here."""
-    files: list[tuple[str, bytes]] = []
-    if (kept := st.session_state.get(MQM_UPLOAD)) is not None:
-        files.append(kept)
-    elif session_mqm() is not None:
+    bytes, the files uploaded here, and what a metric's own output marked (xCOMET)."""
+    if st.session_state.get(MQM_UPLOAD) is None and session_mqm() is not None:
         st.caption(
             "The MQM file loaded on the Data page is read there for its scores; upload it here "
             "as well to see its spans."
         )
-    uploads = st.file_uploader(
+    st.file_uploader(
         "Span files",
         type=["tsv", "csv", "txt", "gz", "tgz", "zip", "tar"],
         accept_multiple_files=True,
         help=UPLOAD_HINT,
+        key=UPLOADER,
+        on_change=_keep_uploads,
     )
-    files += [(upload.name, upload.getvalue()) for upload in uploads or []]
-    return {name: _read(name, data) for name, data in files}
+    kept = st.session_state.get(SPAN_FILES, {})
+    if kept and not st.session_state.get(UPLOADER):
+        named = ", ".join(escape_markdown(name) for name in kept)
+        st.caption(f"Span files given earlier, drawn on every page: {named}.")
+        if st.button("Forget them", key="spans_forget"):
+            st.session_state[SPAN_FILES] = {}
+            st.rerun()
+    return session_span_files() | session_metric_spans(test_set)
 
 
 def picked_translation(sources: dict[str, SpanFile]) -> list[tuple[str, SpanAnnotation]]:

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from mteval_core.io.mqm_tsv import read_mqm
 from mteval_core.spans.agreement import agreement, paired
 from mteval_core.spans.mqm_marks import read_mqm_spans
+from tests.app.test_data_page_neural_outputs import COMET_JSON, add_metric
 from tests.helpers import shared_dataset
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,3 +130,15 @@ def test_gold_and_predicted_files_of_wmt25_task2_side_by_side_and_scored():
     assert "<bdi>task2_refs</bdi>" in gold and "<bdi>predictions</bdi>" in predicted
     shown = " ".join(m.value for m in app.markdown)
     assert "precision 0.1269, recall 0.1013, F1 0.1115" in shown  # avg_rec, avg_prec printed
+
+
+def test_xcomet_errors_given_on_the_data_page_are_listed_here():
+    """A comet-score JSON given on the Data page as a metric's scores: its xCOMET errors are
+    one annotation per translation on this page, drawn on the test set's own text."""
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    app.switch_page("pages/0_Data.py").run()
+    add_metric(app, [("comet.json", COMET_JSON.read_bytes())], "xcomet", "")
+    app.switch_page("pages/7_Spans.py").run()
+    assert not app.exception, [e.message for e in app.exception]
+    (shown,) = drawn(app)
+    assert "<bdi>xcomet</bdi>" in shown and "span-error severity-" in shown
