@@ -129,7 +129,7 @@ def show_scores(test_set: TestSet) -> None:
         labels = ", ".join(REGISTRY[name].label for name in later)
         st.caption(
             f"{labels}: scored in the background for the Scores, Correlation and other pages, "
-            "which show them (this table shows them once they are scored)."
+            "which show them; this table shows them when Home is next opened."
         )
     report_download(test_set, complete_scores(test_set, session_options()))
 
