@@ -19,12 +19,16 @@ Steps (goal in brackets), in the order a user meets them within one session:
 
 * upload [3 s]: from the click on "Use this test set" until the Data page has settled with
   "Every page now shows this test set", plus from the click on the sidebar's "Home" link until
-  Home has settled with "Scores at a glance" (its scores of every dashboard metric computed).
+  Home has settled with "Scores at a glance" (its scores of every dashboard metric but the slow
+  ones, METEOR and TER, which it has scored in the background for the next pages:
+  ``pages.ui.session_scores.SLOW_KINDS``).
   The few milliseconds the harness takes between the two clicks are not counted; both parts are
   printed and in the JSON.
-* scores [3 s]: from the click on the sidebar's "Scores" link until Scores has settled with
-  1,000 bootstrap resamples (the page's default; if it is not, the slider is moved there and
-  that rerun's time is added).
+* scores [3 s]: from the click on the sidebar's "Scores" link until Scores has settled, at
+  the resamples the page opens with (``pages.ui.scores.resamples_offer``: the first offered at
+  which a pair of systems can be significant after Holm's correction, 5,000 for WMT21's 190
+  pairs and WMT17's 120), then the slider moved to 1,000 resamples and that rerun's time added
+  (both parts are printed and in the JSON).
 * correlation [5 s]: from the click on "Correlation" until it has settled (judgments needed:
   wmt21 only). Its segment-level statistics wait for their toggle above 5,000 cells, so the
   first view does not include them (as a user sees it).

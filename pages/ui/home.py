@@ -3,8 +3,11 @@ current test set and its scores at a glance, and the evaluation report's downloa
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
+from mteval_core.metrics import REGISTRY
 from mteval_core.metrics.scoring import Scores
 from mteval_core.model.testset import TestSet
 from mteval_core.report.evaluation_html import evaluation_html
@@ -28,8 +31,8 @@ from pages.ui.friendly_errors import friendly_errors
 from pages.ui.markdown_escape import escape_markdown
 from pages.ui.overview import show_overview
 from pages.ui.sample import load_sample
-from pages.ui.session import session_options, session_test_set
-from pages.ui.session_scores import scores_of
+from pages.ui.session import session_metrics, session_options, session_test_set
+from pages.ui.session_scores import complete_scores, glance_scores
 from pages.ui.upload_state import archive_criterion, show_refused_upload
 
 PAGES = {  # file -> what it is for, as the home page lists it
@@ -97,12 +100,14 @@ def show_test_set(test_set: TestSet) -> None:
 
 
 def show_scores(test_set: TestSet) -> None:
-    """The Scores page's table without resamples (one cached table for both pages), its notes
-    and the report's download."""
+    """The Scores page's table without resamples (one cached table for both pages, where it
+    shows every metric), its notes and the report's download. The slow metrics not scored yet
+    are scored in the background for the other pages (``glance_scores``), and said so."""
     with friendly_errors():
-        scores = scores_of(test_set, session_options())
+        scores, later = glance_scores(test_set, session_options())
+        shown = tuple(name for name in session_metrics() if name not in later)
         table = cached(
-            cache_key("scores table", BootstrapOptions(n_resamples=0)),
+            cache_key("scores table", BootstrapOptions(n_resamples=0), metrics=shown),
             lambda _: scores_frame(scores),
         )
     st.markdown(
@@ -120,10 +125,16 @@ def show_scores(test_set: TestSet) -> None:
         st.caption(escape_markdown(line))
     for note in scores.notes:  # e.g. GTM segments too large for the grid, left out
         st.warning(escape_markdown(note))
-    report_download(test_set, scores)
+    if later:
+        labels = ", ".join(REGISTRY[name].label for name in later)
+        st.caption(
+            f"{labels}: scored in the background for the Scores, Correlation and other pages, "
+            "which show them; this table shows them when Home is next opened."
+        )
+    report_download(test_set, complete_scores(test_set, session_options()))
 
 
-def report_download(test_set: TestSet, scores: Scores) -> None:
+def report_download(test_set: TestSet, scores: Callable[[], Scores]) -> None:
     """The evaluation as one HTML page that opens offline, as `mteval report` writes it; made
     on the click, once for every session with this content and options. Its correlations are
     under the criterion chosen here when the judgments have several (every mt-metrics-eval set
@@ -135,7 +146,7 @@ def report_download(test_set: TestSet, scores: Scores) -> None:
 
     def build() -> str:
         request = ReportRequest(randomization, None, bootstrap, criterion)
-        report = evaluation_report(test_set, scores, options, request)
+        report = evaluation_report(test_set, scores(), options, request)
         return evaluation_html(report)
 
     st.download_button(

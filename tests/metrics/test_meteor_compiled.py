@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from mteval_core.errors import InputError
 from mteval_core.metrics.meteor import corpus_alignment
 from mteval_core.metrics.meteor.corpus_alignment import Search, WordTable, pair_statistics
-from mteval_core.metrics.meteor.matchers import match_exact, match_stems
+from mteval_core.metrics.meteor.matchers import match_exact, match_stems, match_synonyms
 from mteval_core.metrics.meteor.metric import METEOR, configuration_of
 from mteval_core.metrics.meteor.stage import Match, Stage
+from mteval_core.metrics.meteor.synonyms import SynonymDictionary
 from tests.helpers import read_lines, shared_dataset
 from tests.metrics.test_meteor_jar import fixture, options_for
 
@@ -120,3 +121,73 @@ def test_compiled_equals_fallback_on_random_lines(pairs, spans, order, beam) -> 
     finally:
         corpus_alignment.compiled_loops = saved
     assert compiled.tobytes() == fallback.tobytes()
+
+
+# A small dictionary in the jar's format (word line, synsets line; base form line, forms line):
+# words sharing synsets, a word whose synsets come from its regular base form ("cars" -> "car"),
+# one from an irregular one ("ran" -> "run"), and hash-equal words ("Aa" and "BB" have one Java
+# hash, so the matcher skips the pair even though they share a synset).
+SYNSETS = "car\n1 2\nauto\n2\nrun\n3\nsprint\n3 4\ndash\n4\nAa\n5\nBB\n5\nthe\n6\n"
+EXCEPTIONS = "run\nran\n"
+SYNONYM_WORDS = ["car", "cars", "auto", "run", "ran", "sprint", "dash", "Aa", "BB", "the", "x"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    pairs=st.lists(
+        st.tuples(
+            st.lists(st.sampled_from(SYNONYM_WORDS), max_size=40),
+            st.lists(st.sampled_from(SYNONYM_WORDS), max_size=40),
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    order=st.sampled_from([(0, 1, 2), (2, 0, 1), (1, 2, 0), (2, 1, 0)]),
+    beam=st.sampled_from([1, 3, 40]),
+)
+def test_compiled_synonyms_equal_the_python_matcher(pairs, order, beam) -> None:
+    """The compiled synonym matcher (synsets per word row) gives the rows of match_synonyms."""
+    synonyms = SynonymDictionary(SYNSETS, EXCEPTIONS)
+    names = ("exact", "stem", "synonym")
+    available = (
+        match_exact,
+        lambda stage, k: match_stems(stage, k, first_letter),
+        lambda stage, k: match_synonyms(stage, k, synonyms),
+    )
+    modules = tuple(names[k] for k in order)
+    matchers = [available[k] for k in order]
+    hypotheses = [list(h) for h, _ in pairs]
+    references = [list(r) for _, r in pairs]
+
+    def compute(table_synonyms) -> np.ndarray:
+        table = WordTable(first_letter, frozenset({"the"}), table_synonyms)
+        return pair_statistics(
+            hypotheses, references, matchers, modules, table, Search(beam_size=beam)
+        )
+
+    compiled = compute(synonyms)
+    per_pair = compute(None)  # the synonym module's matches found in Python, handed over
+    saved = corpus_alignment.compiled_loops
+    corpus_alignment.compiled_loops = None
+    try:
+        fallback = compute(synonyms)
+    finally:
+        corpus_alignment.compiled_loops = saved
+    assert compiled.tobytes() == fallback.tobytes() == per_pair.tobytes()
+
+
+def test_compiled_synonyms_refuse_rows_outside_the_table() -> None:
+    """The loops read the synset arrays unchecked, so they check them first."""
+    loops = corpus_alignment.compiled_module()
+    keys = np.zeros(1, dtype=np.int32)
+    flags = np.zeros(1, dtype=np.int8)
+    offsets = np.array([0, 1], dtype=np.int64)
+    kinds = np.array([loops.SYNONYM], dtype=np.int32)
+    with pytest.raises(ValueError, match="outside the synset table"):
+        loops.pair_statistics(
+            keys, keys, flags, offsets, keys, keys, flags, offsets,
+            np.array([5], dtype=np.int32), np.array([0], dtype=np.int32),
+            np.array([0, 0], dtype=np.int64), np.zeros(0, dtype=np.int32),
+            kinds, np.zeros(2, dtype=np.int64), np.zeros((0, 5), dtype=np.int32),
+            np.ones(1), 40, 100, 100, np.zeros(1, dtype=np.int8),
+        )  # fmt: skip

@@ -9,11 +9,13 @@ pure-Python path (aligner.align per pair) as the fallback: both give the same ro
 Input, for pair p: hypothesis words hyp_*[hyp_offsets[p]:hyp_offsets[p + 1]], reference words
 ref_*[ref_offsets[p]:ref_offsets[p + 1]]; *_keys are the words' Java hash keys (what the exact
 matcher compares), *_stems the keys of their stems (what the stem matcher compares), *_function
-1 for a function word. module_kinds[k] says how module k finds its matches: EXACT and STEM here,
+1 for a function word, *_rows the words' rows in the word table, whose WordNet synsets are
+synset_ids[synset_offsets[row]:synset_offsets[row + 1]] (ascending; what the synonym matcher
+compares). module_kinds[k] says how module k finds its matches: EXACT, STEM and SYNONYM here,
 GIVEN from given[given_offsets[p]:given_offsets[p + 1]] (rows: reference start, reference
 length, hypothesis start, hypothesis length, module), listed in the order the Python matchers
-added them. Matches are generated in the jar's order (modules in order; exact and stem with the
-reference word outer, the hypothesis word inner), which decides the beam's ties.
+added them. Matches are generated in the jar's order (modules in order; exact, stem and synonym
+with the reference word outer, the hypothesis word inner), which decides the beam's ties.
 
 A partial alignment keeps its used words as bit sets (one per line) and its chosen matches as a
 node of a shared arena (match, previous node), so that copying one costs a few words.
@@ -40,7 +42,8 @@ ctypedef unsigned long long u64
 EXACT = 0
 STEM = 1
 GIVEN = 2
-cdef int _EXACT = 0, _STEM = 1, _GIVEN = 2
+SYNONYM = 3
+cdef int _EXACT = 0, _STEM = 1, _GIVEN = 2, _SYNONYM = 3
 
 cdef int N_FIXED = 4  # scorer.N_FIXED
 cdef int PER_MODULE = 4  # scorer.PER_MODULE
@@ -55,6 +58,14 @@ cdef struct Path:
     i64 idx
     i64 last_end
     i64 chosen  # node index, -1 for none
+
+
+cdef struct Synsets:
+    # the words' rows (hypothesis, reference tokens) and each row's ascending synset numbers
+    const int* hyp_rows
+    const int* ref_rows
+    const i64* offsets
+    const int* ids
 
 
 cdef struct Work:
@@ -252,10 +263,24 @@ cdef void _copy_path(Work* w, Path* paths_to, u64* used_to, i64 to, Path* paths_
     memcpy(&used_to[to * words], &used_from[source * words], words * sizeof(u64))
 
 
+cdef bint _share_synset(const Synsets* s, int hyp_row, int ref_row) noexcept nogil:
+    """Whether two words' ascending synset lists meet (matchers.match_synonyms' test)."""
+    cdef i64 a = s.offsets[hyp_row], a_end = s.offsets[hyp_row + 1]
+    cdef i64 b = s.offsets[ref_row], b_end = s.offsets[ref_row + 1]
+    while a < a_end and b < b_end:
+        if s.ids[a] == s.ids[b]:
+            return True
+        if s.ids[a] < s.ids[b]:
+            a += 1
+        else:
+            b += 1
+    return False
+
+
 cdef int _generate(Work* w, i64 p, const int[::1] hyp_keys, const int[::1] hyp_stems,
                    i64 h0, i64 nh, const int[::1] ref_keys, const int[::1] ref_stems, i64 r0,
                    i64 nr, const int[::1] module_kinds, const i64[::1] given_offsets,
-                   const int[:, ::1] given) except -1 nogil:
+                   const int[:, ::1] given, const Synsets* synsets) except -1 nogil:
     """Every module's candidate matches in the jar's order (aligner.align's matcher loop); 1 where
     they pass w.max_matches (the matching stops there), else 0."""
     cdef i64 i, j, g, k
@@ -282,6 +307,13 @@ cdef int _generate(Work* w, i64 p, const int[::1] hyp_keys, const int[::1] hyp_s
                 for i in range(nh):
                     if (hyp_stems[h0 + i] == ref_stems[r0 + j]
                             and hyp_keys[h0 + i] != ref_keys[r0 + j]):
+                        if _add_match(w, j, 1, i, 1, k):
+                            return 1
+        elif kind == _SYNONYM:
+            for j in range(nr):
+                for i in range(nh):
+                    if (hyp_keys[h0 + i] != ref_keys[r0 + j] and _share_synset(
+                            synsets, synsets.hyp_rows[h0 + i], synsets.ref_rows[r0 + j])):
                         if _add_match(w, j, 1, i, 1, k):
                             return 1
         else:
@@ -485,6 +517,10 @@ def pair_statistics(  # long: one loop over pairs calling the steps above
     const int[::1] ref_stems,
     const signed char[::1] ref_function,
     const i64[::1] ref_offsets,
+    const int[::1] hyp_rows,
+    const int[::1] ref_rows,
+    const i64[::1] synset_offsets,
+    const int[::1] synset_ids,
     const int[::1] module_kinds,
     const i64[::1] given_offsets,
     const int[:, ::1] given,
@@ -496,12 +532,20 @@ def pair_statistics(  # long: one loop over pairs calling the steps above
 ):
     """(n_pairs, n_stats) float64 statistics rows, each as scorer.statistics_row gives it for
     aligner.align's alignment of the pair; NaN rows for the pairs left out (``left_out``, which
-    this sets for the pairs over ``max_words`` or ``max_matches``)."""
+    this sets for the pairs over ``max_words`` or ``max_matches``). ``hyp_rows``, ``ref_rows``
+    and the synset arrays are read by a SYNONYM module only (rows within ``synset_offsets``)."""
     cdef i64 n_pairs = hyp_offsets.shape[0] - 1, p, h0, nh, r0, nr, c, total = 0, k, first
     cdef int n_modules = module_kinds.shape[0]
     out_array = np.zeros((n_pairs, N_FIXED + PER_MODULE * n_modules + 1), dtype=np.float64)
     cdef double[:, ::1] out = out_array
     cdef Work w
+    cdef Synsets synsets
+    check_synsets(hyp_rows, ref_rows, hyp_keys.shape[0], ref_keys.shape[0], synset_offsets,
+                  synset_ids, module_kinds)
+    synsets.hyp_rows = &hyp_rows[0] if hyp_rows.shape[0] else NULL
+    synsets.ref_rows = &ref_rows[0] if ref_rows.shape[0] else NULL
+    synsets.offsets = &synset_offsets[0] if synset_offsets.shape[0] else NULL
+    synsets.ids = &synset_ids[0] if synset_ids.shape[0] else NULL
     memset(&w, 0, sizeof(Work))
     w.max_matches = max_matches
     try:
@@ -517,7 +561,7 @@ def pair_statistics(  # long: one loop over pairs calling the steps above
                         _reserve_words(&w, max(nh, nr) + 1)
                         left_out[p] = _generate(&w, p, hyp_keys, hyp_stems, h0, nh, ref_keys,
                                                 ref_stems, r0, nr, module_kinds, given_offsets,
-                                                given)
+                                                given, &synsets)
                     if left_out[p]:
                         for k in range(out.shape[1]):
                             out[p, k] = NAN
@@ -538,6 +582,34 @@ def pair_statistics(  # long: one loop over pairs calling the steps above
     finally:
         _free_all(&w)
     return out_array
+
+
+cdef int check_synsets(const int[::1] hyp_rows, const int[::1] ref_rows, i64 n_hyp, i64 n_ref,
+                       const i64[::1] offsets, const int[::1] ids,
+                       const int[::1] module_kinds) except -1:
+    """With a SYNONYM module, a row for every token, each within the offsets, and offsets that
+    never decrease within the ids (ValueError if not): the loops read them unchecked."""
+    cdef i64 k
+    cdef i64 n_rows = offsets.shape[0] - 1
+    cdef bint used = False
+    for k in range(module_kinds.shape[0]):
+        used = used or module_kinds[k] == _SYNONYM
+    if not used:
+        return 0
+    if hyp_rows.shape[0] != n_hyp or ref_rows.shape[0] != n_ref or n_rows < 0:
+        raise ValueError("a synonym module needs a word row for every token")
+    if offsets[0] != 0 or offsets[n_rows] != ids.shape[0]:
+        raise ValueError("synset offsets do not span the synset ids")
+    for k in range(n_rows):
+        if offsets[k + 1] < offsets[k]:
+            raise ValueError("synset offsets decrease")
+    for k in range(n_hyp):
+        if not 0 <= hyp_rows[k] < n_rows:
+            raise ValueError("a hypothesis word row is outside the synset table")
+    for k in range(n_ref):
+        if not 0 <= ref_rows[k] < n_rows:
+            raise ValueError("a reference word row is outside the synset table")
+    return 0
 
 
 cdef void _free_all(Work* w) noexcept nogil:

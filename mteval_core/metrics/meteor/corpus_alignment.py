@@ -3,10 +3,10 @@
 aligner.align aligns one pair in Python (a few hundred microseconds to milliseconds each: a
 WMT test set of 16 systems took longer than the jar). Here the words of all pairs become integer
 arrays once per call (each distinct word's Java hash key, its stem's key and its function-word
-flag computed once, memoised across calls), the exact and stem modules match on those integers
-and the beam search runs in ``_beam_loops.pyx``; the paraphrase module's matches come from
-``corpus_matchers`` (paraphrase_corpus.py: numpy joins over all pairs) and the synonym module's
-from its Python matcher per pair (matchers.py), both handed over as arrays. Where
+flag computed once, memoised across calls), the exact and stem modules match on those integers,
+the synonym module on each word's synset numbers (looked up once per distinct word), and the beam
+search runs in ``_beam_loops.pyx``; the paraphrase module's matches come from ``corpus_matchers``
+(paraphrase_corpus.py: numpy joins over all pairs), handed over as arrays. Where
 the package was built without a C compiler, ``aligner.align`` and ``scorer.statistics_row`` run
 per pair: the same rows (tests/metrics/test_meteor_compiled.py compares both).
 """
@@ -26,6 +26,7 @@ from mteval_core.metrics.meteor.aligner import BEAM_SIZE, Matcher, align, search
 from mteval_core.metrics.meteor.java_strings import java_lower
 from mteval_core.metrics.meteor.scorer import statistics_row
 from mteval_core.metrics.meteor.stage import Stage, TooManyMatches
+from mteval_core.metrics.meteor.synonyms import SynonymDictionary
 from mteval_core.settings.limits import METEOR_MAX_MATCHES, METEOR_MAX_WORDS
 from mteval_core.settings.options import Options
 from mteval_core.text.tokenizers import token_ids, token_table
@@ -36,8 +37,10 @@ _SPLIT_ONLY = Options(tokenize="gtm14")
 _KEPT_BY_JAVA = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
 
 # The modules the compiled loops match on the words' keys themselves (the others' matches are
-# found in Python and handed to them).
+# found in Python and handed to them); the synonym module too where the word table has its
+# dictionary (WordTable.matches_itself).
 KEY_MODULES = ("exact", "stem")
+SYNONYM_MODULE = "synonym"
 
 # The fewest segment pairs a thread aligns (below it, starting a thread costs more than it saves).
 PARALLEL_PAIRS = 128
@@ -56,25 +59,36 @@ def compiled_module() -> ModuleType | None:
 @dataclass(frozen=True)
 class EncodedLines:
     """Lines of words as the compiled loops read them: every token's Java hash key, stem key
-    (int32) and function-word flag (int8), and where each line starts (``offsets``, one more than
-    there are lines)."""
+    (int32), function-word flag (int8) and row in the word table (int32: where its synsets are),
+    and where each line starts (``offsets``, one more than there are lines)."""
 
     keys: np.ndarray
     stems: np.ndarray
     function: np.ndarray
     offsets: np.ndarray
+    rows: np.ndarray
 
 
 class WordTable:
     """Each distinct word's Java hash key, stem key and function-word flag, computed once.
 
     ``stem`` is the stem module's stemmer (None without a stem module: stem keys are then the
-    word keys, never read). Tokens become row numbers of the table (``rows``); the keys of new
-    words are computed together (``java_hashes``), not one word at a time."""
+    word keys, never read); ``synonyms`` the synonym module's dictionary (None without one), whose
+    synsets of each word are kept in ascending order (``synsets``) for the compiled synonym
+    matcher. Tokens become row numbers of the table (``rows``); the keys of new words are
+    computed together (``java_hashes``), not one word at a time."""
 
-    def __init__(self, stem: Callable[[str], str] | None, function_words: frozenset[str]) -> None:
+    def __init__(
+        self,
+        stem: Callable[[str], str] | None,
+        function_words: frozenset[str],
+        synonyms: SynonymDictionary | None = None,
+    ) -> None:
         self._stem = stem
         self.function_words = function_words
+        self.synonyms = synonyms
+        self._synset_parts: list[tuple[np.ndarray, np.ndarray]] = []  # (counts, ids) per batch
+        self._synsets = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32))
         self._row: dict[str, int] = {}
         self.keys = np.zeros(0, dtype=np.int32)
         self.stems = np.zeros(0, dtype=np.int32)
@@ -97,6 +111,25 @@ class WordTable:
         np.cumsum(lengths, out=offsets[1:])
         return np.fromiter(map(row.__getitem__, tokens), np.int64, len(tokens)), offsets
 
+    def matches_itself(self, module: str) -> bool:
+        """Whether the compiled loops find this module's matches from the encoded lines."""
+        return module in KEY_MODULES or (module == SYNONYM_MODULE and self.synonyms is not None)
+
+    def synsets(self) -> tuple[np.ndarray, np.ndarray]:
+        """(offsets, ids): row r's synset numbers are ids[offsets[r]:offsets[r + 1]], ascending
+        (none for any row without a synonym dictionary)."""
+        if self.synonyms is None:
+            return np.zeros(len(self.keys) + 1, dtype=np.int64), self._synsets[1]
+        if self._synset_parts:
+            offsets, ids = self._synsets
+            counts = np.concatenate([part[0] for part in self._synset_parts])
+            self._synsets = (
+                np.concatenate([offsets, offsets[-1] + np.cumsum(counts)]),
+                np.concatenate([ids, *(part[1] for part in self._synset_parts)]),
+            )
+            self._synset_parts = []
+        return self._synsets
+
     def encode_lines(self, lines: Sequence[str]) -> EncodedLines | None:
         """``encode`` of the words of prepared ``lines`` (java_strings.java_tokenize's split),
         read by the compiled tokenizer straight from the text, without a string per token: on
@@ -115,7 +148,9 @@ class WordTable:
                 self._unkeyed = []
         offsets = np.zeros(len(lines) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        return EncodedLines(self.keys[ids], self.stems[ids], self.function[ids], offsets)
+        return EncodedLines(
+            self.keys[ids], self.stems[ids], self.function[ids], offsets, ids.astype(np.int32)
+        )
 
     def _row_for_scanner(self, word: str) -> int:
         """The row of a word the scanner has not met: the table's, or a new one (its keys are
@@ -138,13 +173,24 @@ class WordTable:
         self.keys = np.concatenate([self.keys, keys])
         self.stems = np.concatenate([self.stems, stems])
         self.function = np.concatenate([self.function, function])
+        if self.synonyms is not None:
+            found = [sorted(self.synonyms.synsets(word)) for word in words]
+            counts = np.fromiter(map(len, found), np.int64, len(found))
+            ids = np.fromiter(chain.from_iterable(found), np.int32, int(counts.sum()))
+            self._synset_parts.append((counts, ids))
 
     def encode(self, lines: Sequence[list[str]]) -> EncodedLines:
         """``lines`` as the compiled loops read them. A caller that aligns the same lines again
         (a reference against every system, a system against every reference) encodes them once:
         on WMT21 en-de, encoding each pair's lines anew took more time than the beam search."""
         tokens, offsets = self.rows(lines)
-        return EncodedLines(self.keys[tokens], self.stems[tokens], self.function[tokens], offsets)
+        return EncodedLines(
+            self.keys[tokens],
+            self.stems[tokens],
+            self.function[tokens],
+            offsets,
+            tokens.astype(np.int32),
+        )
 
 
 def java_hashes(words: Sequence[str]) -> np.ndarray:
@@ -252,12 +298,12 @@ def pair_statistics(
     the compiled path only)."""
     if compiled_loops is None:
         return _python_pair_statistics(hypotheses, references, matchers, modules, words, search)
-    given_modules = [k for k, m in enumerate(modules) if m not in KEY_MODULES]
+    given_modules = [k for k, m in enumerate(modules) if not words.matches_itself(m)]
     given = _given_matches(
         hypotheses, references, matchers, given_modules, corpus_matchers or {}, search
     )
     hyp, ref = encoded or (words.encode(hypotheses), words.encode(references))
-    return _compiled_on_cores(hyp, ref, modules, given, search)
+    return _compiled_on_cores(hyp, ref, modules, words, given, search)
 
 
 def _python_pair_statistics(
@@ -284,17 +330,18 @@ def _python_pair_statistics(
     return rows
 
 
-def matched_from_keys(modules: Sequence[str]) -> bool:
+def matched_from_keys(modules: Sequence[str], words: WordTable) -> bool:
     """Whether the compiled loops find every module's matches from the encoded lines alone
-    (exact and stem do; synonyms and paraphrases need the words), so that
+    (exact, stem and, with its dictionary, synonym do; paraphrases need the words), so that
     ``encoded_pair_statistics`` needs no line's words."""
-    return compiled_loops is not None and all(m in KEY_MODULES for m in modules)
+    return compiled_loops is not None and all(map(words.matches_itself, modules))
 
 
 def encoded_pair_statistics(
     hyp: EncodedLines,
     ref: EncodedLines,
     modules: Sequence[str],
+    words: WordTable,
     search: Search = Search(),
 ) -> np.ndarray:
     """``pair_statistics`` of lines already encoded, where ``matched_from_keys(modules)``."""
@@ -304,24 +351,28 @@ def encoded_pair_statistics(
         np.zeros((0, 5), np.int32),
         np.zeros(n_pairs, np.int8),
     )
-    return _compiled_on_cores(hyp, ref, modules, no_given, search)
+    return _compiled_on_cores(hyp, ref, modules, words, no_given, search)
 
 
-def _compiled_on_cores(
+def _compiled_on_cores(  # long: the twenty arrays and numbers of the loops, named once
     hyp: EncodedLines,
     ref: EncodedLines,
     modules: Sequence[str],
+    words: WordTable,
     given_matches: tuple[np.ndarray, np.ndarray, np.ndarray],
     search: Search,
 ) -> np.ndarray:
     """The compiled loops' rows, a range of pairs per core, each in a thread (the loops release
     the interpreter lock): a pair's row does not depend on its range. The loops match the
-    ``KEY_MODULES`` themselves and take the other modules' matches from ``given_matches``
-    (offsets, rows, and the pairs already left out); a pair over ``search``'s limits gets a NaN
-    row."""
+    modules ``words`` has the data for (``WordTable.matches_itself``) themselves and take the
+    other modules' matches from ``given_matches`` (offsets, rows, and the pairs already left
+    out); a pair over ``search``'s limits gets a NaN row."""
     given_offsets, given, left_out = given_matches
     kind = {"exact": compiled_loops.EXACT, "stem": compiled_loops.STEM}
+    if words.synonyms is not None:
+        kind[SYNONYM_MODULE] = compiled_loops.SYNONYM
     kinds = np.asarray([kind.get(m, compiled_loops.GIVEN) for m in modules], dtype=np.int32)
+    synset_offsets, synset_ids = words.synsets()
     weights = np.asarray(search_weights(modules), dtype=np.float64)
 
     def pairs_from(span: tuple[int, int]) -> np.ndarray:  # the offsets of pairs first..last
@@ -335,6 +386,10 @@ def _compiled_on_cores(
             ref.stems,
             ref.function,
             ref.offsets[first : last + 1],
+            hyp.rows,
+            ref.rows,
+            synset_offsets,
+            synset_ids,
             kinds,
             given_offsets[first : last + 1],
             given,

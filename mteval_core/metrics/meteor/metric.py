@@ -287,11 +287,12 @@ class METEOR(Metric):
         without their words."""
         modules = self.configuration.modules
         encoded = None
-        if matched_from_keys(modules):
+        if matched_from_keys(modules, self._words_table()):
             encoded = self._words_table().encode_lines([self._prepared(t) for t in hypotheses])
         if encoded is not None:
             references = self._encoded_references_of(reference_words)
-            rows = [encoded_pair_statistics(encoded, ref, modules) for ref in references]
+            table = self._words_table()
+            rows = [encoded_pair_statistics(encoded, ref, modules, table) for ref in references]
         else:
             words = [self.words(text) for text in hypotheses]
             rows = [
@@ -332,13 +333,18 @@ class METEOR(Metric):
         return self._encoded_references[1]
 
     def _words_table(self) -> WordTable:
-        """The table of every word seen so far (its keys, stem and function flag), made once."""
+        """The table of every word seen so far (its keys, stem, function flag and synsets), made
+        once."""
         if self._word_table is None:
-            stem = None
-            if "stem" in self.configuration.modules:
+            stem = synonyms = None
+            modules = self.configuration.modules
+            if "stem" in modules or "synonym" in modules:
                 data = availability.meteor_data(self.options.meteor.data)
-                stem = data.stemmer(self.configuration.language)
-            self._word_table = WordTable(stem, self.function_words())
+                if "stem" in modules:
+                    stem = data.stemmer(self.configuration.language)
+                if "synonym" in modules:
+                    synonyms = data.synonyms(self.configuration.language)
+            self._word_table = WordTable(stem, self.function_words(), synonyms)
         return self._word_table
 
     def _corpus_matchers(self) -> dict[int, CorpusMatcher]:
