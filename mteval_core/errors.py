@@ -7,7 +7,10 @@ as one line and exits with status 2; the dashboard shows it as a friendly messag
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 
 class InputError(ValueError):
@@ -50,9 +53,38 @@ class InputError(ValueError):
 
 class Note(UserWarning):
     """Something a user must know about a result that is still given, e.g. GTM leaving out a
-    segment too large for its grid. Issued as a warning by the code that knows it; ``scoring``
+    segment too large for its grid. Said with :func:`say` by the code that knows it; ``scoring``
     collects the notes into ``Scores.notes`` so the command line prints each as a line on stderr
     and the dashboard as a caption beside the scores."""
+
+
+# The notes of the scoring run this code belongs to. A context variable, not
+# warnings.catch_warnings: that swaps the warnings module's global state, so two runs at once
+# (two users of the dashboard, or Home's quick metrics beside the slow ones scored in the
+# background) took each other's notes or lost them.
+_COLLECTED: ContextVar[list[str] | None] = ContextVar("mteval_notes", default=None)
+
+
+def say(note: str, category: type[Note] = Note, stacklevel: int = 1) -> None:
+    """Say ``note``: into the notes of the run that collects them (:func:`collected_notes`, in
+    this context: threads started by ``engine.threads`` share it), else as a warning of
+    ``category`` (what a caller of a metric's own functions sees)."""
+    collected = _COLLECTED.get()
+    if collected is None:
+        warnings.warn(note, category, stacklevel=stacklevel + 1)
+    else:
+        collected.append(note)
+
+
+@contextmanager
+def collected_notes() -> Iterator[list[str]]:
+    """The list that every :func:`say` in this context appends to, until the block ends."""
+    notes: list[str] = []
+    token = _COLLECTED.set(notes)
+    try:
+        yield notes
+    finally:
+        _COLLECTED.reset(token)
 
 
 LISTED = 10  # names a note or a message gives; the others are counted

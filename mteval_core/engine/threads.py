@@ -4,10 +4,12 @@ The n-gram matches' (BLEU, NIST, P/R/F), GTM's greedy, chrF's, TER's and METEOR'
 release the interpreter lock while they work, so parts of one test set (blocks of segments,
 ranges of segment pairs) can run at once in threads of the same process: no copies of the data,
 no processes to start, and the same numbers, because each segment is computed on its own
-whichever thread takes it."""
+whichever thread takes it. Each item runs in a copy of the caller's context, so what it says
+(``errors.say``) joins the caller's notes."""
 
 from __future__ import annotations
 
+import contextvars
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -48,9 +50,11 @@ def map_on_cores(
     workers = min(usable_cores(), len(items))
     if workers <= 1:
         return [function(item) for item in items]
+    # each item in a copy of this context (one each: one thread at a time may enter a context)
+    in_context = [(contextvars.copy_context(), item) for item in items]
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mteval-loops") as pool:
         try:
-            return list(pool.map(function, items))
+            return list(pool.map(lambda pair: pair[0].run(function, pair[1]), in_context))
         except BaseException:
             if stop is not None:
                 stop.set()

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import threading
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
@@ -30,7 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from mteval_core.engine.threads import map_on_cores, spans
-from mteval_core.errors import InputError, Note
+from mteval_core.errors import InputError, Note, say
 from mteval_core.settings.limits import (
     GTM_EXACT_MAX_CELLS,
     GTM_EXACT_MAX_STEPS,
@@ -68,7 +67,7 @@ try:
 except ImportError:  # installed without a C compiler
     from mteval_core.gtm import _loops_python as loops
 
-    warnings.warn(
+    say(
         "GTM runs on its pure-Python loops (the compiled module was not built when mteval was "
         "installed): the same numbers, about 100 times slower. Reinstall with a C compiler "
         "(e.g. apt-get install gcc python3-dev) for full speed.",

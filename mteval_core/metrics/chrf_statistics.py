@@ -14,13 +14,12 @@ change a string's length) is done here, before encoding, as sacreBLEU's ``_prepr
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 from types import ModuleType
 
 import numpy as np
 
-from mteval_core.errors import Note
+from mteval_core.errors import Note, say
 from mteval_core.metrics.code_points import statistics_in_blocks
 
 try:
@@ -40,7 +39,7 @@ def compiled_module() -> ModuleType | None:
 
 def warn_slow_chrf() -> None:
     """Says that chrF's statistics come from sacreBLEU's Python, and how to get the fast path."""
-    warnings.warn(
+    say(
         "chrF runs on sacreBLEU's pure-Python counting (the compiled module was not built when "
         "mteval was installed): the same numbers, about 10 times slower. Reinstall with a C "
         "compiler (e.g. apt-get install gcc python3-dev) for full speed.",

@@ -11,14 +11,13 @@ denominator is 0 (so an empty candidate against an empty reference scores 0, as 
 
 from __future__ import annotations
 
-import warnings
 from typing import ClassVar
 
 import numpy as np
 
 from mteval_core.engine import ngrams
 from mteval_core.engine.ngrams import EncodedCorpus
-from mteval_core.errors import Note
+from mteval_core.errors import Note, say
 from mteval_core.gtm.matching import precision_recall_f
 from mteval_core.metrics.base import Metric
 from mteval_core.settings.limits import GTM_EXACT_MAX_CELLS, GTM_MAX_HITS, GTM_MAX_RUNS
@@ -58,7 +57,7 @@ def segment_sizes(corpus: EncodedCorpus, system: str, options: Options) -> np.nd
             fallbacks += methods.count("greedy-fallback")
     sizes = np.concatenate(parts)
     if fallbacks:  # exact matching only
-        warnings.warn(
+        say(
             f"{system}: {fallbacks} segment(s) too large for the exact matching "
             f"(over {MAX_EXACT_BLOCKS:,} candidate blocks, {GTM_EXACT_MAX_CELLS:,} grid "
             f"cells or {EXACT_TIME_LIMIT:g} s); their greedy size, a lower bound, was used",
@@ -77,7 +76,7 @@ def _warn_left_out(corpus: EncodedCorpus, system: str, left_out: np.ndarray, e: 
     first = int(left_out[0])
     tokens, columns = segment_grids(corpus, system, (first, first + 1)).segment(0)
     numbers = ", ".join(str(s + 1) for s in left_out[:5]) + (", ..." if left_out.size > 5 else "")
-    warnings.warn(
+    say(
         f"{system}: GTM leaves out {left_out.size} segment(s) too large for its bitext grid at "
         f"e = {e:g} (segment {numbers}; segment {first + 1} has {len(tokens):,} x "
         f"{len(columns):,} tokens and {hit_count(tokens, columns):,} hits; the limits are "

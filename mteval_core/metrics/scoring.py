@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from mteval_core.engine.ngrams import EncodedCorpus
-from mteval_core.errors import InputError, Note
+from mteval_core.errors import InputError, Note, collected_notes, say
 from mteval_core.metrics import REGISTRY, get_metric
 from mteval_core.metrics.base import Metric
 from mteval_core.metrics.external import ExternalMetric
@@ -167,19 +166,17 @@ def score_test_set(
     builtin = [get_metric(name, options) for name in metric_names]
     _check_external(external, builtin, test_set)
     statistics: dict[str, dict[str, np.ndarray]] = {}
-    kind_warnings: dict[str, list[warnings.WarningMessage]] = {}
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", Note)
+    kind_notes: dict[str, list[str]] = {}
+    with collected_notes() as said:
         if builtin:  # external scores alone need no tokenizing
             corpus = EncodedCorpus(test_set, options)
-            statistics = _builtin_statistics(corpus, builtin, progress, caught, kind_warnings)
+            statistics = _builtin_statistics(corpus, builtin, progress, said, kind_notes)
     for metric in external:
         statistics[metric.name] = {s: metric.statistics_of(s) for s in test_set.system_names}
     metrics: list[Metric] = [*builtin, *external]
-    notes = _notes_of(caught)
-    notes += [note for metric in external for note in metric.notes]
+    notes = [*said, *(note for metric in external for note in metric.notes)]
     for note in dict.fromkeys(notes):
-        warnings.warn(note, Note, stacklevel=2)
+        say(note, Note, stacklevel=2)
     return Scores(
         signature=run_signature(options, metrics, len(test_set.references)),
         systems=test_set.system_names,
@@ -187,44 +184,25 @@ def score_test_set(
         statistics=statistics,
         notes=tuple(dict.fromkeys(notes)),
         signatures=metric_signatures(options, metrics, len(test_set.references)),
-        kind_notes={
-            kind: tuple(dict.fromkeys(_notes_of(caught, kind_warnings[kind])))
-            for kind in kind_warnings
-        },
+        kind_notes={kind: tuple(dict.fromkeys(said)) for kind, said in kind_notes.items()},
     )
-
-
-def _notes_of(
-    caught: list[warnings.WarningMessage], only: list[warnings.WarningMessage] | None = None
-) -> list[str]:
-    """The notes among the warnings ``caught`` (or among ``only`` of them); any other warning
-    goes on, once, as if it had not been caught (when ``only`` is None)."""
-    notes = []
-    for warning in caught if only is None else only:
-        if issubclass(warning.category, Note):
-            notes.append(str(warning.message))
-        elif only is None:
-            warnings.warn_explicit(
-                warning.message, warning.category, warning.filename, warning.lineno
-            )
-    return notes
 
 
 def _builtin_statistics(
     corpus: EncodedCorpus,
     metrics: Sequence[Metric],
     progress: Progress | None,
-    caught: list[warnings.WarningMessage],
-    kind_warnings: dict[str, list[warnings.WarningMessage]],
+    said: list[str],
+    kind_notes: dict[str, list[str]],
 ) -> dict[str, dict[str, np.ndarray]]:
     """Every metric's statistics, system by system: a system's n-gram tables are dropped as soon
     as its statistics are out, so memory holds one system's tables, not all of them. Metrics of
-    one ``statistics_kind`` share one read-only array. The warnings a kind's computation adds
-    to ``caught`` are also listed under it in ``kind_warnings``, so that a kind's statistics
-    can be kept with their own notes (``statistics_parts``)."""
+    one ``statistics_kind`` share one read-only array. The notes a kind's computation adds to
+    ``said`` are also listed under it in ``kind_notes``, so that a kind's statistics can be
+    kept with their own notes (``statistics_parts``)."""
     statistics: dict[str, dict[str, np.ndarray]] = {metric.name: {} for metric in metrics}
     for metric in metrics:
-        kind_warnings.setdefault(statistics_kind_of(metric.name), [])
+        kind_notes.setdefault(statistics_kind_of(metric.name), [])
     for done, system in enumerate(corpus.systems):
         if progress:
             progress(done / len(corpus.systems))
@@ -232,10 +210,10 @@ def _builtin_statistics(
         for metric in metrics:
             kind = statistics_kind_of(metric.name)
             if kind not in computed:
-                before = len(caught)
+                before = len(said)
                 computed[kind] = compact(metric.statistics(corpus, system))
                 computed[kind].flags.writeable = False
-                kind_warnings[kind].extend(caught[before:])
+                kind_notes[kind].extend(said[before:])
             statistics[metric.name][system] = computed[kind]
         corpus.release(system)
     for metric in metrics:

@@ -23,13 +23,12 @@ or corpus whose references are empty scores 100 with edits and 0 without.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from mteval_core.errors import Note
+from mteval_core.errors import Note, say
 from mteval_core.metrics.base import safe_divide
 from mteval_core.metrics.sacrebleu_segments import RawTextMetric
 from mteval_core.metrics.ter_statistics import (
@@ -84,7 +83,7 @@ class TER(RawTextMetric):
         splits_characters = self.options.ter.normalized and self.options.ter.asian_support
         target = languages_of(test_set).target
         if target in UNSPACED_LANGUAGES and not splits_characters:
-            warnings.warn(unspaced_note(NAMES[target]), Note, stacklevel=2)
+            say(unspaced_note(NAMES[target]), Note, stacklevel=2)
         return super().text_statistics(test_set, system)
 
     def compute_statistics(

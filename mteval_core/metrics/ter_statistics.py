@@ -16,14 +16,13 @@ package was built without a C compiler (the same numbers, much slower, with a no
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from types import ModuleType
 
 import numpy as np
 
-from mteval_core.errors import Note
+from mteval_core.errors import Note, say
 from mteval_core.metrics.code_points import statistics_in_blocks
 from mteval_core.text.tercom import changes_words, tercom_words
 
@@ -44,7 +43,7 @@ def compiled_module() -> ModuleType | None:
 
 def warn_slow_ter() -> None:
     """Says that TER's statistics come from sacreBLEU's Python, and how to get the fast path."""
-    warnings.warn(
+    say(
         "TER runs on sacreBLEU's pure-Python shift search (the compiled module was not built "
         "when mteval was installed): the same numbers, about 100 times slower. Reinstall with a "
         "C compiler (e.g. apt-get install gcc python3-dev) for full speed.",

@@ -9,14 +9,13 @@ and the corpus score is the score of their sums, as the jar's system score is.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 import numpy as np
 
 from mteval_core.engine.ngrams import EncodedCorpus
-from mteval_core.errors import InputError, Note
+from mteval_core.errors import InputError, Note, say
 from mteval_core.metrics.base import Metric
 from mteval_core.metrics.meteor import availability
 from mteval_core.metrics.meteor.aligner import Alignment, Matcher
@@ -143,7 +142,7 @@ class METEOR(Metric):
     def text_statistics(self, test_set: TestSet, system: str) -> np.ndarray:
         """(n_segments, n_stats) statistics of one system, from the raw text."""
         if self._left_out_note is not None:  # said once, with the run's other notes
-            warnings.warn(self._left_out_note, ModulesLeftOut, stacklevel=2)
+            say(self._left_out_note, ModulesLeftOut, stacklevel=2)
             self._left_out_note = None
         if self._statistics_for is None or self._statistics_for[0] is not test_set:
             self._statistics_for = (test_set, {})
@@ -220,7 +219,7 @@ class METEOR(Metric):
                 )
             rows[index] = best_reference_row(candidates, self.configuration.parameters)
         if fallbacks:
-            warnings.warn(
+            say(
                 f"METEOR's exact alignment: {fallbacks} segment-reference pair(s) had too many "
                 "competing matches for the exact search (over "
                 f"{METEOR_EXACT_MAX_STEPS:,} steps); the beam's alignment was kept for them",
@@ -266,7 +265,7 @@ class METEOR(Metric):
             if max(words) > METEOR_MAX_WORDS
             else f"has more than {METEOR_MAX_MATCHES:,} candidate matches"
         )
-        warnings.warn(
+        say(
             f"{system or 'METEOR'}: METEOR leaves out {left_out.size} segment(s) too large for its "
             f"alignment (segment {numbers}; segment {first + 1} {why}; the limits are "
             f"{METEOR_MAX_WORDS:,} words a line and {METEOR_MAX_MATCHES:,} candidate matches a "
