@@ -50,7 +50,11 @@ class PackedTexts(Sequence[str]):
         """The segments ``texts`` (any iterable of ``str``), packed."""
         if isinstance(texts, PackedTexts):
             return texts
-        encoded = [text.encode(ENCODING, ERRORS) for text in texts]
+        try:
+            encoded = [text.encode(ENCODING, ERRORS) for text in texts]
+        except AttributeError:
+            wrong = next(text for text in texts if not isinstance(text, str))
+            raise TypeError(f"segments are str, not {type(wrong).__name__}") from None
         lengths = np.fromiter(map(len, encoded), np.int64, len(encoded))
         return cls(b"".join(encoded), _offsets_of(lengths))
 

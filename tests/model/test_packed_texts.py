@@ -69,6 +69,11 @@ def test_differences_are_seen():
         texts[2]
 
 
+def test_segments_that_are_not_text_are_refused():
+    with pytest.raises(TypeError, match="segments are str, not float"):
+        PackedTexts.of(["a", 0.5])
+
+
 def test_offsets_that_do_not_fit_the_buffer_are_refused():
     with pytest.raises(ValueError, match="must not decrease"):
         PackedTexts(b"abc", np.array([0, 2, 1, 3]))
