@@ -276,13 +276,21 @@ class EncodedCorpus:
 
         orders = range(self.max_order)
         salt = secrets.randbits(64)
-        return _CompiledIndex(
-            [compiled.hash_table(index.dictionaries[k].astype(np.int64), salt) for k in orders],
+        dictionaries = [np.asarray(index.dictionaries[k], np.int64) for k in orders]  # no copy
+        compiled_index = _CompiledIndex(
+            [compiled.hash_table(dictionaries[k], salt) for k in orders],
             salt,
             [table(index.max_counts[k]) for k in orders],
-            [self.nist_weights(k + 1) for k in orders],
+            [self.nist_weights(k + 1) for k in orders],  # kept in the cache from here on
             [table(counts) for counts in index.unigram_counts],
         )
+        # The hash tables hold the dictionaries' keys and NIST's weights came from the totals:
+        # with the compiled matches nothing reads either again (numpy's pass would), and on a
+        # test set of distinct sentences they are among the largest arrays here (16 bytes for
+        # each reference n-gram).
+        index.dictionaries.clear()
+        index.totals.clear()
+        return compiled_index
 
     def _block_matches(self, stream: TokenStream, first: int) -> _Matches:
         """Matches of the segments first, first + 1, ... that ``stream`` holds."""

@@ -14,7 +14,8 @@ import codecs
 from pathlib import PurePath
 
 from mteval_core.errors import InputError
-from mteval_core.io.decoding import read_text, split_lines
+from mteval_core.io.decoding import read_text
+from mteval_core.model.packed_texts import PackedTexts
 from mteval_core.model.testset import TextColumn
 
 BYTE_ORDER_MARKS = ("keep", "drop")  # what a UTF-8 BOM at the start of a plain-text file becomes
@@ -32,13 +33,14 @@ def read_plain(data: bytes, origin: str, name: str, byte_order_mark: str = "keep
     ``byte_order_mark`` ('keep' or 'drop') says what a leading U+FEFF becomes (module docstring).
     """
     text = read_text(data, origin, keep_byte_order_mark=_keeps(byte_order_mark))
-    lines = split_lines(text)
-    content = split_lines(text.removeprefix("\ufeff"))  # a byte order mark alone is no content
-    if not content or (len(content) > 1 and not any(line.strip() for line in content)):
+    content = text.removeprefix("\ufeff")  # a byte order mark alone is no content
+    n_lines = content.count("\n") + (not content.endswith("\n"))
+    if not content or (n_lines > 1 and content.isspace()):
         raise InputError(
             "the file is empty", origin=origin, hint="Give one segment per line, in test set order."
         )
-    return TextColumn(name=name, segments=tuple(lines), origin=origin)
+    # packed from the text's UTF-8 in one piece: no str per line, even for a moment
+    return TextColumn(name=name, segments=PackedTexts.from_lines(text.encode()), origin=origin)
 
 
 def _keeps(byte_order_mark: str) -> bool:

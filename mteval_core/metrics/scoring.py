@@ -288,17 +288,29 @@ def assembled_scores(
     )
 
 
+WHOLE_NUMBER_TYPES = (np.int8, np.int16, np.int32)  # narrowest first; signed, so differences
+# of two statistics stay right
+
+
 def compact(statistics: np.ndarray) -> np.ndarray:
-    """Statistics that are all whole numbers (counts: BLEU, P, R, F, chrF, GTM at e = 1) as
-    int32, half the memory of float64. Their sums and scores do not change: float64 adds whole
-    numbers exactly too, and every metric turns its sums into float64 before dividing."""
+    """Statistics that are all whole numbers (counts: BLEU, P, R, F, chrF, GTM at e = 1) in the
+    narrowest signed integer type that holds them all: int16 for nearly every test set (segments
+    under 32,768 tokens), an eighth of float64's memory, int8 where every count is under 128.
+    Their sums and scores do not change: float64 adds whole numbers exactly too, sums of small
+    integers are int64 in numpy, and every metric turns its statistics into float64 before
+    dividing."""
     whole = (
         statistics.size > 0
         and np.issubdtype(statistics.dtype, np.floating)
         and np.array_equal(statistics, np.trunc(statistics))  # False for NaN and infinities
-        and np.abs(statistics).max() < 2**31
     )
-    return statistics.astype(np.int32) if whole else statistics
+    if not whole:
+        return statistics
+    low, high = statistics.min(), statistics.max()
+    for dtype in WHOLE_NUMBER_TYPES:
+        if np.iinfo(dtype).min <= low and high <= np.iinfo(dtype).max:
+            return statistics.astype(dtype)
+    return statistics
 
 
 def _check_external(

@@ -339,7 +339,8 @@ def test_external_names_must_be_unique() -> None:
 def test_external_scores_must_fit_the_test_set() -> None:
     test_set = small_test_set()
     comet = segment_metric(test_set)
-    more = make_test_set([f"w{i}" for i in range(10)], {**SEGMENT_SCORES, "e": ["x"] * 10})
+    texts = {name: ["x"] * 10 for name in [*SEGMENT_SCORES, "e"]}  # the systems' names matter
+    more = make_test_set([f"w{i}" for i in range(10)], texts)
     with pytest.raises(InputError, match="metric 'comet' has no scores for system e"):
         score_test_set(more, [], Options(), external=[comet])
     shorter = make_test_set(["w1", "w2"], {"a": ["w1", "w2"]})

@@ -138,3 +138,18 @@ def test_counts_past_one_byte(monkeypatch):
     assert corpus.clipped_matches("s", 1).tolist() == [300, 2]
     assert corpus.clipped_matches("s", 2).tolist() == [299, 1]
     assert_both_passes_agree(test_set, monkeypatch)
+
+
+def test_the_dictionaries_and_totals_go_once_hashed(ted, monkeypatch):
+    """The compiled index holds the dictionaries' keys (hash tables) and NIST's weights: the
+    sorted keys and the totals are dropped, and every system asked for after that still gets
+    numpy's pass's numbers (assert_both_passes_agree scores them all from one corpus)."""
+    corpus = EncodedCorpus(ted, Options())
+    index = corpus._reference_index
+    assert sum(array.nbytes for array in [*index.dictionaries, *index.totals]) > 100_000
+    weights = [corpus.nist_weights(n).copy() for n in range(1, corpus.max_order + 1)]
+    corpus.clipped_matches(ted.system_names[0], 1)  # builds the compiled index
+    assert index.dictionaries == [] and index.totals == []
+    for n, before in enumerate(weights, start=1):  # kept in the cache, not recomputed
+        assert np.array_equal(corpus.nist_weights(n), before)
+    assert_both_passes_agree(ted, monkeypatch)
