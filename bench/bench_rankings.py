@@ -65,7 +65,10 @@ sys.path.insert(0, str(ROOT))
 SHARED = ROOT.parent / "shared" / "data" / "wmt-rankings"
 FIXTURES = ROOT / "tests" / "rankings" / "fixtures"
 AUTORANK_SCRIPT = "autorank/compute_autorank.py"
+# Bytecode caches on (the first, compared, run writes them for both sides, as an ordinary install
+# has them); one BLAS thread for both sides.
 ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "PYTHONHASHSEED": "0"}
+ENV.pop("PYTHONDONTWRITEBYTECODE", None)
 TOLERANCE = 1e-9  # float sums in another order: the largest difference found is printed
 
 

@@ -22,6 +22,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 
@@ -35,8 +36,14 @@ SUFFIX = ".jsonl"
 @dataclass(frozen=True)
 class _Document:
     key: tuple[str, str]  # domain, document id
-    scores: dict[str, list[float]]
+    scores: dict[str, list[float | int | None]]  # metric -> one per paragraph, type-checked
     line: int
+
+
+# What a score may be in the parsed JSON: checked by type with set(map(type, ...)), which runs
+# in C (isinstance on each of WMT25's 2.4 million scores took most of the reading time); bool is
+# its own type, so true/false are refused.
+_SCORE_TYPES = frozenset({float, int, type(None)})
 
 
 def read_automatic_scores(paths: Sequence[Path]) -> dict[str, MetricSegments]:
@@ -156,7 +163,7 @@ def _read_system(data: bytes, origin: str) -> dict[str, list[_Document]]:
     return pairs
 
 
-def _metric_scores(value: object, origin: str, line: int) -> dict[str, list[float]]:
+def _metric_scores(value: object, origin: str, line: int) -> dict[str, list[float | int | None]]:
     if not isinstance(value, dict) or not value:
         raise InputError(
             "metric_scores is not an object of metrics",
@@ -164,26 +171,10 @@ def _metric_scores(value: object, origin: str, line: int) -> dict[str, list[floa
             line=line,
             hint='It is {"METRIC": [one score per paragraph], ...}.',
         )
-    scores: dict[str, list[float]] = {}
     for metric, values in value.items():
-        if not isinstance(values, list) or not all(
-            v is None or (isinstance(v, int | float) and not isinstance(v, bool)) for v in values
-        ):
-            raise InputError(
-                f"metric {metric!r}'s scores are not a list of numbers (or null)",
-                origin=origin,
-                line=line,
-                hint="Give one number per paragraph; null where a metric gave none.",
-            )
-        floats = [math.nan if v is None else float(v) for v in values]
-        if any(math.isinf(v) for v in floats):
-            raise InputError(
-                f"metric {metric!r} has an infinite score",
-                origin=origin,
-                line=line,
-                hint="Give finite numbers, or null where a metric gave none.",
-            )
-        scores[metric] = floats
+        if not isinstance(values, list):
+            _not_numbers(metric, origin, line)
+    scores = value  # their items are checked, and made floats, a system at a time (_scores_row)
     if len({len(v) for v in scores.values()}) > 1:
         raise InputError(
             "the metrics of this document score different numbers of paragraphs",
@@ -192,6 +183,15 @@ def _metric_scores(value: object, origin: str, line: int) -> dict[str, list[floa
             hint="Every metric scores every paragraph of the document.",
         )
     return scores
+
+
+def _not_numbers(metric: str, origin: str, line: int) -> NoReturn:
+    raise InputError(
+        f"metric {metric!r}'s scores are not a list of numbers (or null)",
+        origin=origin,
+        line=line,
+        hint="Give one number per paragraph; null where a metric gave none.",
+    )
 
 
 def _aligned(
@@ -217,17 +217,45 @@ def _aligned(
         for (domain, document), (count, _) in layout.items()
         for index in range(count)
     )
+    in_order = {s: sorted(systems[s], key=lambda d: d.key) for s in names}
     scores = {
-        metric: np.array(
-            [
-                [v for d in sorted(systems[s], key=lambda d: d.key) for v in d.scores[metric]]
-                for s in names
-            ],
-            dtype=float,
-        )
+        metric: np.stack([_scores_row(in_order[s], metric, origins[pair, s]) for s in names])
         for metric in metrics
     }
     return MetricSegments(pair, tuple(names), metrics, segments, scores)
+
+
+def _scores_row(documents: list[_Document], metric: str, origin: str) -> np.ndarray:
+    """One system's scores of ``metric`` over the pair's segments, null as NaN: checked and
+    converted for the whole row at once (item by item, the checks took most of the reading
+    time); a score that is not a number, or is infinite (or an integer beyond a float's range),
+    is refused with its document's line."""
+    values = [v for document in documents for v in document.scores[metric]]
+    if not set(map(type, values)) <= _SCORE_TYPES:
+        line = next(
+            d.line for d in documents if not set(map(type, d.scores[metric])) <= _SCORE_TYPES
+        )
+        _not_numbers(metric, origin, line)
+    try:
+        row = np.array(values, dtype=float)
+    except OverflowError:
+        row = np.array([math.inf])
+    if np.isinf(row).any():
+        line = next(d.line for d in documents if _has_infinite(d.scores[metric]))
+        raise InputError(
+            f"metric {metric!r} has an infinite score",
+            origin=origin,
+            line=line,
+            hint="Give finite numbers, or null where a metric gave none.",
+        )
+    return row
+
+
+def _has_infinite(values: list[float | int | None]) -> bool:
+    try:
+        return bool(np.isinf(np.array(values, dtype=float)).any())
+    except OverflowError:
+        return True
 
 
 def _layout(
