@@ -20,11 +20,14 @@ value: "supported", "unsupported", "unknown").
 
 from __future__ import annotations
 
+import gc
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 
@@ -39,8 +42,23 @@ SUFFIX = ".jsonl"
 @dataclass(frozen=True)
 class _Document:
     key: tuple[str, str]  # domain, document id
-    scores: dict[str, list[float]]
+    scores: dict[str, list[float | int | None]]  # metric -> one per paragraph, type-checked
     line: int
+
+
+@dataclass(frozen=True)
+class _SystemPair:
+    """One system's scores of one pair, ready to align: its documents' layout (sorted by key)
+    and a row of floats per metric over them."""
+
+    layout: dict[tuple[str, str], tuple[int, tuple[str, ...]]]
+    rows: dict[str, np.ndarray]
+
+
+# What a score may be in the parsed JSON: checked by type with set(map(type, ...)), which runs
+# in C (isinstance on each of WMT25's 2.4 million scores took most of the reading time); bool is
+# its own type, so true/false are refused.
+_SCORE_TYPES = frozenset({float, int, type(None)})
 
 
 def read_automatic_scores(paths: Sequence[Path]) -> dict[str, MetricSegments]:
@@ -54,26 +72,52 @@ def read_automatic_scores(paths: Sequence[Path]) -> dict[str, MetricSegments]:
 def automatic_scores_of(files: Sequence[tuple[str, str, bytes]]) -> dict[str, MetricSegments]:
     """The same from files already read (the dashboard's uploads): (file name, how a message
     names the file, its bytes), each file named ``<SYSTEM>.jsonl``."""
-    by_pair: dict[str, dict[str, list[_Document]]] = {}
+    by_pair: dict[str, dict[str, _SystemPair]] = {}
     origins: dict[tuple[str, str], str] = {}
-    for name, origin, data in files:
-        if not name.endswith(SUFFIX) or name == SUFFIX:
-            raise InputError(
-                f"is not named SYSTEM{SUFFIX}",
-                origin=origin,
-                hint="WMT25's score files are named after their system, e.g. AMI.jsonl.",
-            )
-        system = name[: -len(SUFFIX)]
-        for pair, documents in _read_system(data, origin).items():
-            if system in by_pair.setdefault(pair, {}):
-                raise InputError(
-                    f"a second file for system {system!r}",
-                    origin=origin,
-                    hint=f"{origins[pair, system]} already holds it; give each system once.",
-                )
-            by_pair[pair][system] = documents
-            origins[pair, system] = origin
+    with _collector_paused():
+        for name, origin, data in files:
+            _add_system(by_pair, origins, name, origin, data)
     return {pair: _aligned(pair, systems, origins) for pair, systems in sorted(by_pair.items())}
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while the files are parsed: the millions of score
+    objects they make (none of them in a cycle) set it off again and again, each time walking
+    every object alive, which took 30-40% of the reading time."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _add_system(
+    by_pair: dict[str, dict[str, _SystemPair]],
+    origins: dict[tuple[str, str], str],
+    name: str,
+    origin: str,
+    data: bytes,
+) -> None:
+    """One file's system, pair by pair, into ``by_pair`` (a system given twice is refused)."""
+    if not name.endswith(SUFFIX) or name == SUFFIX:
+        raise InputError(
+            f"is not named SYSTEM{SUFFIX}",
+            origin=origin,
+            hint="WMT25's score files are named after their system, e.g. AMI.jsonl.",
+        )
+    system = name[: -len(SUFFIX)]
+    for pair, documents in _read_system(data, origin).items():
+        if system in by_pair.setdefault(pair, {}):
+            raise InputError(
+                f"a second file for system {system!r}",
+                origin=origin,
+                hint=f"{origins[pair, system]} already holds it; give each system once.",
+            )
+        by_pair[pair][system] = _system_pair(documents, pair, origin)
+        origins[pair, system] = origin
 
 
 def read_systems_metadata(path: Path) -> dict[str, frozenset[str]]:
@@ -160,7 +204,7 @@ def _read_system(data: bytes, origin: str) -> dict[str, list[_Document]]:
     return pairs
 
 
-def _metric_scores(value: object, origin: str, line: int) -> dict[str, list[float]]:
+def _metric_scores(value: object, origin: str, line: int) -> dict[str, list[float | int | None]]:
     if not isinstance(value, dict) or not value:
         raise InputError(
             "metric_scores is not an object of metrics",
@@ -168,26 +212,10 @@ def _metric_scores(value: object, origin: str, line: int) -> dict[str, list[floa
             line=line,
             hint='It is {"METRIC": [one score per paragraph], ...}.',
         )
-    scores: dict[str, list[float]] = {}
     for metric, values in value.items():
-        if not isinstance(values, list) or not all(
-            v is None or (isinstance(v, int | float) and not isinstance(v, bool)) for v in values
-        ):
-            raise InputError(
-                f"metric {metric!r}'s scores are not a list of numbers (or null)",
-                origin=origin,
-                line=line,
-                hint="Give one number per paragraph; null where a metric gave none.",
-            )
-        floats = [math.nan if v is None else float(v) for v in values]
-        if any(math.isinf(v) for v in floats):
-            raise InputError(
-                f"metric {metric!r} has an infinite score",
-                origin=origin,
-                line=line,
-                hint="Give finite numbers, or null where a metric gave none.",
-            )
-        scores[metric] = floats
+        if not isinstance(values, list):
+            _not_numbers(metric, origin, line)
+    scores = value  # their items are checked, and made floats, a system at a time (_scores_row)
     if len({len(v) for v in scores.values()}) > 1:
         raise InputError(
             "the metrics of this document score different numbers of paragraphs",
@@ -198,16 +226,33 @@ def _metric_scores(value: object, origin: str, line: int) -> dict[str, list[floa
     return scores
 
 
+def _not_numbers(metric: str, origin: str, line: int) -> NoReturn:
+    raise InputError(
+        f"metric {metric!r}'s scores are not a list of numbers (or null)",
+        origin=origin,
+        line=line,
+        hint="Give one number per paragraph; null where a metric gave none.",
+    )
+
+
+def _system_pair(documents: list[_Document], pair: str, origin: str) -> _SystemPair:
+    """One system's documents of ``pair`` checked (``_layout``) and made rows of floats, so
+    that the parsed lists can go before the next file is parsed."""
+    layout = _layout(documents, pair, origin)
+    in_order = sorted(documents, key=lambda d: d.key)
+    metrics = next(iter(layout.values()))[1]
+    return _SystemPair(layout, {m: _scores_row(in_order, m, origin) for m in metrics})
+
+
 def _aligned(
-    pair: str, systems: Mapping[str, list[_Document]], origins: Mapping[tuple[str, str], str]
+    pair: str, systems: Mapping[str, _SystemPair], origins: Mapping[tuple[str, str], str]
 ) -> MetricSegments:
     """One language pair's documents of every system, checked to be the same segments."""
     names = sorted(systems)
     first = names[0]
-    layout = _layout(systems[first], pair, origins[pair, first])
+    layout = systems[first].layout
     for system in names[1:]:
-        other = _layout(systems[system], pair, origins[pair, system])
-        if other != layout:
+        if systems[system].layout != layout:
             raise InputError(
                 f"{pair}: system {system!r} scores other documents, paragraphs or metrics than "
                 f"{first!r}",
@@ -221,17 +266,41 @@ def _aligned(
         for (domain, document), (count, _) in layout.items()
         for index in range(count)
     )
-    scores = {
-        metric: np.array(
-            [
-                [v for d in sorted(systems[s], key=lambda d: d.key) for v in d.scores[metric]]
-                for s in names
-            ],
-            dtype=float,
-        )
-        for metric in metrics
-    }
+    scores = {metric: np.stack([systems[s].rows[metric] for s in names]) for metric in metrics}
     return MetricSegments(pair, tuple(names), metrics, segments, scores)
+
+
+def _scores_row(documents: list[_Document], metric: str, origin: str) -> np.ndarray:
+    """One system's scores of ``metric`` over the pair's segments, null as NaN: checked and
+    converted for the whole row at once (item by item, the checks took most of the reading
+    time); a score that is not a number, or is infinite (or an integer beyond a float's range),
+    is refused with its document's line."""
+    values = [v for document in documents for v in document.scores[metric]]
+    if not set(map(type, values)) <= _SCORE_TYPES:
+        line = next(
+            d.line for d in documents if not set(map(type, d.scores[metric])) <= _SCORE_TYPES
+        )
+        _not_numbers(metric, origin, line)
+    try:
+        row = np.array(values, dtype=float)
+    except OverflowError:
+        row = np.array([math.inf])
+    if np.isinf(row).any():
+        line = next(d.line for d in documents if _has_infinite(d.scores[metric]))
+        raise InputError(
+            f"metric {metric!r} has an infinite score",
+            origin=origin,
+            line=line,
+            hint="Give finite numbers, or null where a metric gave none.",
+        )
+    return row
+
+
+def _has_infinite(values: list[float | int | None]) -> bool:
+    try:
+        return bool(np.isinf(np.array(values, dtype=float)).any())
+    except OverflowError:
+        return True
 
 
 def _layout(

@@ -33,6 +33,7 @@ import numpy as np
 
 from mteval_core.errors import InputError
 from mteval_core.io.appraise_esa import ESARating
+from mteval_core.rankings.signed_rank import ndtr, ndtri, wilcoxon_p
 from mteval_core.rankings.table import LanguagePairRanking, RankedSystem
 
 ALPHA = 0.05
@@ -157,8 +158,6 @@ def _p_values(
 ) -> tuple[dict[tuple[str, str], float], dict[tuple[str, str], dict[str, float]]]:
     """Every ordered pair's Stouffer-combined p-value (symmetric), and the domains' p-values it
     combines (domain -> p; the Rankings page shows them beside the combined one)."""
-    from scipy.stats import norm, wilcoxon  # the rankings' own dependency, loaded when used
-
     by_system: dict[str, dict[tuple[str, str], list[_Item]]] = defaultdict(
         lambda: defaultdict(list)
     )
@@ -172,20 +171,13 @@ def _p_values(
             for x in of_a:
                 for y in by_system[b].get(segment, ()):
                     differences[x.domain].append(x.score - y.score)
-        by_domain = {d: _wilcoxon(wilcoxon, values) for d, values in sorted(differences.items())}
+        by_domain = {d: wilcoxon_p(np.array(v)) for d, v in sorted(differences.items())}
         p_domains = [by_domain[d] for d in differences]  # combined in the order met, as before
-        z = sum(norm.ppf(1 - value) for value in p_domains)
-        combined = float(1 - norm.cdf(z / math.sqrt(len(p_domains)))) if p_domains else math.nan
+        z = sum(ndtri(1 - value) for value in p_domains)
+        combined = float(1 - ndtr(z / math.sqrt(len(p_domains)))) if p_domains else math.nan
         p[a, b] = p[b, a] = combined
         per_domain[a, b] = per_domain[b, a] = by_domain
     return p, per_domain
-
-
-def _wilcoxon(test, differences: list[float]) -> float:
-    try:
-        return float(test(differences, alternative="two-sided").pvalue)
-    except ValueError:  # e.g. every difference zero under an older scipy
-        return math.nan
 
 
 def _clusters(systems: list[str], p: dict[tuple[str, str], float]) -> dict[str, int]:

@@ -48,6 +48,7 @@ from mteval_core.io.appraise_da_sqm import DASQMRating
 from mteval_core.io.appraise_esa import ESARating
 from mteval_core.io.mtme_ratings import MtmeRatings
 from mteval_core.rankings.human_wmt23 import pair_name
+from mteval_core.rankings.signed_rank import ndtr, ndtri, wilcoxon_p
 from mteval_core.rankings.table import LanguagePairRanking, RankedSystem
 from mteval_core.settings.limits import MAX_RESAMPLES
 from mteval_core.stats.bootstrap import DEFAULT_SEED, resampled_sums
@@ -282,22 +283,18 @@ def pair_p_value(
 
 
 def _wilcoxon(differences: np.ndarray) -> float:
-    from scipy.stats import wilcoxon
-
     if not np.any(differences):  # scipy has no statistic when every difference is 0
         return math.nan
-    return float(wilcoxon(differences, alternative="two-sided").pvalue)
+    return wilcoxon_p(differences, alternative="two-sided")
 
 
 def _stouffer(x: np.ndarray, y: np.ndarray, domains: list[str]) -> float:
-    from scipy.stats import norm
-
     p_domains = [
         _wilcoxon(x[mask] - y[mask])
         for mask in (np.array([d == domain for d in domains]) for domain in sorted(set(domains)))
     ]
-    z = sum(norm.ppf(1 - p) for p in p_domains)
-    return float(1 - norm.cdf(z / math.sqrt(len(p_domains))))
+    z = sum(ndtri(1 - p) for p in p_domains)
+    return float(1 - ndtr(z / math.sqrt(len(p_domains))))
 
 
 def _bootstrap(x: np.ndarray, y: np.ndarray, resamples: int, rng: np.random.Generator) -> float:

@@ -43,6 +43,7 @@ import numpy as np
 
 from mteval_core.errors import InputError
 from mteval_core.io.wmt25_humeval import HumanAnnotation
+from mteval_core.rankings.signed_rank import wilcoxon_p
 from mteval_core.rankings.table import LanguagePairRanking, RankedSystem
 from mteval_core.settings.limits import MAX_HUMAN_RANKED_SYSTEMS
 
@@ -163,17 +164,11 @@ def system_order(scores: np.ndarray) -> list[int]:
 def p_better(a: np.ndarray, b: np.ndarray) -> float:
     """One-sided Wilcoxon p-value of "a better than b" over (waves, segments) arrays, b's waves
     paired with a's at every cyclic shift, NaN differences dropped (step 3)."""
-    from scipy.stats import wilcoxon  # the rankings' own dependency, loaded when used
-
     waves = a.shape[0]
     differences = np.concatenate(
         [(a - np.roll(b, -shift, axis=0)).ravel() for shift in range(waves)]
     )
-    differences = differences[~np.isnan(differences)]
-    try:
-        return float(wilcoxon(differences.tolist(), alternative="greater").pvalue)
-    except ValueError:  # e.g. no differences under an older scipy
-        return math.nan
+    return wilcoxon_p(differences[~np.isnan(differences)], alternative="greater")
 
 
 def rank_ranges(count: int, better) -> list[tuple[int, int]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -164,6 +165,27 @@ def test_the_reader_refuses_with_file_and_line(tmp_path, lines_b, problem):
     with pytest.raises(InputError, match=problem) as refused:
         read_automatic_scores([tmp_path])
     assert "B.jsonl" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("bad", "problem"),
+    [
+        ([1, True], "metric 'm''s scores are not a list of numbers"),
+        ([1, "2.5"], "metric 'm''s scores are not a list of numbers"),
+        ([1, {"x": 1}], "metric 'm''s scores are not a list of numbers"),
+        ([1, 1e999], "metric 'm' has an infinite score"),
+        ([1, 10**400], "metric 'm' has an infinite score"),
+    ],
+)
+def test_a_bad_score_is_refused_with_the_line_of_its_document(tmp_path, bad, problem):
+    """The scores are checked a system at a time (the fast path): the message still names the
+    line of the one document that holds the bad score, here the third."""
+    write(tmp_path, "A", line(doc="d1", m=[1]), line(doc="d2", m=[1]), line(doc="d3", m=[1, 2]))
+    text = line(doc="d3", m=[0, 0]).replace("[0, 0]", json.dumps(bad))  # 1e999: Infinity
+    write(tmp_path, "B", line(doc="d1", m=[2]), line(doc="d2", m=[None]), text)
+    with pytest.raises(InputError, match=re.escape(problem)) as refused:
+        read_automatic_scores([tmp_path])
+    assert "B.jsonl, line 3" in str(refused.value)
 
 
 def test_metadata_without_supported_lps_is_refused(tmp_path):
