@@ -1,10 +1,12 @@
 """Which span reader a file needs, by its content (never by its name): Google's MQM TSV and
-WMT25 task 2's TSV by their header; without a header, GEMBA-MQM's error lists (every line
-``defaultdict(<class 'list'>, {...})`` or None), placed on the translations given with them, or
-Appraise's ESA export."""
+WMT25 task 2's TSV by their header; JSON Lines by their first object's keys (WMT25's humeval:
+``doc_id`` and ``scores``; Pearmut's log: ``user_id`` and ``item_i``); without a header,
+GEMBA-MQM's error lists (every line ``defaultdict(<class 'list'>, {...})`` or None), placed on
+the translations given with them, or Appraise's ESA export."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 from mteval_core.errors import InputError
@@ -12,6 +14,7 @@ from mteval_core.io.decoding import decode, split_lines
 from mteval_core.io.gemba_mqm import is_gemba_mqm, read_gemba_mqm_spans
 from mteval_core.io.mqm_tsv import is_mqm_header
 from mteval_core.model.spans import SpanAnnotations
+from mteval_core.spans.annotation_logs import read_humeval_spans, read_pearmut_spans
 from mteval_core.spans.esa_export import read_esa_spans
 from mteval_core.spans.mqm_marks import read_mqm_spans
 from mteval_core.spans.task2_tsv import is_task2_header, read_task2_spans
@@ -19,7 +22,9 @@ from mteval_core.spans.task2_tsv import is_task2_header, read_task2_spans
 ESA_FIELDS = 12
 FORMATS = (
     "Google's MQM TSV (target with <v>...</v> marks), WMT25 task 2's TSV (start_indices, "
-    "end_indices, error_types) or an Appraise ESA export (CSV, 12 fields, no header)"
+    "end_indices, error_types), an Appraise ESA export (CSV, 12 fields, no header), WMT25's "
+    "humeval JSON Lines (doc_id, scores) or a Pearmut log (JSON Lines: user_id, item_i, "
+    "annotation)"
 )
 GEMBA_NEEDS_TRANSLATIONS = (
     "GEMBA-MQM's error lists quote each error's text without its place in the translation: "
@@ -48,6 +53,11 @@ def read_span_file(
             lines.pop()
         return read_gemba_mqm_spans(lines, origin, translations, system)
     first = next((line for line in text.split("\n") if line.strip()), "")
+    keys = _json_keys(first)
+    if {"doc_id", "scores"} <= keys:
+        return read_humeval_spans(data, origin)
+    if {"user_id", "item_i"} <= keys:
+        return read_pearmut_spans(data, origin)
     header = [name.strip() for name in first.rstrip("\r").split("\t")]
     if is_task2_header(header):
         return read_task2_spans(data, origin)
@@ -61,3 +71,14 @@ def read_span_file(
         line=1,
         hint=f"Give {FORMATS}.",
     )
+
+
+def _json_keys(line: str) -> set[str]:
+    """The keys of ``line`` when it is one JSON object (a JSON Lines file's first line)."""
+    if not line.lstrip().startswith("{"):
+        return set()
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return set()
+    return set(value) if isinstance(value, dict) else set()

@@ -55,7 +55,7 @@ def span_sources(test_set: TestSet) -> dict[str, SpanFile]:
         )
     st.file_uploader(
         "Span files",
-        type=["tsv", "csv", "txt", "gz", "tgz", "zip", "tar"],
+        type=["tsv", "csv", "txt", "jsonl", "gz", "tgz", "zip", "tar"],
         accept_multiple_files=True,
         help=UPLOAD_HINT,
         key=UPLOADER,

@@ -4,6 +4,7 @@ the first rater scored against the second as `mteval spans` scores them."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -142,3 +143,22 @@ def test_xcomet_errors_given_on_the_data_page_are_listed_here():
     assert not app.exception, [e.message for e in app.exception]
     (shown,) = drawn(app)
     assert "<bdi>xcomet</bdi>" in shown and "span-error severity-" in shown
+
+
+def test_wmt25_humeval_waves_of_one_translation_side_by_side():
+    def wave(score, annotator, start, end):
+        errors = [{"start_i": start, "end_i": end, "severity": "minor"}]
+        return {"score": score, "errors": errors, "annotator": annotator}
+
+    line = {
+        "doc_id": "en-cs_#_news_#_d1_#_0",
+        "scores": {"<b>S</b>": [wave(70, "a1", 0, 4), wave(60, "a2", 2, 6)]},
+    }
+    app = opened()
+    upload = [("humeval.jsonl", json.dumps(line).encode(), "application/jsonl")]
+    app.file_uploader[0].set_value(upload).run()
+    assert not app.exception and not app.error
+    first, second = drawn(app)
+    assert "wave 1" in first and "[0, 4) minor" in first and "score 70" in first
+    assert "wave 2" in second and "[2, 6) minor" in second
+    assert "<b>S</b>" not in "".join(drawn(app))  # the system's name is text
