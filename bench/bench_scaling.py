@@ -19,7 +19,7 @@ and all its descendants (Dask's nannies and workers), three ways:
 
 With --profile, each size first prints where one shard's time goes, stage by stage (reading,
 checking, tokenizing, statistics, pickling the result) and what Dask adds for each N >= 2 of
---workers (start-up, the first task that imports mteval on a worker, a task's round trip): see
+--workers (start-up, importing mteval on the workers, a task's round trip): see
 shard_profile.py. Every line says the load average, as the machine is shared.
 
     python bench/bench_scaling.py [--sizes 1000 10000 100000] [--workers 1 2 4] [--runs 1]

@@ -249,8 +249,8 @@ def _parquet_table(path: str) -> pyarrow.Table:
             origin=path,
             hint=PARQUET_HINT,
         ) from None
-    try:
-        return pyarrow.parquet.read_table(path)
+    try:  # not read_table: its first call imports pyarrow.dataset, 2-10 s (machine's load)
+        return pyarrow.parquet.ParquetFile(path).read()
     except FileNotFoundError:
         raise InputError(
             "the file does not exist", origin=path, hint="Check the path and the spelling."
