@@ -17,8 +17,13 @@ and all its descendants (Dask's nannies and workers), three ways:
   - largest: the largest peak of any one process (the kernel's ru_maxrss of the finished
     process, which covers its waited-for descendants: with Dask, usually a worker).
 
+With --profile, each size first prints where one shard's time goes, stage by stage (reading,
+checking, tokenizing, statistics, pickling the result) and what Dask adds for each N >= 2 of
+--workers (start-up, importing mteval on the workers, a task's round trip): see
+shard_profile.py. Every line says the load average, as the machine is shared.
+
     python bench/bench_scaling.py [--sizes 1000 10000 100000] [--workers 1 2 4] [--runs 1]
-                                  [--metrics bleu,chrf,f1] [--bootstrap 0]
+                                  [--metrics bleu,chrf,f1] [--bootstrap 0] [--profile]
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from pathlib import Path
 
 import psutil
 from bench_score import DATA, executable
+from shard_profile import print_profile
 
 N_SYSTEMS = 4
 SEGMENTS_PER_SHARD = 25_000  # x 4 systems: 100,000 rows per Parquet shard
@@ -92,14 +98,22 @@ def written_corpus(folder: Path, n_segments: int) -> tuple[list[str], list[str],
         return pool.submit(write_corpus, folder, n_segments).result()
 
 
+def in_spawned(shard: Path, metrics: tuple[str, ...], args: argparse.Namespace) -> dict:
+    """``shard_profile.print_profile`` in a spawned process, as ``written_corpus``: mteval and
+    pyarrow would otherwise add to every measured process's peak."""
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        return pool.submit(print_profile, shard, metrics, args.workers).result()
+
+
 # ------------------------------------------------------------------------------ measuring
 def run_tree(command: list[str]) -> dict[str, float]:
     """Wall time; the sampled peak of the tree's summed RSS; the sum of each process's own peak
     (VmHWM, as last sampled: no spike between samples is missed, but the peaks of different
     processes need not coincide, so an upper bound); the largest single process's peak."""
-    with tempfile.TemporaryFile() as errors:  # a pipe could fill up and stop the process
-        start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors)
+    with tempfile.TemporaryFile() as errors, tempfile.TemporaryFile() as output:
+        start = time.perf_counter()  # (files: a pipe could fill up and stop the process)
+        process = subprocess.Popen(command, stdout=output, stderr=errors)
         root, tree_peak, own_peaks = psutil.Process(process.pid), 0, {}
         while True:
             pid, status, usage = os.wait4(process.pid, os.WNOHANG)
@@ -111,7 +125,10 @@ def run_tree(command: list[str]) -> dict[str, float]:
         if os.waitstatus_to_exitcode(status):
             errors.seek(0)
             raise SystemExit(f"failed: {' '.join(command)}\n{errors.read().decode()}")
+        output.seek(0)
+        scores = json.loads(output.read())["scores"]
     return {
+        "scores": scores,
         "seconds": elapsed,
         "tree_peak_mb": tree_peak / 2**20,
         "sum_of_process_peaks_mb": sum(own_peaks.values()) / 2**20,
@@ -158,9 +175,18 @@ def measure(n_segments: int, args: argparse.Namespace) -> list[dict]:
                 *mteval, "--shards", str(shards), "--workers", str(workers)
             ]  # fmt: skip
         n_shards = len(list(shards.iterdir()))
+        expected: dict | None = None
+        if args.profile:
+            print(f"  profile, {n_segments:,} segments, load {os.getloadavg()[0]:.2f}:")
+            first = sorted(shards.iterdir())[0]
+            metrics = tuple(args.metrics.split(","))
+            rows.append({"segments": n_segments, "profile": in_spawned(first, metrics, args)})
         for name, command in commands.items():
             load = os.getloadavg()[0]
             runs = [run_tree(command) for _ in range(args.runs)]
+            expected = expected or runs[0]["scores"]  # the in-memory command's, first
+            for run in runs:
+                check_equal(run.pop("scores"), expected, name)
             rows.append(
                 {
                     "segments": n_segments,
@@ -176,6 +202,16 @@ def measure(n_segments: int, args: argparse.Namespace) -> list[dict]:
             )
             print_row(rows[-1])
     return rows
+
+
+def check_equal(scores: dict, expected: dict, name: str) -> None:
+    """A configuration's scores are the in-memory command's: exactly, but for statistics that
+    are not whole numbers (NIST's), summed in another order (relative 1e-12)."""
+    for system, by_metric in expected.items():
+        for metric, value in by_metric.items():
+            got = scores[system][metric]
+            if got != value and abs(got - value) > 1e-12 * abs(value):
+                raise SystemExit(f"{name}: {system} {metric} is {got}, in memory {value}")
 
 
 def print_row(row: dict) -> None:
@@ -195,6 +231,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--metrics", default=DEFAULT_METRICS)
     parser.add_argument("--bootstrap", type=int, default=0, metavar="R")
+    parser.add_argument("--profile", action="store_true", help="where one shard's time goes")
     args = parser.parse_args()
     if not DATA.is_dir():
         print(f"skipped: {DATA} is not available")

@@ -59,7 +59,7 @@ def resample_count(text: str) -> int:
 
 
 def worker_count(text: str) -> int:
-    """--workers N: 0 (no Dask: the shards one after another in this process) or more."""
+    """--workers N: 0 or 1 (no Dask: the shards one after another in this process) or more."""
     n = _whole_number(text)
     if n < 0:
         raise argparse.ArgumentTypeError(

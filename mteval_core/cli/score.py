@@ -213,7 +213,7 @@ def add_shard_arguments(score: argparse.ArgumentParser) -> None:
         type=worker_count,
         metavar="N",
         help="with --shards: local Dask worker processes (default: one per CPU core, at most one "
-        "per shard); 0 scores the shards one after another in this process, without Dask",
+        "per shard); 0 or 1 scores the shards one after another in this process, without Dask",
     )
     score.add_argument(
         "--scheduler",

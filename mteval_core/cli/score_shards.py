@@ -5,22 +5,21 @@
 
 Corpus scores print as the in-memory path prints them (text, JSON, CSV, LaTeX) and equal its
 scores; --bootstrap gives intervals and paired tests from the Poisson bootstrap (the JSON says
-"method": "poisson"). What needs every segment's statistics in one place (human judgments,
-document and segment scores on screen) or the whole reference corpus (NIST) is refused, with
-what to do instead.
+"method": "poisson"). NIST, whose weights need the reference counts of the whole corpus, takes a
+first pass over the shards (``shards.nist_counts``). What needs every segment's statistics in
+one place (human judgments, document and segment scores on screen) is refused, with what to do
+instead.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import sys
 import warnings
 from collections.abc import Sequence
 from contextlib import nullcontext
 
 from mteval_core.errors import InputError, Note
-from mteval_core.metrics import DEFAULT_METRICS, REGISTRY
 from mteval_core.metrics.scoring import Scores
 from mteval_core.report.writers import render_scores
 from mteval_core.settings.options import Options
@@ -52,9 +51,9 @@ UNSUPPORTED = {  # argparse dest -> (option, what to do instead)
     "rank_metrics": ("--rank-metrics", IN_MEMORY),
 }
 INEXACT_NOTE = (
-    "{metrics}: statistics that are not whole numbers (e.g. mean reference lengths of three "
-    "references, or GTM at e != 1) are summed shard by shard, so these scores may differ from "
-    "the in-memory path's in the last digits"
+    "{metrics}: statistics that are not whole numbers (e.g. NIST's information sums, mean "
+    "reference lengths of three references, or GTM at e != 1) are summed shard by shard, so "
+    "these scores may differ from the in-memory path's in the last digits"
 )
 
 
@@ -63,7 +62,7 @@ def run_sharded(args: argparse.Namespace, metric_names: Sequence[str], options: 
     _refuse_unsupported(args)
     if args.bootstrap and args.format in ("csv", "latex"):
         raise InputError("--bootstrap works with --format json or text")
-    names = sharded_metrics(metric_names, defaulted=args.metrics == ",".join(DEFAULT_METRICS))
+    names = list(metric_names)
     cluster = Cluster(args.workers, args.scheduler)
     shards = find_shards(args.shards)
     out = None
@@ -90,27 +89,6 @@ def run_sharded(args: argparse.Namespace, metric_names: Sequence[str], options: 
         resampled = poisson_bootstrap(corpus.sums, scores, bootstrap, n_segments)
         meta = MetaEvaluation(resampled=resampled)
     return render(args.format, scores, meta, {"count": len(shards), "segments": n_segments})
-
-
-def sharded_metrics(names: Sequence[str], defaulted: bool) -> list[str]:
-    """The metrics to score: a metric whose statistics do not add up across shards (NIST's) is
-    refused when asked for, and left out (with a note) of the default metrics."""
-    kept = []
-    for name in names:
-        why = REGISTRY[name].not_additive_because
-        if why is None:
-            kept.append(name)
-        elif not defaulted:
-            raise InputError(
-                f"{name} does not work with --shards: {why}",
-                hint=f"Leave {name} out of --metrics, or score it in memory (--refs and --hyps).",
-            )
-        else:
-            print(
-                f"mteval: note: {name} is left out of the default metrics with --shards: {why}",
-                file=sys.stderr,
-            )
-    return kept
 
 
 def _refuse_unsupported(args: argparse.Namespace) -> None:

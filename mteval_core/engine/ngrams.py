@@ -19,7 +19,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -91,7 +91,16 @@ class _ReferenceCounts:
 class EncodedCorpus:
     """A test set tokenized once under one set of options, with cached match statistics."""
 
-    def __init__(self, test_set: TestSet, options: Options, max_order: int = 5) -> None:
+    def __init__(
+        self,
+        test_set: TestSet,
+        options: Options,
+        max_order: int = 5,
+        corpus_counts: CorpusCounts | None = None,
+    ) -> None:
+        """``corpus_counts``: where this test set is a part of a larger corpus (a shard), the
+        reference n-gram counts of the whole corpus, from which NIST's weights come."""
+        self.corpus_counts = corpus_counts
         self.test_set = test_set  # the raw text, for metrics that do their own preprocessing (chrF)
         self.options = options
         self.max_order = max_order
@@ -113,6 +122,7 @@ class EncodedCorpus:
             self.test_set, references=tuple(self.test_set.references[i] for i in indices)
         )
         reduced.options = self.options
+        reduced.corpus_counts = self.corpus_counts
         reduced.max_order = self.max_order
         reduced.n_segments = self.n_segments
         reduced.vocabulary = self.vocabulary
@@ -354,13 +364,13 @@ class EncodedCorpus:
         key = ("nist-weights", n)
         if key not in self._cache:
             index = self._reference_index
-            total_words = float(self.reference_lengths.sum())
-            counts = index.totals[n - 1].astype(np.float64)
+            totals, total_words = self._counted_references()
+            counts = totals[n - 1].astype(np.float64)
             if n == 1:
                 numerator = np.full(len(counts), total_words)
             else:
                 prefix = index.dictionaries[n - 1] // _KEY_BASE - 1
-                numerator = index.totals[n - 2][prefix].astype(np.float64)
+                numerator = totals[n - 2][prefix].astype(np.float64)
                 if n == 2:
                     zero = self.vocabulary.id_of("0")
                     if zero is not None:
@@ -369,6 +379,42 @@ class EncodedCorpus:
             # mteval-v13a.pl's -log(ratio) / log(2), with the C library's log as Perl's
             self._cache[key] = -libm.log(counts / numerator) / libm.log(2.0)
         return self._cache[key]
+
+    def _counted_references(self) -> tuple[list[np.ndarray], float]:
+        """Per order the count of each dictionary n-gram, and the number of reference words:
+        of this test set, or of the whole corpus it is part of (``corpus_counts``)."""
+        if self.corpus_counts is None:
+            return self._reference_index.totals, float(self.reference_lengths.sum())
+        key = ("corpus-totals",)
+        if key not in self._cache:
+            self._cache[key] = self.corpus_counts.totals_for(self)
+        return self._cache[key], float(self.corpus_counts.total_words)
+
+    def reference_ngrams(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per order: the reference dictionary's keys and each one's count over the references."""
+        index = self._reference_index
+        return list(zip(index.dictionaries, index.totals, strict=True))
+
+    def reference_ngram_parts(self) -> list[tuple[np.ndarray | None, np.ndarray]]:
+        """Per order, what each reference n-gram is made of: the index of its (n-1)-gram prefix
+        in the previous order's dictionary (None for unigrams) and its last token's id."""
+        parts: list[tuple[np.ndarray | None, np.ndarray]] = []
+        for n, keys in enumerate(self._reference_index.dictionaries, start=1):
+            if n == 1:
+                parts.append((None, keys))
+            else:
+                parts.append((keys // _KEY_BASE - 1, keys % _KEY_BASE))
+        return parts
+
+
+class CorpusCounts(Protocol):
+    """The reference n-gram counts of a whole corpus, for a part of it (``shards.nist_counts``)."""
+
+    total_words: int
+
+    def totals_for(self, corpus: EncodedCorpus) -> list[np.ndarray]:
+        """Per order, the corpus-wide count of each n-gram of ``corpus``'s dictionary."""
+        ...
 
 
 @dataclass(frozen=True, eq=False)

@@ -33,10 +33,9 @@ class Metric(ABC):
     # How many decimals a table for people shows (text, LaTeX, the dashboard); JSON and CSV keep
     # every digit.
     decimals: ClassVar[int] = 4
-    # Whether statistics extracted from parts of a test set add up to the whole set's: what
-    # `mteval score --shards` needs. A metric whose statistics depend on the whole reference
-    # corpus (NIST's information weights) says why not, in one sentence.
-    not_additive_because: ClassVar[str | None] = None
+    # Whether the statistics need the reference n-gram counts of the whole test set (NIST's
+    # information weights): `mteval score --shards` then counts them in a first pass.
+    needs_corpus_counts: ClassVar[bool] = False
     # False for a metric that reads the raw text (chrF, TER): tokenizer and stemmer change
     # nothing of it, and its signature leaves them out
     reads_tokens: ClassVar[bool] = True

@@ -34,10 +34,7 @@ class NIST(Metric):
     name = "nist"
     label = "NIST"
     scale = "0 and up (as mteval prints it)"
-    not_additive_because = (
-        "NIST weighs each n-gram by its information in the whole reference corpus, which no "
-        "part of the test set sees, so the statistics of parts do not add up to the whole's"
-    )
+    needs_corpus_counts = True
     stat_names = (
         *(f"information_{n}" for n in range(1, MAX_ORDER + 1)),
         *(f"total_{n}" for n in range(1, MAX_ORDER + 1)),

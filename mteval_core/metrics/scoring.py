@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mteval_core.engine.ngrams import EncodedCorpus
+from mteval_core.engine.ngrams import CorpusCounts, EncodedCorpus
 from mteval_core.errors import InputError, Note, collected_notes, say
 from mteval_core.metrics import REGISTRY, get_metric
 from mteval_core.metrics.base import Metric
@@ -155,11 +155,13 @@ def score_test_set(
     options: Options,
     progress: Progress | None = None,
     external: Sequence[ExternalMetric] = (),
+    corpus_counts: CorpusCounts | None = None,
 ) -> Scores:
     """Tokenize once, then extract every metric's per-segment statistics for every system.
 
     ``external`` metrics (scores read from files, see ``io.metric_scores``) follow the built-in
-    ones, with the statistics they carry; their notes join the run's.
+    ones, with the statistics they carry; their notes join the run's. ``corpus_counts``: the
+    reference n-gram counts of the whole corpus this test set is part of (a shard's), for NIST.
     """
     if not test_set.systems:
         raise InputError("there is no system output to score", hint="Add at least one system file.")
@@ -169,7 +171,7 @@ def score_test_set(
     kind_notes: dict[str, list[str]] = {}
     with collected_notes() as said:
         if builtin:  # external scores alone need no tokenizing
-            corpus = EncodedCorpus(test_set, options)
+            corpus = EncodedCorpus(test_set, options, corpus_counts=corpus_counts)
             statistics = _builtin_statistics(corpus, builtin, progress, said, kind_notes)
     for metric in external:
         statistics[metric.name] = {s: metric.statistics_of(s) for s in test_set.system_names}

@@ -23,20 +23,24 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from mteval_core.errors import InputError
+from mteval_core.metrics import REGISTRY
 from mteval_core.shards.coverage import ShardIndex
+from mteval_core.shards.nist_counts import corpus_counts, count_shard
 from mteval_core.shards.partition import PartitionResult, PartitionTask, score_partition
 from mteval_core.shards.sums import Sums
 
 if TYPE_CHECKING:
     from distributed import Client, Future
+
+Result = TypeVar("Result")
 
 DASK_HINT = 'Install it with pip install "mteval-core[dask]", or run without Dask: --workers 0.'
 CONNECT_SECONDS = 20.0  # to reach a --scheduler
@@ -62,7 +66,8 @@ UNREACHABLE = (OSError, ValueError, TypeError, MemoryError)
 @dataclass(frozen=True)
 class Cluster:
     """Where the shards are scored: ``scheduler``'s cluster, else ``workers`` local worker
-    processes (None: one per CPU core, at most one per shard; 0: in this process, no Dask)."""
+    processes (None: one per CPU core, at most one per shard; 0 or 1: in this process, no
+    Dask)."""
 
     workers: int | None = None
     scheduler: str | None = None
@@ -142,24 +147,41 @@ class Corpus:
 
 
 def score_shards(tasks: Sequence[PartitionTask], cluster: Cluster) -> Corpus:
-    """Score every shard where ``cluster`` says, and add up the results in shard order."""
+    """Score every shard where ``cluster`` says, and add up the results in shard order. With
+    a metric that needs the corpus's counts (NIST), a first pass counts the reference n-grams
+    of every shard (``nist_counts``), and each shard is scored with the whole corpus's counts
+    of its n-grams."""
+    if any(REGISTRY[name].needs_corpus_counts for name in tasks[0].metric_names):
+        counts = corpus_counts(
+            [task.path for task in tasks],
+            tasks[0].options,
+            lambda counting: list(results_in_order(counting, cluster, count_shard)),
+        )
+        tasks = [
+            replace(task, corpus_counts=shard) for task, shard in zip(tasks, counts, strict=True)
+        ]
     corpus = Corpus()
     for result in results_in_order(tasks, cluster):
         corpus.add(result)
     return corpus
 
 
-def results_in_order(tasks: Sequence[PartitionTask], cluster: Cluster) -> Iterator[PartitionResult]:
-    """Every task's result, in the order of ``tasks``; a task's InputError is raised here."""
-    if cluster.scheduler is None and cluster.workers == 0:
-        yield from map(score_partition, tasks)
+def results_in_order(
+    tasks: Sequence[PartitionTask],
+    cluster: Cluster,
+    work: Callable[[PartitionTask], Result] | None = None,
+) -> Iterator[Result]:
+    """``work``'s result of every task (None: ``score_partition``'s, looked up when the task
+    runs), in the order of ``tasks``; a task's InputError is raised here."""
+    if cluster.scheduler is None and local_workers(cluster, len(tasks)) <= 1:
+        yield from map(work or score_partition, tasks)
         return
     distributed = _import_distributed()
     with _client(distributed, cluster, len(tasks)) as client:
         # this run's Event, set if it fails; a local cluster's workers end before the driver
         # removes the segment-score files, a scheduler's go on
         abandoned = f"mteval-abandoned-{uuid.uuid4().hex}" if cluster.scheduler else None
-        futures = client.map(_scored, tasks, abandoned=abandoned, pure=False)  # one per shard
+        futures = client.map(_scored, tasks, abandoned=abandoned, work=work, pure=False)
         watch = _Watch(client, cluster)
         try:
             yield from _in_order(distributed, futures, [task.path for task in tasks], watch)
@@ -170,10 +192,10 @@ def results_in_order(tasks: Sequence[PartitionTask], cluster: Cluster) -> Iterat
 
 def _in_order(
     distributed: ModuleType, futures: list[Future], paths: Sequence[str], watch: _Watch
-) -> Iterator[PartitionResult]:
+) -> Iterator[Result]:
     """Results as ``futures`` finish, held back until those before them are out."""
     position = {future.key: k for k, future in enumerate(futures)}
-    waiting: dict[int, PartitionResult] = {}
+    waiting: dict[int, Result] = {}
     ready = 0
     pending = set(futures)
     while pending:
@@ -254,16 +276,22 @@ def _abandon(
         client.cancel(futures)
 
 
-def _scored(task: PartitionTask, abandoned: str | None = None) -> PartitionResult | InputError:
-    """``score_partition`` on a worker, a user's error returned rather than raised: a worker
-    logs a raised exception as a failure of its own, lines of traceback on stderr. If the run
-    was given up meanwhile (the Event ``abandoned`` is set), the shard's segment-score file,
-    written after the driver removed the others, is removed here."""
+def _scored(
+    task: PartitionTask,
+    abandoned: str | None = None,
+    work: Callable[[PartitionTask], Result] | None = None,
+) -> Result | InputError:
+    """``work`` (None: ``score_partition``; or NIST's first pass) on a worker, a user's error
+    returned rather than raised: a worker logs a raised exception as a failure of its own,
+    lines of traceback on stderr. If the run was given up meanwhile (the Event ``abandoned``
+    is set), the shard's segment-score file, written after the driver removed the others, is
+    removed here."""
     try:
-        result: PartitionResult | InputError = score_partition(task)
+        result: Result | InputError = (work or score_partition)(task)
     except InputError as error:
         result = error
-    if task.segment_scores is not None and abandoned is not None and _given_up(abandoned):
+    writes = work is None and task.segment_scores is not None
+    if writes and abandoned is not None and _given_up(abandoned):
         task.segment_scores.staging_path_for(task.path).unlink(missing_ok=True)
     return result
 
@@ -277,6 +305,16 @@ def _given_up(name: str) -> bool:
         return bool(distributed.Event(name).is_set())
     except LOST:
         return True
+
+
+def local_workers(cluster: Cluster, n_tasks: int) -> int:
+    """How many local worker processes score the shards: as asked, else one per core (at most
+    one per shard). One worker scores in this process, without Dask: a cluster of one process
+    does the same work and adds its start-up (3-4 s), the pickling of every task and result,
+    and a second process's memory."""
+    if cluster.workers is not None:
+        return cluster.workers
+    return min(os.cpu_count() or 1, n_tasks)
 
 
 def _import_distributed() -> ModuleType:
@@ -298,7 +336,7 @@ def _client(distributed: ModuleType, cluster: Cluster, n_tasks: int) -> Iterator
         return
     import dask
 
-    workers = cluster.workers or min(os.cpu_count() or 1, n_tasks)
+    workers = local_workers(cluster, n_tasks)
     with (
         dask.config.set({WORKER_MALLOC_SETTING: None}),
         distributed.LocalCluster(

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from mteval_core.engine.ngrams import CorpusCounts
 from mteval_core.metrics.scoring import Scores, score_test_set
 from mteval_core.model.testset import TestSet, TextColumn
 from mteval_core.settings.options import Options
@@ -35,6 +36,7 @@ class PartitionTask:
     options: Options
     bootstrap: BootstrapOptions | None = None
     segment_scores: SegmentScoresOut | None = None
+    corpus_counts: CorpusCounts | None = None  # for NIST: the corpus's counts of its n-grams
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,7 +71,9 @@ def score_partition(task: PartitionTask) -> PartitionResult:
     for segments, test_set in grouped_test_sets(rows):
         with warnings.catch_warnings():  # the notes come back in scores.notes
             warnings.simplefilter("ignore")
-            scores = score_test_set(test_set, task.metric_names, task.options)
+            scores = score_test_set(
+                test_set, task.metric_names, task.options, corpus_counts=task.corpus_counts
+            )
         where = f"{rows.origin} (segment k here: the system's k-th segment in the shard, by id)"
         notes += [f"{where}: {note}" for note in scores.notes]
         sums = sums.plus(group_sums(scores, segments, task.bootstrap))

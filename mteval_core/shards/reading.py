@@ -13,19 +13,24 @@ import glob
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from mteval_core.errors import InputError
 from mteval_core.io.decoding import read_bytes, read_text
 from mteval_core.io.delimited import read_table
 from mteval_core.io.jsonl import json_records
 from mteval_core.io.long_format import (
+    MAX_SEGMENT_DIGITS,
+    Layout,
     Record,
     doubled_row,
     layout_of,
     segment_of,
     text_of,
 )
+
+if TYPE_CHECKING:
+    import pyarrow
 
 SHARD_SUFFIXES = (".tsv", ".csv", ".jsonl", ".parquet")
 PARQUET_HINT = 'Install pyarrow: pip install "mteval-core[dask]" (or pip install pyarrow).'
@@ -116,7 +121,11 @@ def read_shard(path: str) -> ShardRows:
     """One shard's rows, checked; the reader follows the file's extension."""
     suffix = Path(path).suffix.lower()
     if suffix == ".parquet":
-        keys, records = _parquet_records(path)
+        table = _parquet_table(path)
+        fast = _parquet_rows(table, path)
+        if fast is not None:
+            return fast
+        keys, records = _parquet_records(table)
         return _in_rows(lambda: rows_from_records(records, keys, None, path, "row"))
     data = read_bytes(path)
     if suffix == ".jsonl":
@@ -229,8 +238,8 @@ def _jsonl_records(data: bytes, origin: str) -> tuple[list[str], list[Record]]:
     return keys, records
 
 
-def _parquet_records(path: str) -> tuple[list[str], Iterator[Record]]:
-    """The column names and the rows (numbered from 1) of a Parquet file."""
+def _parquet_table(path: str) -> pyarrow.Table:
+    """A Parquet file's table, or a message naming the file."""
     try:
         import pyarrow
         import pyarrow.parquet
@@ -240,8 +249,8 @@ def _parquet_records(path: str) -> tuple[list[str], Iterator[Record]]:
             origin=path,
             hint=PARQUET_HINT,
         ) from None
-    try:
-        table = pyarrow.parquet.read_table(path)
+    try:  # not read_table: its first call imports pyarrow.dataset, 2-10 s (machine's load)
+        return pyarrow.parquet.ParquetFile(path).read()
     except FileNotFoundError:
         raise InputError(
             "the file does not exist", origin=path, hint="Check the path and the spelling."
@@ -252,9 +261,83 @@ def _parquet_records(path: str) -> tuple[list[str], Iterator[Record]]:
             origin=path,
             hint="Check that it is a complete Parquet file (not one still being written).",
         ) from None
+
+
+def _parquet_records(table: pyarrow.Table) -> tuple[list[str], Iterator[Record]]:
+    """The column names and the rows (numbered from 1) of a Parquet table."""
     columns = {name: table.column(name).to_pylist() for name in table.column_names}
     rows = (
         Record(number, {name: values[number - 1] for name, values in columns.items()})
         for number in range(1, table.num_rows + 1)
     )
     return list(columns), rows
+
+
+def _parquet_rows(table: pyarrow.Table, origin: str) -> ShardRows | None:
+    """A well-formed Parquet shard's rows, read column by column: a text column of strings, an
+    integer segment column, no missing value. Record by record, the rows of a 100,000-row shard
+    took 1.3 s of its 2.5 s (dicts made and looked at per row); this takes 0.1 s. None wherever
+    a check fails (or the columns are of other types), so that ``rows_from_records`` reads the
+    shard again and says what is wrong, where, in the words of every other format."""
+    import pyarrow
+
+    names = table.column_names
+    if table.num_rows == 0 or len(set(names)) != len(names):
+        return None
+    layout = layout_of(names, None, origin)
+    if layout.segment is None or not layout.references:
+        return None
+    texts = (layout.system, layout.hypothesis, *layout.shared)
+    if any(_has_nulls(table, name) or not _is_text(table, name) for name in texts):
+        return None
+    segment_column = table.column(layout.segment)
+    if _has_nulls(table, layout.segment) or not pyarrow.types.is_integer(segment_column.type):
+        return None
+    segments = segment_column.to_pylist()
+    if min(segments) < 1 or max(segments) >= 10**MAX_SEGMENT_DIGITS:
+        return None
+    stripped = {name: name.strip() for name in set(table.column(layout.system).to_pylist())}
+    if not all(stripped.values()):
+        return None
+    return _rows_by_columns(table, layout, segments, stripped, origin)
+
+
+def _rows_by_columns(
+    table: pyarrow.Table,
+    layout: Layout,
+    segments: list[int],
+    stripped: dict[str, str],
+    origin: str,
+) -> ShardRows | None:
+    """``rows_from_records``' loop on checked columns; None at a doubled row or a segment whose
+    shared values disagree (the records' reading then names them)."""
+    hypotheses: dict[str, dict[int, str]] = {}
+    positions: dict[tuple[str, int], int] = {}
+    shared: dict[int, tuple[tuple[str, ...], int]] = {}
+    systems = [stripped[name] for name in table.column(layout.system).to_pylist()]
+    texts = table.column(layout.hypothesis).to_pylist()
+    values = zip(*(table.column(key).to_pylist() for key in layout.shared), strict=True)
+    rows = zip(systems, segments, texts, values, strict=True)
+    for row, (system, segment, text, shared_values) in enumerate(rows, 1):
+        if (system, segment) in positions:
+            return None
+        positions[system, segment] = row
+        by_segment = hypotheses.get(system)
+        if by_segment is None:
+            by_segment = hypotheses[system] = {}
+        by_segment[segment] = text
+        first = shared.setdefault(segment, (shared_values, row))
+        if first[0] != shared_values:
+            return None
+    return ShardRows(origin, "row", layout.shared, layout.references, hypotheses, shared, positions)
+
+
+def _has_nulls(table: pyarrow.Table, name: str) -> bool:
+    return table.column(name).null_count > 0
+
+
+def _is_text(table: pyarrow.Table, name: str) -> bool:
+    import pyarrow
+
+    kind = table.column(name).type
+    return pyarrow.types.is_string(kind) or pyarrow.types.is_large_string(kind)

@@ -142,7 +142,6 @@ def test_bad_shards_are_one_line_naming_the_file(tmp_path, capsys, case):
         (["--shards", "{d}/*.jsonl"], "{d}/*.jsonl: no file matches this pattern"),
         (["--shards", "{d}/missing.tsv"], "{d}/missing.tsv: the file does not exist"),
         (["--shards", "{d}/a", "{d}/a/a.tsv"], "{d}/a/a.tsv: this shard is given twice"),
-        (["--shards", "{d}/a", "--metrics", "bleu,nist"], "nist does not work with --shards"),
         (["--shards", "{d}/a", "--human", "h.tsv"], "--human does not work with --shards"),
         (["--shards", "{d}/a", "--segments"], "--segments does not work with --shards. Write "),
         (["--shards", "{d}/a", "--refs", "r.txt"], "--refs does not work with --shards"),

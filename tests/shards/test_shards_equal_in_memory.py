@@ -1,5 +1,6 @@
 """The sharded path gives the in-memory path's corpus scores, to the last bit, whatever the shard
-format and the sharding: every metric's statistics are per segment (NIST's excepted, refused)."""
+format and the sharding: every metric's statistics are per segment (NIST's, whose weights come
+from the whole corpus, have their own tests: test_shards_nist.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from mteval_core.shards.results import corpus_scores
 from tests.helpers import SAMPLE_DATA
 from tests.shards.conftest import sliced
 
-SHARDABLE = [name for name in REGISTRY if name != "nist"]  # every metric but NIST
+SHARDABLE = [name for name in REGISTRY if name != "nist"]  # NIST: test_shards_nist.py
 
 
 def sharded_scores(folder, metrics) -> dict[str, dict[str, float]]:
@@ -124,3 +125,19 @@ def test_sums_of_whole_number_statistics_do_not_depend_on_the_sharding(wmt17, wr
     sums = score_shards(tasks, Cluster(workers=0)).sums
     for system, statistics in in_memory.items():
         np.testing.assert_array_equal(sums.totals["bleu"][system], statistics.sum(axis=0))
+
+
+def test_parquet_read_by_columns_equals_the_record_by_record_reading(sample, write_shards):
+    """A well-formed Parquet shard is read column by column (``reading._parquet_rows``); what
+    it gives is what the record-by-record reading, which every other format uses, gives."""
+    from mteval_core.shards import reading
+
+    for how in ("stride", "blocks"):
+        for path in find_shards([str(write_shards(sample, "parquet", 2, how))]):
+            table = reading._parquet_table(str(path))
+            by_columns = reading._parquet_rows(table, str(path))
+            keys, records = reading._parquet_records(table)
+            by_records = reading.rows_from_records(records, keys, None, str(path), "row")
+            assert by_columns is not None
+            for field in ("hypotheses", "shared", "positions", "shared_keys", "reference_keys"):
+                assert getattr(by_columns, field) == getattr(by_records, field), field

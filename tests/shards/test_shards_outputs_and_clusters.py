@@ -337,7 +337,7 @@ def test_a_shard_that_kills_its_local_worker_is_named(tmp_path, capsys):
         "distributed.scheduler.allowed-failures": 0,  # the first death fails the task
     }
     with dask.config.set(settings):
-        code, err = score(capsys, "--shards", str(shards), "--workers", "1")
+        code, err = score(capsys, "--shards", str(shards), "--workers", "2")
     assert code == 2
     assert err.count("\n") == 1, err
     assert "died (out of memory?)" in err and str(shards / "crash.tsv") in err
