@@ -9,13 +9,13 @@ scores, when asked for, go straight to a file.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from mteval_core.engine.ngrams import CorpusCounts
+from mteval_core.errors import collected_notes
 from mteval_core.metrics.scoring import Scores, score_test_set
 from mteval_core.model.testset import TestSet, TextColumn
 from mteval_core.settings.options import Options
@@ -69,8 +69,7 @@ def score_partition(task: PartitionTask) -> PartitionResult:
     rows = read_shard(task.path)
     sums, notes, columns = Sums(), [], _SegmentColumns()
     for segments, test_set in grouped_test_sets(rows):
-        with warnings.catch_warnings():  # the notes come back in scores.notes
-            warnings.simplefilter("ignore")
+        with collected_notes():  # said again when scored: they come back in scores.notes
             scores = score_test_set(
                 test_set, task.metric_names, task.options, corpus_counts=task.corpus_counts
             )
