@@ -162,3 +162,25 @@ def test_wmt25_humeval_waves_of_one_translation_side_by_side():
     assert "wave 1" in first and "[0, 4) minor" in first and "score 70" in first
     assert "wave 2" in second and "[2, 6) minor" in second
     assert "<b>S</b>" not in "".join(drawn(app))  # the system's name is text
+
+
+def test_gemba_mqm_errors_given_on_the_data_page_are_drawn_on_their_translations():
+    """GEMBA-MQM's error lists given on the Data page as a metric's scores (phrase-based's from
+    GEMBA's own parser, the other systems' each marking its first word): the errors it placed
+    are drawn on the systems' own translations, with GEMBA's severities."""
+    gemba = ROOT / "tests/io/fixtures/neural_outputs/phrase-based.gemba-mqm.txt"
+    files = [(gemba.name, gemba.read_bytes())]
+    for name in ("neural-large", "neural-small", "word-by-word"):
+        lines = (ROOT / f"sample_data/sys/{name}.en").read_text(encoding="utf-8").splitlines()
+        listed = [
+            f"defaultdict(<class 'list'>, {{'minor': ['style/awkward - \"{line.split()[0]}\"']}})"
+            for line in lines
+        ]
+        files.append((f"{name}.gemba-mqm.txt", "\n".join(listed).encode()))
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    app.switch_page("pages/0_Data.py").run()
+    add_metric(app, files, "gemba", "")
+    app.switch_page("pages/7_Spans.py").run()
+    assert not app.exception, [e.message for e in app.exception]
+    (shown,) = drawn(app)
+    assert "<bdi>gemba</bdi>" in shown and "severity-minor" in shown
