@@ -441,8 +441,8 @@ def add_external_metric(test_set: TestSet) -> None:
             "Scores (COMET, MetricX, ...): system, segment_id, score rows; system, score rows; "
             "mt-metrics-eval's NAME-REF.seg.score / .sys.score; comet-score's JSON; MetricX's "
             "predictions; pymarian-eval's or gemba's scores, GEMBA-MQM's error lists, WMT25's "
-            "automatic scores (one file per system, named after it; for WMT25's, the metric "
-            "name picks one of its metrics and the test set needs WMT25's document ids)",
+            "automatic scores (one file per system, named after it; for WMT25's, the name "
+            "given below picks one of its metrics and the test set needs WMT25's document ids)",
             accept_multiple_files=True,
         )
         left, right = st.columns(2)

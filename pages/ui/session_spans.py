@@ -57,8 +57,27 @@ def uploaded_span_files() -> dict[str, bytes]:
 
 
 def session_span_files() -> dict[str, SpanFile]:
-    """name -> its annotations, for every span file of the session."""
-    return {name: read_span_upload(name, data) for name, data in uploaded_span_files().items()}
+    """name -> its annotations, for every span file of the session (the Spans page's list): a
+    file given there that cannot be read is refused with its message."""
+    found, refused = _read_span_files()
+    if refused:
+        raise refused[0]
+    return found
+
+
+def _read_span_files() -> tuple[dict[str, SpanFile], list[InputError]]:
+    """The span files that can be read, and why the others cannot. The Data page's MQM file was
+    given for its scores: one without spans to read (no target with <v> marks, which Google's
+    files have) is simply not among them."""
+    kept = st.session_state.get(MQM_UPLOAD)
+    found, refused = {}, []
+    for name, data in uploaded_span_files().items():
+        try:
+            found[name] = read_span_upload(name, data)
+        except InputError as error:
+            if kept is None or (name, data) != (kept[0], kept[1]):
+                refused.append(error)
+    return found, refused
 
 
 def session_metric_spans(test_set: TestSet) -> dict[str, SpanFile]:
@@ -73,15 +92,17 @@ def session_metric_spans(test_set: TestSet) -> dict[str, SpanFile]:
 
 def session_segment_spans(test_set: TestSet) -> SegmentSpans:
     """Every annotation of the session on the test set's lines, once per content."""
-    files = session_span_files()
+    files, refused = _read_span_files()  # a file the Spans page refused: a note here
     metrics = session_metric_spans(test_set)
     digests = tuple(f"{name}:{file.digest}" for name, file in (files | metrics).items())
     mqm = st.session_state.get(MQM_UPLOAD)
-    return cached(
+    placed = cached(
         cache_key("segment spans", *digests),
         lambda _: _placed(test_set, files, metrics, mqm),
         "Placing the error spans",
     )
+    unread = tuple(f"not drawn: {error}" for error in refused)
+    return SegmentSpans(placed.placed, (*unread, *placed.notes)) if unread else placed
 
 
 def _placed(

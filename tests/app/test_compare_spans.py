@@ -107,6 +107,23 @@ def test_bitext_grid_without_spans_draws_none():
     assert not [h for h in app.get("html") if "span-annotation" in h.proto.body]
 
 
+SCORES_ONLY_MQM = b"system\tseg_id\trater\tcategory\tseverity\nneural-large\t1\tr1\tStyle\tMinor\n"
+
+
+def test_a_data_page_mqm_file_without_targets_leaves_the_pages_working():
+    """An MQM file given for its scores, without the target column whose <v> marks are the
+    spans (the e2e hostile set's): Bitext grid and Compare work, and draw no spans of it."""
+    for page in ("pages/3_Bitext_grid.py", "pages/5_Compare.py"):
+        app = opened(page, mqm_upload=("scores.tsv", SCORES_ONLY_MQM))
+        assert not [h for h in app.get("html") if "span-annotation" in h.proto.body]
+
+
+def test_a_span_file_the_spans_page_refused_is_a_note_on_compare():
+    app = opened("pages/5_Compare.py", span_files={"notes.txt": b"hello\n"})
+    captions = " ".join(c.value for c in app.caption)
+    assert "not drawn" in captions and "notes.txt" in captions
+
+
 def test_xcomet_errors_of_a_data_page_upload_on_compare_and_comet_compare_as_the_command(capsys):
     app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
     app.switch_page("pages/0_Data.py").run()

@@ -351,7 +351,8 @@ def wait_for_figure(page, title_part: str) -> dict:
 
 def assert_no_error(page) -> None:
     """No exception box, no traceback and no "Something went wrong": the page worked."""
-    assert page.locator("[data-testid=stException]").count() == 0
+    boxes = page.locator("[data-testid=stException]")
+    assert boxes.count() == 0, [boxes.nth(k).inner_text() for k in range(boxes.count())]
     assert page.get_by_text("Something went wrong").count() == 0
     assert "Traceback" not in page.inner_text("body")
 
