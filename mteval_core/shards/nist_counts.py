@@ -33,7 +33,7 @@ import numpy as np
 
 from mteval_core.engine.ngrams import EncodedCorpus
 from mteval_core.metrics.nist import MAX_ORDER
-from mteval_core.model.testset import TestSet, TextColumn
+from mteval_core.model.testset import TestSet
 from mteval_core.settings.options import Options
 from mteval_core.shards.coverage import ShardIndex, check_coverage, index_of
 from mteval_core.shards.reading import read_shard
@@ -120,14 +120,7 @@ def count_shard(task: CountTask) -> ShardCounts:
     if not ids:  # every segment counted in an earlier shard
         empty = [np.zeros(0, KEY)] * MAX_ORDER, [np.zeros(0, np.int64)] * MAX_ORDER
         return ShardCounts(NgramCounts(*empty, total_words=0), index_of(rows))
-    references = [
-        TextColumn(
-            key.strip(),
-            tuple(rows.shared[s][0][rows.shared_keys.index(key)] for s in ids),
-            rows.origin,
-        )
-        for key in rows.reference_keys
-    ]
+    references = rows.reference_columns(ids)
     corpus = EncodedCorpus(TestSet(references=references, name=rows.origin), task.options)
     keys = ngram_keys(corpus)
     orders = [np.argsort(k, kind="stable") for k in keys]

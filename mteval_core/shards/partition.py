@@ -96,14 +96,7 @@ def grouped_test_sets(rows: ShardRows) -> Iterator[tuple[np.ndarray, TestSet]]:
     for system, hypotheses in rows.hypotheses.items():
         groups.setdefault(tuple(sorted(hypotheses)), []).append(system)
     for ids, systems in groups.items():
-        references = [
-            TextColumn(
-                key.strip(),
-                tuple(rows.shared[s][0][rows.shared_keys.index(key)] for s in ids),
-                rows.origin,
-            )
-            for key in rows.reference_keys
-        ]
+        references = rows.reference_columns(ids)
         columns = [
             TextColumn(name, tuple(rows.hypotheses[name][s] for s in ids), rows.origin)
             for name in systems

@@ -28,6 +28,7 @@ from mteval_core.io.long_format import (
     segment_of,
     text_of,
 )
+from mteval_core.model.testset import TextColumn
 
 if TYPE_CHECKING:
     import pyarrow
@@ -48,6 +49,17 @@ class ShardRows:
     hypotheses: dict[str, dict[int, str]]  # system -> segment -> hypothesis
     shared: dict[int, tuple[tuple[str, ...], int]]  # segment -> (shared values, first position)
     positions: dict[tuple[str, int], int]  # (system, segment) -> its line (or row)
+
+    def reference_columns(self, segments: Sequence[int]) -> list[TextColumn]:
+        """The references of ``segments``, one column per reference, in their order."""
+        return [
+            TextColumn(
+                key.strip(),
+                tuple(self.shared[s][0][self.shared_keys.index(key)] for s in segments),
+                self.origin,
+            )
+            for key in self.reference_keys
+        ]
 
 
 # ---------------------------------------------------------------------------- finding shards
