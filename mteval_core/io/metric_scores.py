@@ -70,9 +70,6 @@ class ScoreLine:
     segment: int | None  # 1-based position in the test set; None for a system score
 
 
-_Score = ScoreLine
-
-
 def read_metric_scores_file(
     path: str | Path,
     test_set: TestSet,
@@ -306,7 +303,7 @@ def _has_header(text: str, origin: str) -> bool:
 
 def _read_table(
     text: str, origin: str, test_set: TestSet, segment_ids: Mapping[str, int] | None
-) -> list[_Score]:
+) -> list[ScoreLine]:
     table = read_table(text, origin)
     if not table.rows:
         raise InputError(
@@ -349,7 +346,7 @@ def _read_table(
         value = read_number(
             row.cells[score], origin=origin, line=row.line, column=score, hint=SCORE_HINT
         )
-        scores.append(_Score(name, value, row.line, position))
+        scores.append(ScoreLine(name, value, row.line, position))
     return scores
 
 
@@ -435,7 +432,7 @@ def _level_from_name(origin: str) -> str | None:
     return {"seg": "segment", "sys": "system"}.get(level)
 
 
-def _system_lines(records: list[tuple[str, float | None, int]], origin: str) -> list[_Score]:
+def _system_lines(records: list[tuple[str, float | None, int]], origin: str) -> list[ScoreLine]:
     first_line: dict[str, int] = {}
     for system, _, line in records:
         if system in first_line:
@@ -446,7 +443,7 @@ def _system_lines(records: list[tuple[str, float | None, int]], origin: str) -> 
                 hint="A .sys.score file has one line per system; is it a .seg.score file?",
             )
         first_line[system] = line
-    return [_Score(system, value, line, None) for system, value, line in records]
+    return [ScoreLine(system, value, line, None) for system, value, line in records]
 
 
 def _segment_lines(
@@ -454,7 +451,7 @@ def _segment_lines(
     counts: dict[str, int],
     origin: str,
     n_segments: int,
-) -> list[_Score]:
+) -> list[ScoreLine]:
     """The n-th line of a system scores its n-th segment; every system needs n_segments."""
     seen: dict[str, int] = {}
     scores = []
@@ -469,7 +466,7 @@ def _segment_lines(
                 hint=SEGMENT_FILE_HINT,
             )
         seen[system] = position
-        scores.append(_Score(system, value, line, position))
+        scores.append(ScoreLine(system, value, line, position))
     for system, count in seen.items():
         if count < n_segments:
             last = max(score.line for score in scores if score.system == system)
@@ -485,7 +482,7 @@ def _segment_lines(
 
 # ---------------------------------------------------------------------- the metric
 def _metric(
-    scores: list[_Score],
+    scores: list[ScoreLine],
     origin: str,
     test_set: TestSet,
     name: str,
@@ -544,7 +541,7 @@ def _metric(
     return ExternalMetric(name, statistics=statistics, notes=notes, **common)
 
 
-def _renamed(scores: list[_Score], test_set: TestSet) -> list[_Score]:
+def _renamed(scores: list[ScoreLine], test_set: TestSet) -> list[ScoreLine]:
     """The scores with each system named as the test set names it (a score may name it by its
     whole file name); replace() only where a name changes: it is slow, and files hold millions."""
     aliases = file_name_aliases(test_set.systems)

@@ -11,6 +11,8 @@ segment meet as two annotators to compare. A Pearmut rating's annotator is its u
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mteval_core.io.pearmut import pearmut_of_bytes
 from mteval_core.io.wmt25_humeval import HumanAnnotation, HumanAnnotations, humeval_of_bytes
 from mteval_core.model.spans import SpanAnnotation, SpanAnnotations
@@ -28,7 +30,9 @@ def read_pearmut_spans(data: bytes, origin: str) -> SpanAnnotations:
     return _annotations(read, origin, "Pearmut log", lambda a: a.annotator)
 
 
-def _annotations(read: HumanAnnotations, origin: str, kind: str, annotator) -> SpanAnnotations:
+def _annotations(
+    read: HumanAnnotations, origin: str, kind: str, annotator: Callable[[HumanAnnotation], str]
+) -> SpanAnnotations:
     annotations = tuple(_annotation(rating, annotator(rating)) for rating in read.annotations)
     notes = (f"{origin}: error spans read from a {kind}", *read.notes)
     return SpanAnnotations(origin, annotations, notes)
