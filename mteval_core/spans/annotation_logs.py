@@ -16,6 +16,7 @@ from collections.abc import Callable
 from mteval_core.io.pearmut import pearmut_of_bytes
 from mteval_core.io.wmt25_humeval import HumanAnnotation, HumanAnnotations, humeval_of_bytes
 from mteval_core.model.spans import SpanAnnotation, SpanAnnotations
+from mteval_core.spans.offsets import check_offsets
 
 
 def read_humeval_spans(data: bytes, origin: str) -> SpanAnnotations:
@@ -39,7 +40,9 @@ def _annotations(
 
 
 def _annotation(rating: HumanAnnotation, annotator: str) -> SpanAnnotation:
-    return SpanAnnotation(
+    """The rating as an annotation, its offsets checked as every span file's are (the rankings
+    read only the ratings' scores, so their reader leaves the offsets to the span readers)."""
+    annotation = SpanAnnotation(
         system=rating.system,
         segment=rating.item,
         annotator=annotator,
@@ -50,3 +53,5 @@ def _annotation(rating: HumanAnnotation, annotator: str) -> SpanAnnotation:
         line=rating.line,
         language_pair=rating.language_pair,
     )
+    check_offsets(annotation)
+    return annotation

@@ -8,7 +8,10 @@ import gzip
 import json
 from pathlib import Path
 
+import pytest
+
 from mteval_core.cli import main
+from mteval_core.errors import InputError
 from mteval_core.io.pearmut import pearmut_of_bytes
 from mteval_core.io.wmt25_humeval import humeval_of_bytes
 from mteval_core.model.spans import MAJOR, MINOR, ErrorSpan
@@ -74,3 +77,15 @@ def test_a_pearmut_logs_ratings_are_its_readers_by_user() -> None:
     ]
     bobs = next(a for a in read.annotations if (a.annotator, a.system) == ("bob", "Claude"))
     assert bobs.spans == (ErrorSpan(0, 3, MAJOR, "Accuracy/Mistranslation"),)
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "problem"),
+    [(-3, 2, "negative offset"), (5, 2, "ends before it starts")],
+)
+def test_a_rating_with_impossible_offsets_is_refused_with_its_line(start, end, problem) -> None:
+    good = humeval_line("en-cs_#_news_#_d1_#_0", "S", wave(70, "a1", (0, 4)), wave(60, "a2"))
+    bad = humeval_line("en-cs_#_news_#_d1_#_1", "S", wave(70, "a1", (start, end)), wave(60, "a2"))
+    with pytest.raises(InputError) as refused:
+        read_span_file(f"{good}\n{bad}\n".encode(), "h.jsonl")
+    assert refused.value.line == 2 and problem in refused.value.problem
